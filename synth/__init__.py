@@ -1,0 +1,9 @@
+"""hrsynth library: everything here runs and is tested without Ray."""
+
+from pathlib import Path
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+class ConfigError(ValueError):
+    """A user-facing input problem: the message names the field and the fix."""

@@ -1,0 +1,135 @@
+"""The ticket taxonomy, read from one YAML file per subcategory.
+
+Adding a subcategory means adding a file to `synth/data/taxonomy/` (or a folder given in
+the config): no code changes. Every template is checked against the declared variables
+when the taxonomy loads, so a typo fails before any model is loaded.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from synth import DATA_DIR, ConfigError
+from synth.persona import PERSONA_FIELDS
+from synth.template import count_slots, variables_in
+
+TAXONOMY_DIR = DATA_DIR / "taxonomy"
+
+
+@dataclass(frozen=True)
+class Template:
+    id: str
+    body: str
+
+    @property
+    def slots(self) -> int:
+        return count_slots(self.body)
+
+
+@dataclass(frozen=True)
+class Subcategory:
+    label: str
+    category: str
+    subcategory: str
+    description: str
+    sampler: str
+    variables: tuple[str, ...]
+    context_variables: tuple[str, ...]
+    headers: tuple[str, ...]
+    subjects: tuple[str, ...]
+    templates: tuple[Template, ...]
+    topic_words: tuple[str, ...]
+    source: str
+
+
+def read_yaml(path: Path, what: str) -> object:
+    """Parse a YAML file, turning parse and IO errors into a one-line ConfigError."""
+    try:
+        return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{what} file not found: {path}; check the path") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ConfigError(f"{what} {path} is not valid YAML{where}: fix the syntax") from None
+
+
+def _require(doc: dict, key: str, path: Path):
+    if key not in doc or doc[key] in (None, "", []):
+        raise ConfigError(f"taxonomy file {path.name}: missing '{key}'; add it")
+    return doc[key]
+
+
+def load_subcategory(path: Path) -> Subcategory:
+    doc = read_yaml(path, "taxonomy")
+    if not isinstance(doc, dict):
+        raise ConfigError(f"taxonomy file {path.name}: expected a mapping at the top level")
+    label = _require(doc, "label", path)
+    if "_" not in label:
+        raise ConfigError(
+            f"taxonomy file {path.name}: label '{label}' must be 'Category_Subcategory'"
+        )
+    category, subcategory = label.split("_", 1)
+    variables = tuple(_require(doc, "variables", path))
+    context = tuple(doc.get("context_variables") or ())
+    declared = set(variables) | set(context) | set(PERSONA_FIELDS)
+    templates = []
+    for i, t in enumerate(_require(doc, "templates", path)):
+        tid, body = t.get("id", f"#{i}"), t.get("body", "")
+        slots = count_slots(body)
+        if not 1 <= slots <= 3:
+            raise ConfigError(
+                f"taxonomy file {path.name}: template '{tid}' has {slots} <generate> slots;"
+                " use 1 to 3"
+            )
+        templates.append(Template(tid, body))
+    headers, subjects = tuple(_require(doc, "headers", path)), tuple(_require(doc, "subjects", path))
+    for where, text in [("header", h) for h in headers] + [("subject", s) for s in subjects] + [
+        (f"template '{t.id}'", t.body) for t in templates
+    ]:
+        unknown = variables_in(text) - declared
+        if unknown:
+            raise ConfigError(
+                f"taxonomy file {path.name}: {where} uses undeclared variable(s) "
+                f"{sorted(unknown)}; declare them under 'variables' or fix the name"
+            )
+    return Subcategory(
+        label=label,
+        category=category,
+        subcategory=subcategory,
+        description=_require(doc, "description", path),
+        sampler=_require(doc, "sampler", path),
+        variables=variables,
+        context_variables=context,
+        headers=headers,
+        subjects=subjects,
+        templates=tuple(templates),
+        topic_words=tuple(doc.get("topic_words") or ()),
+        source=path.name,
+    )
+
+
+def load_taxonomy(folder: Path | str = TAXONOMY_DIR) -> dict[str, Subcategory]:
+    """All subcategories in `folder`, keyed by label, in file-name order."""
+    folder = Path(folder)
+    files = sorted(folder.glob("*.yaml"))
+    if not files:
+        raise ConfigError(f"taxonomy folder {folder} has no .yaml files; check 'taxonomy_dir'")
+    taxonomy: dict[str, Subcategory] = {}
+    for path in files:
+        sub = load_subcategory(path)
+        if sub.label in taxonomy:
+            raise ConfigError(f"label '{sub.label}' is defined twice ({path.name}); keep one")
+        taxonomy[sub.label] = sub
+    return taxonomy
+
+
+def resolve_label(taxonomy: dict[str, Subcategory], name: str) -> str:
+    """Match a label case-insensitively, as evaluation does."""
+    by_lower = {k.lower(): k for k in taxonomy}
+    if name.lower() not in by_lower:
+        raise ConfigError(
+            f"unknown label '{name}'; known labels: {', '.join(sorted(taxonomy))}"
+        )
+    return by_lower[name.lower()]
