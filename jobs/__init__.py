@@ -1,0 +1,1 @@
+"""Job entry points: `python -m jobs.fit|generate|demo`, and the `hrsynth` CLI."""

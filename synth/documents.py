@@ -1,0 +1,34 @@
+"""Planned jobs -> finished contract rows: slots filled, text cleaned, entities located."""
+
+from synth.entities import locate
+from synth.params import GenerationParams
+from synth.rollout import Draft, fill_slots
+
+
+def render(jobs: list[dict], generator, params: GenerationParams, style: str, seed: int):
+    drafts = [Draft(j["header"], list(j["pieces"]), j["instruction"]) for j in jobs]
+    batch_seed = seed * 1_000_003 + min(j["index"] for j in jobs)
+    fill_slots(drafts, generator, params, style, batch_seed)
+    rows = []
+    for job, draft in zip(jobs, drafts):
+        text = draft.text()
+        rows.append({
+            "id": job["id"],
+            "doc_type": "ticket",
+            "category": job["category"],
+            "subcategory": job["subcategory"],
+            "label": job["label"],
+            "text": text,
+            "header": job["header"],
+            "entities": locate(text, job["entities"]),
+            "attributes": {k: str(v) for k, v in job["attributes"].items()},
+            "persona": job["persona"],
+            "template_id": job["template_id"],
+            "model": generator.model_ref,
+            "seed": seed,
+            "run_id": job["id"].rsplit("-", 1)[0],
+            "prompt_tokens": draft.prompt_tokens,
+            "generated_tokens": draft.generated_tokens,
+            "error": "; ".join(draft.errors) or None,
+        })
+    return rows
