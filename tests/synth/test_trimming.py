@@ -1,0 +1,26 @@
+from synth.trimming import is_finished, trim_slot
+
+
+def test_cuts_the_unfinished_last_sentence():
+    assert trim_slot(" I feel ill. The doctor said to rest and", 2) == "I feel ill."
+
+
+def test_keeps_at_most_n_sentences_of_the_first_paragraph():
+    raw = " One. Two! Three? Four.\n\nBest regards,\nAnna"
+    assert trim_slot(raw, 2) == "One. Two!"
+    assert trim_slot(raw, 10) == "One. Two! Three? Four."
+
+
+def test_drops_sign_offs_and_placeholders():
+    assert trim_slot(" I need help.\nBest regards,\nAnna", 5) == "I need help."
+    assert trim_slot(" Call me. Signed, [Your Name].", 5) == "Call me."
+
+
+def test_nothing_whole_gives_empty():
+    assert trim_slot(" and then the", 2) == ""
+
+
+def test_is_finished():
+    assert not is_finished(" I am", 1)
+    assert is_finished(" I am ill. ", 1)
+    assert is_finished(" I am\n\nok", 3)
