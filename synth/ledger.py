@@ -5,6 +5,7 @@ here and used by every sensitivity in privbayes.py. Sequential composition: the 
 spent is the sum of the entries and never exceeds the budget.
 """
 
+import math
 from dataclasses import dataclass, field
 
 RELATION = "replace-one (bounded DP: n is public, one row's values may change)"
@@ -17,12 +18,12 @@ class Ledger:
 
     @property
     def spent(self) -> float:
-        return float(sum(e["epsilon"] for e in self.entries))
+        return math.fsum(e["epsilon"] for e in self.entries)
 
     def spend(self, purpose: str, epsilon: float, sensitivity: float, mechanism: str) -> None:
         if epsilon <= 0:
             raise ValueError(f"a mechanism call must spend ε > 0, got {epsilon}")
-        if self.spent + epsilon > self.budget * (1 + 1e-9):
+        if math.fsum([self.spent, epsilon]) > self.budget:
             raise RuntimeError(
                 f"ε budget exceeded: {self.spent:.6g} spent + {epsilon:.6g} > {self.budget}"
             )

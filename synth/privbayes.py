@@ -147,7 +147,8 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
             degree = choose_degree(n, sizes, epsilon * (1 - structure_share))
         eps_structure = epsilon * structure_share if degree > 0 and d > 1 else 0.0
         order, parents = _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng)
-    eps_each = (epsilon - eps_structure) / d
+    # Shaved by 1e-12 so that float rounding of the sum can never exceed the budget.
+    eps_each = (epsilon - eps_structure) / d * (1 - 1e-12)
     conditionals = {}
     for i in order:
         p_size = int(np.prod([sizes[p] for p in parents[i]])) if parents[i] else 1
@@ -164,7 +165,7 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
         totals = noisy.sum(axis=1, keepdims=True)
         conditionals[i] = np.where(totals > 0, noisy / np.where(totals > 0, totals, 1),
                                    1.0 / sizes[i])
-    assert ledger.spent <= epsilon * (1 + 1e-9), "ledger exceeds the budget"
+    assert ledger.spent <= epsilon, "ledger exceeds the budget"
     return BayesNet(schema, order, parents, conditionals, ledger, degree)
 
 
@@ -187,7 +188,7 @@ def _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng):
         if degree == 0 or eps_structure == 0:
             choice = 0
         else:
-            eps_step = eps_structure / steps
+            eps_step = eps_structure / steps * (1 - 1e-12)
             # One sensitivity for all candidates: the larger of the paper's two cases.
             sens = max(mi_sensitivity(n, True), mi_sensitivity(n, False))
             mech = Exponential(epsilon=eps_step, sensitivity=sens, utility=utilities,

