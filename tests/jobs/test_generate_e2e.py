@@ -59,7 +59,7 @@ def test_interrupted_run_resumes_without_duplicates(generated, dp_model, tmp_pat
     ids = pq.read_table(tmp_path)["id"].to_pylist()
     assert len(ids) == len(set(ids)) == 16
     assert pq.read_table(tmp_path / "part-00000.parquet").equals(kept)  # untouched
-    refused = run_job(*args[:-1], str(tmp_path), "--prompt-style", "plain")
+    refused = run_job(*args[:-1], str(tmp_path), "--prompt-style", "chat")
     assert refused.returncode == 2 and "differs in: prompt_style" in refused.stderr
 
 

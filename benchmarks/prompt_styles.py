@@ -1,0 +1,79 @@
+"""Which prompt style and temperature to use for the embedded model, by measurement.
+
+For each (style, temperature) the same planned tickets are generated, and only the
+model-written slot text is scored: on-topic rate (share of tickets whose generated text
+uses at least one of the label's topic words, from the taxonomy files), share of empty
+slots, type-token ratio of unigrams/bigrams, and words generated per ticket.
+
+    python -m benchmarks.prompt_styles [--num-docs 32]
+
+Writes benchmarks/results/prompt_styles.json.
+"""
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+from synth.config import load_config
+from synth.engine import Generator
+from synth.params import params_from
+from synth.plan import plan_documents
+from synth.rollout import Draft, fill_slots
+from synth.taxonomy import load_taxonomy
+
+RESULTS = Path(__file__).parent / "results" / "prompt_styles.json"
+SETTINGS = [("plain", 1.0), ("plain", 0.5), ("chat", 1.0), ("chat", 0.5)]
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z']+", text.lower())
+
+
+def ttr(tokens: list) -> float:
+    return len(set(tokens)) / len(tokens) if tokens else 0.0
+
+
+def score(jobs, drafts, taxonomy) -> dict:
+    on_topic, empty, ttr1, ttr2, lengths = 0, 0, [], [], []
+    for job, d in zip(jobs, drafts):
+        generated = " ".join(d.slots)
+        w = words(generated)
+        topic = taxonomy[job["label"]].topic_words
+        on_topic += any(re.search(rf"\b{re.escape(t)}", generated.lower()) for t in topic)
+        empty += sum(not s for s in d.slots)
+        ttr1.append(ttr(w))
+        ttr2.append(ttr(list(zip(w, w[1:]))))
+        lengths.append(len(w))
+    n = len(jobs)
+    return {"on_topic_rate": round(on_topic / n, 3),
+            "empty_slot_share": round(empty / sum(len(d.slots) for d in drafts), 3),
+            "ttr_unigram": round(sum(ttr1) / n, 3), "ttr_bigram": round(sum(ttr2) / n, 3),
+            "generated_words_per_ticket": round(sum(lengths) / n, 1)}
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser()
+    p.add_argument("--num-docs", type=int, default=32)
+    p.add_argument("--dp-model", default="out/absence_model.json")
+    args = p.parse_args(argv)
+    cfg = load_config("configs/tickets.yaml", {"num_docs": args.num_docs,
+                                               "dp_model": args.dp_model,
+                                               "reference_date": "2026-11-22"})
+    jobs, _ = plan_documents(cfg, "styles")
+    taxonomy = load_taxonomy()
+    generator = Generator(cfg.model)
+    results = []
+    for style, temperature in SETTINGS:
+        params = params_from("default", {"temperature": temperature})
+        drafts = [Draft(j["header"], list(j["pieces"]), j["instruction"]) for j in jobs]
+        fill_slots(drafts, generator, params, style, seed=0)
+        results.append({"style": style, "temperature": temperature,
+                        **score(jobs, drafts, taxonomy)})
+        print(results[-1], flush=True)
+    RESULTS.write_text(json.dumps({"rows": len(jobs), "model": cfg.model,
+                                   "results": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

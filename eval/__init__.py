@@ -1,0 +1,1 @@
+"""Evaluation (issue 4): not implemented yet."""
