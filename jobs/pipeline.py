@@ -14,9 +14,9 @@ import pyarrow as pa
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
-import ray  # noqa: E402
+import ray
 
-from synth.params import params_from  # noqa: E402
+from synth.params import params_from
 
 
 class SlotFiller:

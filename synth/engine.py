@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
-from transformers import (AutoModelForCausalLM, AutoTokenizer, StoppingCriteria,
-                          StoppingCriteriaList)
+from transformers import AutoModelForCausalLM, AutoTokenizer, StoppingCriteria, StoppingCriteriaList
 
 from synth import ConfigError
 from synth.params import GenerationParams

@@ -1,8 +1,8 @@
 """Plumbing of the batched rollout with a scripted fake model (the real one: tests/jobs)."""
 
+from synth.config import load_config
 from synth.documents import render
 from synth.params import params_from
-from synth.config import load_config
 from synth.plan import plan_documents
 
 
