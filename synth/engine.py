@@ -16,6 +16,7 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, StoppingCriteria, StoppingCriteriaList
 
 from synth import ConfigError
+from synth.decode import sample_rows
 from synth.params import GenerationParams
 from synth.trimming import is_finished
 
@@ -158,10 +159,13 @@ class Generator:
         return bool(getattr(self.tokenizer, "chat_template", None))
 
     def continue_prompts(self, prompts: list[str], params: GenerationParams, seed: int):
-        """Raw continuations and generated-token counts, one per prompt."""
-        torch.manual_seed(seed)
+        """Raw continuations, generated-token counts and prompt-token counts, per prompt."""
         enc = self.tokenizer(prompts, return_tensors="pt", padding=True,
                              add_special_tokens=False).to(self.device)
+        prompt_tokens = enc.attention_mask.sum(dim=1).tolist()
+        if params.num_beams == 1 and not params.force_words:
+            return (*self._sample(enc, params, seed), prompt_tokens)
+        torch.manual_seed(seed)
         prompt_len = enc.input_ids.shape[1]
         stop = _SlotDone(self.tokenizer, prompt_len, params.sentences_per_slot,
                          params.min_new_tokens)
@@ -188,5 +192,17 @@ class Generator:
             n = next((i for i, t in enumerate(row) if t in ends), len(row))
             counts.append(n + (1 if n < len(row) else 0))  # the EOS/stop token counts too
         texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
-        prompt_tokens = enc.attention_mask.sum(dim=1).tolist()
         return texts, counts, prompt_tokens
+
+    def _sample(self, enc, params: GenerationParams, seed: int):
+        """The fast path (decode.sample_rows): rows leave the batch when finished."""
+        eos = {self.tokenizer.eos_token_id, self.tokenizer.pad_token_id}
+
+        def finished(token_lists):
+            texts = self.tokenizer.batch_decode(token_lists, skip_special_tokens=True)
+            return [is_finished(t, params.sentences_per_slot) for t in texts]
+
+        new = sample_rows(self.model, enc, params, eos, finished,
+                          _word_ids(self.tokenizer, params.bad_words), seed)
+        texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
+        return texts, [len(n) for n in new]
