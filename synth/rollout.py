@@ -54,29 +54,32 @@ def build_prompt(draft: Draft, style: str, tokenizer) -> str:
 
 def fill_slots(drafts: list[Draft], generator, params: GenerationParams, style: str,
                seed: int) -> list[Draft]:
-    """Generate every slot of every draft in place; returns the drafts."""
+    """Generate every slot of every draft in place; returns the drafts.
+
+    Each call batches every row that still has work: its next slot, or a retry of a slot
+    that came back empty. Retries ride along with other rows' next slots instead of
+    costing calls of their own, so a batch needs max(slots + retries) calls, not the sum.
+    """
+    failures = [0] * len(drafts)
     calls = 0
-    max_slots = max((len(d.pieces) - 1 for d in drafts), default=0)
-    for j in range(max_slots):
-        pending = [d for d in drafts if len(d.pieces) - 1 > j]
-        for attempt in range(params.max_retries + 1):
-            if not pending:
-                break
-            prompts = [build_prompt(d, style, generator.tokenizer) for d in pending]
-            texts, counts, prompt_counts = generator.continue_prompts(prompts, params,
-                                                                      seed + calls)
-            calls += 1
-            still_empty = []
-            for d, raw, n, pn in zip(pending, texts, counts, prompt_counts):
-                d.generated_tokens += n
-                d.prompt_tokens += pn
-                trimmed = trim_slot(raw, params.sentences_per_slot)
-                if trimmed:
-                    d.slots.append(trimmed)
-                else:
-                    still_empty.append(d)
-            pending = still_empty
-        for d in pending:
-            d.slots.append("")
-            d.errors.append(f"slot {j + 1} empty after {params.max_retries + 1} attempts")
-    return drafts
+    while True:
+        pending = [i for i, d in enumerate(drafts) if len(d.slots) < len(d.pieces) - 1]
+        if not pending:
+            return drafts
+        prompts = [build_prompt(drafts[i], style, generator.tokenizer) for i in pending]
+        texts, counts, prompt_counts = generator.continue_prompts(prompts, params, seed + calls)
+        calls += 1
+        for i, raw, n, pn in zip(pending, texts, counts, prompt_counts):
+            d = drafts[i]
+            d.generated_tokens += n
+            d.prompt_tokens += pn
+            trimmed = trim_slot(raw, params.sentences_per_slot)
+            if trimmed:
+                d.slots.append(trimmed)
+                failures[i] = 0
+                continue
+            failures[i] += 1
+            if failures[i] > params.max_retries:
+                d.errors.append(f"slot {len(d.slots) + 1} empty after {failures[i]} attempts")
+                d.slots.append("")
+                failures[i] = 0
