@@ -4,7 +4,7 @@ import argparse
 import sys
 
 from jobs import fit, generate
-from synth import ConfigError
+from jobs.entry import guarded
 
 COMMANDS = {"fit": fit, "generate": generate}
 
@@ -16,12 +16,7 @@ def main(argv=None) -> int:
     for name, module in COMMANDS.items():
         module.add_arguments(sub.add_parser(name, help=module.__doc__.splitlines()[0]))
     args = parser.parse_args(argv)
-    try:
-        COMMANDS[args.command].run(args)
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
+    return guarded(COMMANDS[args.command].run, args)
 
 
 if __name__ == "__main__":

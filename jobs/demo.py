@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from jobs import fit, generate
-from synth import ConfigError
+from jobs.entry import guarded
 
 
 def main(argv=None) -> int:
@@ -21,7 +21,8 @@ def main(argv=None) -> int:
     p.add_argument("--epsilon", type=float, default=1.0)
     args = p.parse_args(argv)
     model_file = "out/absence_model.json"
-    try:
+
+    def both():
         fit.run(argparse.Namespace(
             data="data/demo/absenteeism.csv", schema="configs/absenteeism_schema.yaml",
             epsilon=args.epsilon, output=model_file, degree=None, graph=None, seed=0,
@@ -30,10 +31,8 @@ def main(argv=None) -> int:
             config="configs/tickets.yaml", output=args.output, num_docs=args.num_docs,
             seed=None, model=None, num_actors=None, batch_size=None, prompt_style=None,
             dp_model=model_file))
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
+
+    return guarded(both)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from jobs.entry import main_for
 from synth import ConfigError
 from synth.dp_schema import encode, load_schema
 from synth.privbayes import fit
@@ -58,14 +59,7 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="hrsynth fit", description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    try:
-        run(parser.parse_args(argv))
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
+    return main_for(sys.modules[__name__], "fit", argv)
 
 
 if __name__ == "__main__":

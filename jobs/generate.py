@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from synth import ConfigError
+from jobs.entry import main_for
 from synth.config import load_config
 from synth.plan import plan_documents
 from synth.shards import finished_shards, open_output, write_manifest, write_shard
@@ -117,14 +117,7 @@ def print_summary(out: Path, m: dict) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="hrsynth generate", description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    try:
-        run(parser.parse_args(argv))
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
+    return main_for(sys.modules[__name__], "generate", argv)
 
 
 if __name__ == "__main__":

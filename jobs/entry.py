@@ -1,0 +1,24 @@
+"""What every job's `main` shares: argument parsing and one-line errors (exit code 2)."""
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from synth import ConfigError
+
+
+def guarded(run: Callable, *args) -> int:
+    """Run a job; a ConfigError becomes 'error: …' on stderr, never a traceback."""
+    try:
+        run(*args)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main_for(module, name: str, argv=None) -> int:
+    parser = argparse.ArgumentParser(prog=f"hrsynth {name}",
+                                     description=module.__doc__.splitlines()[0])
+    module.add_arguments(parser)
+    return guarded(module.run, parser.parse_args(argv))
