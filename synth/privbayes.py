@@ -102,6 +102,12 @@ def choose_degree(n: int, sizes: list[int], epsilon: float, theta: float = 4.0) 
     return k
 
 
+def noisy_counts(counts: np.ndarray, epsilon: float, rng) -> np.ndarray:
+    """diffprivlib's Laplace mechanism on every cell of one count table (scale 2/ε)."""
+    mech = Laplace(epsilon=epsilon, sensitivity=COUNT_SENSITIVITY, random_state=rng)
+    return np.array([mech.randomise(float(c)) for c in counts])
+
+
 def _combined(codes, cols, sizes):
     index = np.zeros(len(codes), dtype=np.int64)
     for c in cols:
@@ -156,8 +162,7 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
             _combined(codes, parents[i], sizes) * sizes[i] + codes[:, i],
             minlength=p_size * sizes[i],
         ).astype(float)
-        mech = Laplace(epsilon=eps_each, sensitivity=COUNT_SENSITIVITY, random_state=rng)
-        noisy = np.array([mech.randomise(c) for c in counts]).reshape(p_size, sizes[i])
+        noisy = noisy_counts(counts, eps_each, rng).reshape(p_size, sizes[i])
         ledger.spend(f"conditional counts of {schema.names[i]} | "
                      f"{[schema.names[p] for p in parents[i]]}", eps_each,
                      COUNT_SENSITIVITY, "Laplace")
