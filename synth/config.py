@@ -29,7 +29,7 @@ class GenerateConfig:
     dtype: str = "auto"
     prompt_style: str = "plain"  # "plain" (the thesis's continuation) or "chat"
     generation: dict = field(default_factory=lambda: {"preset": "default"})
-    batch_size: int = 64
+    batch_size: int = 128
     shard_size: int = 64
     num_actors: int = 1
     threads_per_actor: int | None = None  # None: the node's CPUs / actors
