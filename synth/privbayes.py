@@ -108,6 +108,20 @@ def noisy_counts(counts: np.ndarray, epsilon: float, rng) -> np.ndarray:
     return np.array([mech.randomise(float(c)) for c in counts])
 
 
+def _normalise(counts: np.ndarray) -> np.ndarray:
+    """Rows of clipped noisy counts -> distributions; an all-zero row becomes uniform."""
+    totals = counts.sum(axis=1, keepdims=True)
+    return np.where(totals > 0, counts / np.where(totals > 0, totals, 1), 1.0 / counts.shape[1])
+
+
+def _head(order, parents, degree) -> list[int]:
+    """order[:k+1] when each of them has all earlier ones as parents (greedy always does)."""
+    head = order[: degree + 1]
+    if degree < 1 or any(parents[a] != head[:j] for j, a in enumerate(head)):
+        return []
+    return head
+
+
 def _combined(codes, cols, sizes):
     index = np.zeros(len(codes), dtype=np.int64)
     for c in cols:
@@ -154,9 +168,25 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
         eps_structure = epsilon * structure_share if degree > 0 and d > 1 else 0.0
         order, parents = _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng)
     # Shaved by 1e-12 so that float rounding of the sum can never exceed the budget.
-    eps_each = (epsilon - eps_structure) / d * (1 - 1e-12)
+    head = _head(order, parents, degree)
+    tables = d - len(head) + 1 if head else d
+    # Shaved by 1e-12 so that float rounding of the sum can never exceed the budget.
+    eps_each = (epsilon - eps_structure) / tables * (1 - 1e-12)
     conditionals = {}
+    if head:
+        # The first k+1 attributes' conditionals all follow from one (k+1)-way table, as in
+        # the paper: d - k noisy tables instead of d, so each gets more of the budget.
+        shape = [sizes[a] for a in head]
+        counts = np.bincount(_combined(codes, head, sizes), minlength=int(np.prod(shape)))
+        joint = noisy_counts(counts, eps_each, rng).clip(min=0).reshape(shape)
+        ledger.spend(f"joint counts of {[schema.names[a] for a in head]}", eps_each,
+                     COUNT_SENSITIVITY, "Laplace")
+        for j, a in enumerate(head):
+            marginal = joint.sum(axis=tuple(range(j + 1, len(head)))).reshape(-1, sizes[a])
+            conditionals[a] = _normalise(marginal)
     for i in order:
+        if i in conditionals:
+            continue
         p_size = int(np.prod([sizes[p] for p in parents[i]])) if parents[i] else 1
         counts = np.bincount(
             _combined(codes, parents[i], sizes) * sizes[i] + codes[:, i],
@@ -166,10 +196,7 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
         ledger.spend(f"conditional counts of {schema.names[i]} | "
                      f"{[schema.names[p] for p in parents[i]]}", eps_each,
                      COUNT_SENSITIVITY, "Laplace")
-        noisy = noisy.clip(min=0)
-        totals = noisy.sum(axis=1, keepdims=True)
-        conditionals[i] = np.where(totals > 0, noisy / np.where(totals > 0, totals, 1),
-                                   1.0 / sizes[i])
+        conditionals[i] = _normalise(noisy.clip(min=0))
     assert ledger.spent <= epsilon, "ledger exceeds the budget"
     return BayesNet(schema, order, parents, conditionals, ledger, degree)
 
@@ -183,11 +210,13 @@ def _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng):
         placed = order
         k = min(degree, len(placed))
         candidates, utilities = [], []
-        for x in (a for a in range(d) if a not in parents):
-            for ps in itertools.combinations(placed, k) if k else [()]:
-                p_size = int(np.prod([sizes[p] for p in ps])) if ps else 1
-                mi = mutual_information(codes[:, x], _combined(codes, ps, sizes), sizes[x],
-                                        p_size) if ps else 0.0
+        unplaced = [a for a in range(d) if a not in parents]
+        # Each parent set's joint index is computed once and scored against every child.
+        for ps in itertools.combinations(placed, k) if k else [()]:
+            p_index = _combined(codes, ps, sizes) if ps else None
+            p_size = int(np.prod([sizes[p] for p in ps])) if ps else 1
+            for x in unplaced:
+                mi = mutual_information(codes[:, x], p_index, sizes[x], p_size) if ps else 0.0
                 candidates.append((x, list(ps)))
                 utilities.append(mi)
         if degree == 0 or eps_structure == 0:
