@@ -9,7 +9,7 @@ export RAY_USAGE_STATS_ENABLED := 0
 export RAY_AUTH_MODE := disabled
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test lint bench bench-env clean
 
 install: $(STAMP)
 
@@ -32,8 +32,17 @@ test: install
 lint: install
 	$(BIN)/ruff check synth jobs eval tests benchmarks
 
-bench: install
-	$(BIN)/python -m benchmarks.generation
+# DataSynthesizer, for benchmarks/privbayes.py only: its own environment (it needs numpy 1.x).
+bench-env: .venv-bench/.installed
+.venv-bench/.installed:
+	test -d .venv-bench || $(PY) -m venv .venv-bench
+	.venv-bench/bin/pip install --quiet DataSynthesizer==0.1.13 numpy==1.26.4 pandas==2.2.3 scikit-learn==1.5.2
+	touch $@
+
+bench: install bench-env
+	$(BIN)/python -m benchmarks.generation --num-docs 128 --batch-size 128
+	$(BIN)/python -m benchmarks.prompt_styles --num-docs 64
+	$(BIN)/python -m benchmarks.privbayes --seeds 10 --wide-seeds 2 --scale
 
 clean:
 	rm -rf out .pytest_cache
