@@ -42,7 +42,7 @@ bench-env: .venv-bench/.installed
 bench: install bench-env
 	$(BIN)/python -m benchmarks.generation --num-docs 128 --batch-size 128
 	$(BIN)/python -m benchmarks.prompt_styles --num-docs 64
-	$(BIN)/python -m benchmarks.privbayes --seeds 10 --wide-seeds 2 --scale
+	$(BIN)/python -m benchmarks.privbayes --seeds 10 --scale
 
 clean:
 	rm -rf out .pytest_cache

@@ -5,13 +5,18 @@ has, and score the mean total variation distance over all 2-way marginals (synth
 real), fit time, peak memory of the fitting process, and ε actually spent (for
 DataSynthesizer including the uncounted full-ε pass it makes before the network).
 
+Tools: `hrsynth` (defaults: θ-useful parent sets of at most k = 2), `hrsynth-theta-off`
+(exactly k = 2 parents wherever possible, as DataSynthesizer does) and `datasynthesizer`.
 Data: the UCI Absenteeism table (demo schema, numeric columns in its public bins) and a
 wide table of 50,000 × 30 sampled from a known random Bayesian network.
-DataSynthesizer runs in its own environment: `make bench-env` creates .venv-bench.
+DataSynthesizer runs in its own environment: `make bench-env` creates .venv-bench. It
+takes hours per fit on the wide table, so there it runs `--ds-wide-seeds` seeds at
+`--ds-wide-epsilons`; every finished run is kept in --work (default
+/tmp/hrsynth-privbayes-bench) and reused, so an interrupted benchmark resumes.
 
     python -m benchmarks.privbayes [--seeds 10] [--epsilons 0.1 1 10] [--scale]
 
-Writes benchmarks/results/privbayes.json and prints a table.
+Writes benchmarks/results/privbayes.json (merged by dataset × tool × ε) and prints a table.
 """
 
 import argparse
@@ -29,7 +34,8 @@ from synth.dp_schema import encode, load_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "privbayes.json"
-PYTHON = {"hrsynth": sys.executable, "datasynthesizer": str(ROOT / ".venv-bench/bin/python")}
+PYTHON = {"hrsynth": sys.executable, "hrsynth-theta-off": sys.executable,
+          "datasynthesizer": str(ROOT / ".venv-bench/bin/python")}
 
 
 def absenteeism() -> tuple[np.ndarray, list[int]]:
@@ -69,70 +75,88 @@ def mean_pairwise_tvd(real: np.ndarray, synthetic: np.ndarray, sizes: list[int])
     return float(np.mean(out))
 
 
-def run_tool(tool: str, codes, sizes, eps, seed, k, folder: Path) -> dict:
-    path = folder / "codes.csv"
+def run_tool(tool: str, codes, sizes, eps, seed, k, folder: Path, dataset: str) -> dict:
+    """One fit + sample in a fresh process; a finished run found in `folder` is reused."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{dataset}.csv"
     if not path.exists():
         names = [f"a{i}:{s}" for i, s in enumerate(sizes)]
         pd.DataFrame(codes, columns=names).to_csv(path, index=False)
-    out = folder / f"{tool}-{eps}-{seed}.csv"
-    result = subprocess.run(
-        [PYTHON[tool], str(ROOT / "benchmarks/privbayes_runner.py"), tool, str(path), str(eps),
-         str(seed), str(k), str(len(codes)), str(out)],
-        cwd=ROOT, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"{tool} failed: {result.stderr[-1500:]}")
-    stats = json.loads(result.stdout.strip().splitlines()[-1])
+    out = folder / f"{tool}-{dataset}-{eps}-{seed}.csv"
+    stats_file = out.with_suffix(".json")
+    if not stats_file.exists():
+        result = subprocess.run(
+            [PYTHON[tool], str(ROOT / "benchmarks/privbayes_runner.py"), tool, str(path),
+             str(eps), str(seed), str(k), str(len(codes)), str(out)],
+            cwd=ROOT, check=False, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"{tool} failed: {result.stderr[-1500:]}")
+        stats_file.write_text(result.stdout.strip().splitlines()[-1])
+    stats = json.loads(stats_file.read_text())
     synthetic = pd.read_csv(out).to_numpy(np.int64)
     return {**stats, "tvd": mean_pairwise_tvd(codes, synthetic, sizes)}
+
+
+def record(name, codes, sizes, tool, eps, runs) -> dict:
+    tvd = [r["tvd"] for r in runs]
+    return {
+        "dataset": name, "rows": len(codes), "attributes": len(sizes), "tool": tool,
+        "epsilon": eps, "degree": 2, "seeds": len(runs),
+        "tvd_mean": float(np.mean(tvd)), "tvd_sd": float(np.std(tvd)),
+        "fit_s": float(np.mean([r["fit_s"] for r in runs])),
+        "peak_mb": float(max(r["peak_mb"] for r in runs)),
+        "epsilon_spent": float(max(r["epsilon_spent"] for r in runs)),
+    }
 
 
 def main(argv=None) -> list[dict]:
     p = argparse.ArgumentParser()
     p.add_argument("--seeds", type=int, default=10)
     p.add_argument("--epsilons", type=float, nargs="+", default=[0.1, 1.0, 10.0])
-    p.add_argument("--tools", nargs="+", default=["hrsynth", "datasynthesizer"])
+    p.add_argument("--tools", nargs="+", default=list(PYTHON))
     p.add_argument("--datasets", nargs="+", default=["absenteeism", "wide_50k_30"])
-    p.add_argument("--wide-seeds", type=int, default=None,
-                   help="fewer seeds for the wide table (DataSynthesizer is slow there)")
+    p.add_argument("--ds-wide-seeds", type=int, default=1,
+                   help="DataSynthesizer seeds on the wide table (hours per fit)")
+    p.add_argument("--ds-wide-epsilons", type=float, nargs="+", default=[1.0])
     p.add_argument("--scale", action="store_true", help="also fit 1,000,000 × 20 at k = 2")
+    p.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) /
+                   "hrsynth-privbayes-bench", help="finished runs, reused on a rerun")
     args = p.parse_args(argv)
     data = {"absenteeism": absenteeism, "wide_50k_30": lambda: random_network(50_000, 30, 0)}
     records = json.loads(RESULTS.read_text()) if RESULTS.exists() else []
-    keep = [r for r in records if r["dataset"] not in args.datasets or r["tool"] not in args.tools]
     rows = []
     for name in args.datasets:
         codes, sizes = data[name]()
-        seeds = args.wide_seeds if name.startswith("wide") and args.wide_seeds else args.seeds
-        with tempfile.TemporaryDirectory() as tmp:
-            for eps, tool in itertools.product(args.epsilons, args.tools):
-                runs = [run_tool(tool, codes, sizes, eps, s, 2, Path(tmp)) for s in range(seeds)]
-                tvd = [r["tvd"] for r in runs]
-                rows.append({
-                    "dataset": name, "rows": len(codes), "attributes": len(sizes), "tool": tool,
-                    "epsilon": eps, "degree": 2, "seeds": seeds,
-                    "tvd_mean": float(np.mean(tvd)), "tvd_sd": float(np.std(tvd)),
-                    "fit_s": float(np.mean([r["fit_s"] for r in runs])),
-                    "peak_mb": float(max(r["peak_mb"] for r in runs)),
-                    "epsilon_spent": float(max(r["epsilon_spent"] for r in runs)),
-                })
-                print(json.dumps(rows[-1]), flush=True)
+        for eps, tool in itertools.product(args.epsilons, args.tools):
+            seeds = args.seeds
+            if tool == "datasynthesizer" and name.startswith("wide"):
+                if eps not in args.ds_wide_epsilons:
+                    continue
+                seeds = args.ds_wide_seeds
+            runs = [run_tool(tool, codes, sizes, eps, s, 2, args.work, name)
+                    for s in range(seeds)]
+            rows.append(record(name, codes, sizes, tool, eps, runs))
+            print(json.dumps(rows[-1]), flush=True)
     if args.scale:
         codes, sizes = random_network(1_000_000, 20, 1)
-        with tempfile.TemporaryDirectory() as tmp:
-            r = run_tool("hrsynth", codes, sizes, 1.0, 0, 2, Path(tmp))
-        rows.append({"dataset": "scale_1m_20", "rows": len(codes), "attributes": 20,
-                     "tool": "hrsynth", "epsilon": 1.0, "degree": 2, "seeds": 1,
-                     "tvd_mean": r["tvd"], "tvd_sd": 0.0, "fit_s": r["fit_s"],
-                     "peak_mb": r["peak_mb"], "epsilon_spent": r["epsilon_spent"]})
+        r = run_tool("hrsynth", codes, sizes, 1.0, 0, 2, args.work, "scale_1m_20")
+        rows.append(record("scale_1m_20", codes, sizes, "hrsynth", 1.0, [r]))
         print(json.dumps(rows[-1]), flush=True)
-    RESULTS.write_text(json.dumps(keep + rows, indent=1))
-    print(f"\n{'dataset':<14}{'tool':<17}{'ε':>6}{'TVD mean ± sd':>18}{'fit s':>9}{'peak MB':>9}"
-          f"{'ε spent':>9}")
-    for r in keep + rows:
-        print(f"{r['dataset']:<14}{r['tool']:<17}{r['epsilon']:>6}"
-              f"{r['tvd_mean']:>11.4f} ± {r['tvd_sd']:.4f}{r['fit_s']:>9.2f}{r['peak_mb']:>9.0f}"
-              f"{r['epsilon_spent']:>9.3g}")
+    fresh = {(r["dataset"], r["tool"], r["epsilon"]) for r in rows}
+    merged = [r for r in records if (r["dataset"], r["tool"], r["epsilon"]) not in fresh] + rows
+    merged.sort(key=lambda r: (r["dataset"], r["epsilon"], r["tool"]))
+    RESULTS.write_text(json.dumps(merged, indent=1))
+    print_table(merged)
     return rows
+
+
+def print_table(records: list[dict]) -> None:
+    print(f"\n{'dataset':<13}{'tool':<19}{'ε':>6}{'seeds':>6}{'TVD mean ± sd':>18}{'fit s':>10}"
+          f"{'peak MB':>9}{'ε spent':>9}")
+    for r in records:
+        print(f"{r['dataset']:<13}{r['tool']:<19}{r['epsilon']:>6}{r['seeds']:>6}"
+              f"{r['tvd_mean']:>11.4f} ± {r['tvd_sd']:.4f}{r['fit_s']:>10.2f}"
+              f"{r['peak_mb']:>9.0f}{r['epsilon_spent']:>9.3g}")
 
 
 if __name__ == "__main__":

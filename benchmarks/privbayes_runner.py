@@ -1,7 +1,8 @@
 """One DP fit + sample in a fresh process, for benchmarks/privbayes.py.
 
 Runs with either tool so that time and peak memory are measured the same way:
-    python benchmarks/privbayes_runner.py hrsynth|datasynthesizer CODES.csv EPS SEED K N OUT.csv
+    python benchmarks/privbayes_runner.py hrsynth|hrsynth-theta-off|datasynthesizer \
+        CODES.csv EPS SEED K N OUT.csv
 CODES.csv holds integer codes (one column per attribute, domain 0..size-1, sizes in the
 header as name:size). Prints {"fit_s", "peak_mb", "epsilon_spent"} as JSON.
 DataSynthesizer is imported only in its own environment (.venv-bench).
@@ -16,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 
-def run_hrsynth(codes: pd.DataFrame, sizes, eps, seed, k, n):
+def run_hrsynth(codes: pd.DataFrame, sizes, eps, seed, k, n, theta="default"):
     sys.path.insert(0, ".")
     from synth.dp_schema import schema_from_dict
     from synth.privbayes import fit
@@ -24,7 +25,8 @@ def run_hrsynth(codes: pd.DataFrame, sizes, eps, seed, k, n):
     schema = schema_from_dict({"attributes": {c: {"type": "categorical", "values": list(range(s))}
                                               for c, s in zip(codes.columns, sizes)}})
     start = time.perf_counter()
-    net = fit(codes.to_numpy(np.int64), schema, eps, degree=k, seed=seed)
+    extra = {} if theta == "default" else {"theta": theta}
+    net = fit(codes.to_numpy(np.int64), schema, eps, degree=k, seed=seed, **extra)
     seconds = time.perf_counter() - start
     return net.sample(n, seed).astype(int), seconds, net.ledger.spent
 
@@ -55,8 +57,10 @@ if __name__ == "__main__":
     raw = pd.read_csv(path)
     sizes = [int(c.split(":")[1]) for c in raw.columns]
     codes = raw.set_axis([c.split(":")[0] for c in raw.columns], axis=1)
-    if tool == "hrsynth":
-        synthetic, seconds, spent = run_hrsynth(codes, sizes, float(eps), int(seed), int(k), int(n))
+    if tool.startswith("hrsynth"):
+        theta = None if tool == "hrsynth-theta-off" else "default"
+        synthetic, seconds, spent = run_hrsynth(codes, sizes, float(eps), int(seed), int(k), int(n),
+                                                theta)
     else:
         plain = path + ".plain.csv"
         codes.to_csv(plain, index=False)

@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from jobs import fit, generate
-from jobs.entry import guarded
+from jobs.entry import guarded, parser_for
 
 
 def main(argv=None) -> int:
@@ -22,15 +22,17 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     model_file = "out/absence_model.json"
 
+    # Through each job's own parser, so every other option keeps its documented default.
+    fit_args = parser_for(fit, "fit").parse_args([
+        "--data", "data/demo/absenteeism.csv", "--schema", "configs/absenteeism_schema.yaml",
+        "--epsilon", str(args.epsilon), "--output", model_file])
+    generate_args = parser_for(generate, "generate").parse_args([
+        "--config", "configs/tickets.yaml", "--output", args.output,
+        "--num-docs", str(args.num_docs), "--dp-model", model_file])
+
     def both():
-        fit.run(argparse.Namespace(
-            data="data/demo/absenteeism.csv", schema="configs/absenteeism_schema.yaml",
-            epsilon=args.epsilon, output=model_file, degree=None, graph=None, seed=0,
-            on_out_of_domain="error"))
-        generate.run(argparse.Namespace(
-            config="configs/tickets.yaml", output=args.output, num_docs=args.num_docs,
-            seed=None, model=None, num_actors=None, batch_size=None, prompt_style=None,
-            dp_model=model_file))
+        fit.run(fit_args)
+        generate.run(generate_args)
 
     return guarded(both)
 

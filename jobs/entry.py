@@ -17,8 +17,12 @@ def guarded(run: Callable, *args) -> int:
     return 0
 
 
-def main_for(module, name: str, argv=None) -> int:
+def parser_for(module, name: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=f"hrsynth {name}",
                                      description=module.__doc__.splitlines()[0])
     module.add_arguments(parser)
-    return guarded(module.run, parser.parse_args(argv))
+    return parser
+
+
+def main_for(module, name: str, argv=None) -> int:
+    return guarded(module.run, parser_for(module, name).parse_args(argv))

@@ -17,7 +17,7 @@ import pandas as pd
 from jobs.entry import main_for
 from synth import ConfigError
 from synth.dp_schema import encode, load_schema
-from synth.privbayes import fit
+from synth.privbayes import STRUCTURE_SHARE, THETA, fit
 from synth.taxonomy import read_yaml
 
 
@@ -29,6 +29,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--degree", type=int, default=None, help="parents per attribute (default: chosen from n, d, ε)")
     p.add_argument("--graph", default=None, help="fixed graph YAML {attribute: [parents]}: no structure ε")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--structure-share", type=float, default=STRUCTURE_SHARE,
+                   help="β: share of ε spent on choosing the structure (default: the paper's 0.3)")
+    p.add_argument("--theta", type=float, default=THETA,
+                   help="θ-usefulness: parent sets only as large as the noise allows (default 4)")
     p.add_argument("--on-out-of-domain", choices=["error", "clip"], default="error")
 
 
@@ -40,10 +44,14 @@ def run(args: argparse.Namespace) -> dict:
         raise ConfigError(f"--data {args.data}: unreadable ({type(e).__name__}); check the path") from None
     codes, clipped = encode(table, schema, args.on_out_of_domain)
     graph = read_yaml(args.graph, "graph") if args.graph else None
-    net = fit(codes, schema, args.epsilon, degree=args.degree, graph=graph, seed=args.seed)
+    net = fit(codes, schema, args.epsilon, degree=args.degree, graph=graph, seed=args.seed,
+              structure_share=args.structure_share, theta=args.theta)
     doc = net.to_dict()
-    doc["fit"] = {"epsilon": args.epsilon, "seed": args.seed, "clipped_values": clipped,
-                  "schema_file": str(args.schema)}
+    # Counts of clipped values are unnoised statistics of the private rows: they go to the
+    # operator's console below, never into the model file that leaves the environment.
+    doc["fit"] = {"epsilon": args.epsilon, "seed": args.seed,
+                  "on_out_of_domain": args.on_out_of_domain, "schema_file": str(args.schema), "structure_share": args.structure_share,
+                  "theta": args.theta, "degree_asked": args.degree, "rows": len(table)}
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
@@ -54,6 +62,9 @@ def run(args: argparse.Namespace) -> dict:
         print(f"  {name} <- {', '.join(doc['parents'][name]) or '(none)'}")
     print(f"ε ledger: spent {net.ledger.spent:.4g} of {args.epsilon} in "
           f"{len(net.ledger.entries)} mechanism calls ({doc['ledger']['relation']})")
+    if any(clipped.values()):
+        print("values mapped into their domain (--on-out-of-domain clip; not in the model "
+              "file): " + ", ".join(f"{k} {v}" for k, v in clipped.items() if v))
     print(f"model written to {out}")
     return doc
 

@@ -2,9 +2,13 @@
 
 The only code that reads private rows. Structure: greedy, one attribute at a time, each
 choice of (attribute, parent set) made by the exponential mechanism on mutual
-information. Conditionals: Laplace noise on each (parents, attribute) count table,
-clipped at zero and normalised. Every call is recorded in the Ledger; the model keeps
-only noised tables, the schema and the ledger.
+information. Candidate parent sets hold at most k attributes and, for non-binary domains
+(the paper's extension), only tables small enough to stay θ-useful under the noise they
+will get: mutual information grows with table size on small samples, so without this
+rule the mechanism favours tables that end up pure noise. Conditionals: Laplace noise on
+each (parents, attribute) count table, clipped at zero and normalised (tables too small
+for their noise are smoothed first). Every call is
+recorded in the Ledger; the model keeps only noised tables, the schema and the ledger.
 """
 
 import itertools
@@ -22,6 +26,9 @@ from synth.ledger import Ledger
 # Neighbouring relation replace-one: changing one row moves one unit of count from one
 # cell to another in every marginal, so each count table has L1 sensitivity 2.
 COUNT_SENSITIVITY = 2.0
+# β, the share of ε spent on structure, and θ, the usefulness threshold: the paper's defaults.
+STRUCTURE_SHARE = 0.3
+THETA = 4.0
 
 
 @dataclass
@@ -93,11 +100,30 @@ def mutual_information(x: np.ndarray, parent_index: np.ndarray, x_size: int, p_s
     return float((joint[nz] * np.log2(joint[nz] / np.outer(pp, px)[nz])).sum())
 
 
-def choose_degree(n: int, sizes: list[int], epsilon: float, theta: float = 4.0) -> int:
-    """Largest k whose typical (k+1)-way table keeps n·ε/(d·cells) ≥ θ (θ-usefulness)."""
+def max_table_cells(n: int, d: int, epsilon: float, theta: float | None) -> float:
+    """Largest count table that stays θ-useful: n·ε/(2·d·cells) ≥ θ.
+
+    ε is the conditionals' whole budget, shared by at most d tables, and 2 is the count
+    sensitivity: the expected signal per cell is then at least θ times the noise scale.
+    """
+    return math.inf if theta is None else n * epsilon / (2 * d * theta)
+
+
+def choose_degree(n: int, sizes: list[int], epsilon: float, theta: float = THETA) -> int:
+    """Largest k whose typical (k+1)-way table is θ-useful (geometric mean domain size)."""
     d, mean_size = len(sizes), float(np.exp(np.mean(np.log(sizes))))
+    limit = max_table_cells(n, d, epsilon, theta)
     k = 0
-    while k + 1 < d and n * epsilon / (2 * d * mean_size ** (k + 2)) >= theta:
+    while k + 1 < d and mean_size ** (k + 2) <= limit:
+        k += 1
+    return k
+
+
+def feasible_degree(sizes: list[int], degree: int, max_cells: float) -> int:
+    """Most parents any attribute can have when tables are capped at max_cells cells."""
+    smallest = sorted(sizes)
+    k = 0
+    while k < degree and math.prod(smallest[: k + 2]) <= max_cells:
         k += 1
     return k
 
@@ -108,10 +134,21 @@ def noisy_counts(counts: np.ndarray, epsilon: float, rng) -> np.ndarray:
     return np.array([mech.randomise(float(c)) for c in counts])
 
 
-def _normalise(counts: np.ndarray) -> np.ndarray:
-    """Rows of clipped noisy counts -> distributions; an all-zero row becomes uniform."""
-    totals = counts.sum(axis=1, keepdims=True)
-    return np.where(totals > 0, counts / np.where(totals > 0, totals, 1), 1.0 / counts.shape[1])
+def _normalise(noisy: np.ndarray, epsilon: float, n: int, theta: float | None) -> np.ndarray:
+    """Rows of noisy counts -> conditional distributions (post-processing: costs no ε).
+
+    Clip at zero and normalise; a row left with no mass is uniform. A table that is not
+    θ-useful (mean count per cell below θ noise scales, judged from the public n, the
+    table's size and ε alone) first gets a pseudo-count of half the noise scale in every
+    cell, the mean that clipped noise leaves in an empty cell: such a table is mostly
+    noise, and its rows are better nearly flat than following a few noise spikes.
+    Measured both ways in benchmarks/privbayes.py (README).
+    """
+    scale = COUNT_SENSITIVITY / epsilon
+    useful = theta is None or n / (noisy.size * scale) >= theta
+    shrunk = noisy.clip(min=0) + (0.0 if useful else 0.5 * scale)
+    totals = shrunk.sum(axis=1, keepdims=True)
+    return np.where(totals > 0, shrunk / np.where(totals > 0, totals, 1), 1.0 / noisy.shape[1])
 
 
 def _head(order, parents, degree) -> list[int]:
@@ -146,10 +183,20 @@ def _check_graph(graph: dict[str, list[str]], names: list[str]) -> tuple[list[in
 
 
 def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = None,
-        graph: dict | None = None, seed: int = 0, structure_share: float = 0.5) -> BayesNet:
-    """Fit on encoded private rows (see dp_schema.encode). Spends at most `epsilon`."""
+        graph: dict | None = None, seed: int = 0, structure_share: float = STRUCTURE_SHARE,
+        theta: float | None = THETA) -> BayesNet:
+    """Fit on encoded private rows (see dp_schema.encode). Spends at most `epsilon`.
+
+    degree caps the parents per attribute (None: chosen from n, d and ε); theta limits
+    parent sets to θ-useful tables (None: any set of `degree` parents, as in the binary
+    version of the paper); structure_share is β, the part of ε spent on the structure.
+    """
     if not epsilon > 0:
         raise ConfigError(f"epsilon must be > 0, got {epsilon}")
+    if not 0 < structure_share < 1:
+        raise ConfigError(f"structure_share must be in (0, 1), got {structure_share}")
+    if theta is not None and not theta > 0:
+        raise ConfigError(f"theta must be > 0 (or None to turn the θ rule off), got {theta}")
     n, d = codes.shape
     if n < 2:
         raise ConfigError("the private table needs at least 2 rows")
@@ -163,11 +210,15 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
         degree = max((len(p) for p in parents.values()), default=0)
         eps_structure = 0.0
     else:
+        eps_conditionals = epsilon * (1 - structure_share)
         if degree is None:
-            degree = choose_degree(n, sizes, epsilon * (1 - structure_share))
-        eps_structure = epsilon * structure_share if degree > 0 and d > 1 else 0.0
-        order, parents = _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng)
-    # Shaved by 1e-12 so that float rounding of the sum can never exceed the budget.
+            degree = choose_degree(n, sizes, eps_conditionals, theta or THETA)
+        max_cells = max_table_cells(n, d, eps_conditionals, theta)
+        # No structure budget when no parent set at all is θ-useful: k = 0 in effect.
+        degree = feasible_degree(sizes, degree, max_cells)
+        eps_structure = epsilon * structure_share if degree > 0 else 0.0
+        order, parents = _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng,
+                                           max_cells)
     head = _head(order, parents, degree)
     tables = d - len(head) + 1 if head else d
     # Shaved by 1e-12 so that float rounding of the sum can never exceed the budget.
@@ -183,7 +234,7 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
                      COUNT_SENSITIVITY, "Laplace")
         for j, a in enumerate(head):
             marginal = joint.sum(axis=tuple(range(j + 1, len(head)))).reshape(-1, sizes[a])
-            conditionals[a] = _normalise(marginal)
+            conditionals[a] = _normalise(marginal, eps_each, n, theta)
     for i in order:
         if i in conditionals:
             continue
@@ -196,26 +247,47 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
         ledger.spend(f"conditional counts of {schema.names[i]} | "
                      f"{[schema.names[p] for p in parents[i]]}", eps_each,
                      COUNT_SENSITIVITY, "Laplace")
-        conditionals[i] = _normalise(noisy.clip(min=0))
+        conditionals[i] = _normalise(noisy, eps_each, n, theta)
     assert ledger.spent <= epsilon, "ledger exceeds the budget"
     return BayesNet(schema, order, parents, conditionals, ledger, degree)
 
 
-def _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng):
+def parent_sets(placed: list[int], sizes: list[int], degree: int, max_cells: float):
+    """Candidate parent sets among `placed`: (set, its cells, the cells of its cheapest
+    extension by one more placed attribute, or inf when it may not grow)."""
+    top = min(degree, len(placed))
+    for size in range(top, -1, -1):
+        for ps in itertools.combinations(placed, size):
+            cells = math.prod(sizes[p] for p in ps)
+            others = [sizes[p] for p in placed if p not in ps]
+            grown = cells * min(others) if size < top and others else math.inf
+            yield ps, cells, grown
+
+
+def qualifies(cells: int, grown: float, child_size: int, max_cells: float) -> bool:
+    """A parent set is a candidate for a child when its table (parents × child) fits the
+    cap (the empty set always does) and it is maximal: no placed attribute can join it
+    within the cap. MI never drops when a parent joins, so the smaller sets would only
+    add candidates the mechanism should not prefer."""
+    fits = cells == 1 or cells * child_size <= max_cells
+    return fits and (grown == math.inf or grown * child_size > max_cells)
+
+
+def _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng, max_cells=math.inf):
     n, d = codes.shape
     first = int(rng.randint(d))  # the paper picks the first attribute at random
     order, parents = [first], {first: []}
     steps = d - 1
     for _ in range(steps):
-        placed = order
-        k = min(degree, len(placed))
         candidates, utilities = [], []
         unplaced = [a for a in range(d) if a not in parents]
         # Each parent set's joint index is computed once and scored against every child.
-        for ps in itertools.combinations(placed, k) if k else [()]:
+        for ps, p_size, grown in parent_sets(order, sizes, degree, max_cells):
+            children = [x for x in unplaced if qualifies(p_size, grown, sizes[x], max_cells)]
+            if not children:
+                continue
             p_index = _combined(codes, ps, sizes) if ps else None
-            p_size = int(np.prod([sizes[p] for p in ps])) if ps else 1
-            for x in unplaced:
+            for x in children:
                 mi = mutual_information(codes[:, x], p_index, sizes[x], p_size) if ps else 0.0
                 candidates.append((x, list(ps)))
                 utilities.append(mi)

@@ -40,8 +40,8 @@ def test_marginals_converge_at_large_epsilon():
         assert tvd(data, sample.astype(data.dtypes.to_dict()), cols) < 0.02, cols
 
 
-@pytest.mark.parametrize("kwargs", [dict(degree=0), dict(degree=1), dict(degree=3),
-                                    dict(), dict(graph={"b": ["a"], "c": ["b"], "d": ["a", "b"]})])
+@pytest.mark.parametrize("kwargs", [{"degree": 0}, {"degree": 1}, {"degree": 3},
+                                    {}, {"graph": {"b": ["a"], "c": ["b"], "d": ["a", "b"]}}])
 @pytest.mark.parametrize("epsilon", [0.1, 1.0, 7.3])
 def test_ledger_never_exceeds_the_budget(kwargs, epsilon):
     codes, _ = encode(correlated(500), SCHEMA)
@@ -73,10 +73,10 @@ def test_model_round_trips_and_holds_no_raw_counts():
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    (dict(epsilon=0), "epsilon must be > 0"),
-    (dict(epsilon=-1), "epsilon must be > 0"),
-    (dict(epsilon=1, degree=4), "degree k=4 must be between 0 and 3"),
-    (dict(epsilon=1, graph={"a": ["b"], "b": ["a"]}), "cycle"),
+    ({"epsilon": 0}, "epsilon must be > 0"),
+    ({"epsilon": -1}, "epsilon must be > 0"),
+    ({"epsilon": 1, "degree": 4}, "degree k=4 must be between 0 and 3"),
+    ({"epsilon": 1, "graph": {"a": ["b"], "b": ["a"]}}, "cycle"),
 ])
 def test_bad_fit_arguments(kwargs, message):
     codes, _ = encode(correlated(100), SCHEMA)
@@ -127,3 +127,100 @@ def test_noise_matches_the_ledger_on_neighbouring_tables():
     ratio = np.maximum(h1 / h2, h2 / h1)
     assert ratio.max() <= np.exp(claim["epsilon"]) * 1.15
     assert ratio.max() >= np.exp(claim["epsilon"] / 4)  # the cells really differ: test can fail
+
+
+def test_parent_tables_stay_theta_useful():
+    """Small n·ε: every chosen (parents, attribute) table fits the θ cap; off, k parents."""
+    from synth.privbayes import STRUCTURE_SHARE, THETA, max_table_cells
+
+    schema = load_schema("configs/absenteeism_schema.yaml")
+    table = pd.read_csv("data/demo/absenteeism.csv", sep=schema.separator)
+    codes, _ = encode(table, schema)
+    sizes = [a.size for a in schema.attributes]
+    cap = max_table_cells(len(codes), len(sizes), 5.0 * (1 - STRUCTURE_SHARE), THETA)
+    for seed in range(3):
+        net = fit(codes, schema, epsilon=5.0, degree=2, seed=seed)
+        cells = [np.prod([sizes[p] for p in ps]) * sizes[i] for i, ps in net.parents.items() if ps]
+        assert cells and max(cells) <= cap  # some structure, none of it too fine for the noise
+        free = fit(codes, schema, epsilon=5.0, degree=2, seed=seed, theta=None)
+        assert sorted(len(ps) for ps in free.parents.values()) == [0, 1] + [2] * 9
+
+
+def test_no_structure_budget_when_no_table_is_useful():
+    """ε too small for any 2-way table: k = 0 in effect, all ε on the marginals."""
+    codes, _ = encode(correlated(200), SCHEMA)
+    net = fit(codes, SCHEMA, epsilon=0.05, degree=2, seed=0)
+    assert net.degree == 0 and all(not ps for ps in net.parents.values())
+    assert {e["mechanism"] for e in net.ledger.entries} == {"Laplace"}
+    assert net.ledger.spent == pytest.approx(0.05)
+
+
+def test_structure_gets_the_papers_share():
+    codes, _ = encode(correlated(20_000), SCHEMA)
+    net = fit(codes, SCHEMA, epsilon=2.0, degree=1, seed=0)
+    structure = sum(e["epsilon"] for e in net.ledger.entries if e["mechanism"] == "Exponential")
+    assert structure == pytest.approx(0.3 * 2.0)
+    assert net.ledger.spent <= 2.0
+
+
+def test_only_tables_too_small_for_their_noise_are_smoothed():
+    from synth.privbayes import _normalise
+
+    # ε = 2: Laplace scale 1. n = 1000 over 3 cells is θ-useful: clipped and normalised.
+    strong = _normalise(np.array([[900.0, 100.0, -3.0]]), 2.0, 1000, 4.0)[0]
+    assert strong == pytest.approx([0.9, 0.1, 0.0])
+    # ε = 0.01: scale 200, n = 50 over 4 cells is not: pseudo-count 100 in every cell,
+    # so one noise spike of 50 no longer takes the whole row.
+    weak = _normalise(np.array([[50.0, -10.0, 0.0, -70.0]]), 0.01, 50, 4.0)[0]
+    assert weak == pytest.approx([150 / 450, 100 / 450, 100 / 450, 100 / 450])
+    # θ off: plain clipping, and a row with no mass left is uniform.
+    assert _normalise(np.array([[-1.0, -2.0]]), 0.01, 50, None)[0] == pytest.approx([0.5, 0.5])
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"structure_share": 0}, "structure_share must be in"),
+    ({"structure_share": 1.5}, "structure_share must be in"),
+    ({"theta": 0}, "theta must be > 0"),
+])
+def test_bad_budget_split(kwargs, message):
+    codes, _ = encode(correlated(100), SCHEMA)
+    with pytest.raises(ConfigError, match=message):
+        fit(codes, SCHEMA, epsilon=1.0, **kwargs)
+
+
+def test_fit_job_reports_and_refuses(tmp_path):
+    """The CLI: a ledger summary on success, one line and exit 2 on bad input."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "m.json"
+    base = [sys.executable, "-m", "jobs.fit", "--data", "data/demo/absenteeism.csv",
+            "--schema", "configs/absenteeism_schema.yaml", "--output", str(out)]
+    ok = subprocess.run(base + ["--epsilon", "2"], check=False, capture_output=True, text=True)
+    assert ok.returncode == 0 and "spent 2 of 2.0" in ok.stdout
+    doc = from_dict(__import__("json").loads(out.read_text()))
+    assert doc.ledger.spent <= 2.0
+    bad = subprocess.run(base + ["--epsilon", "-1"], check=False, capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: epsilon must be > 0, got -1.0"
+
+
+def test_clip_option_maps_values_and_keeps_their_count_out_of_the_model(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    table = pd.read_csv("data/demo/absenteeism.csv", sep=";")
+    table.loc[:4, "Age"] = 99  # beyond the schema's last age bin
+    data = tmp_path / "private.csv"
+    table.to_csv(data, sep=";", index=False)
+    out = tmp_path / "m.json"
+    base = [sys.executable, "-m", "jobs.fit", "--data", str(data), "--schema",
+            "configs/absenteeism_schema.yaml", "--epsilon", "1", "--output", str(out)]
+    refused = subprocess.run(base, check=False, capture_output=True, text=True)
+    assert refused.returncode == 2 and "column 'Age'" in refused.stderr
+    clipped = subprocess.run(base + ["--on-out-of-domain", "clip"], check=False,
+                             capture_output=True,
+                             text=True)
+    assert clipped.returncode == 0 and "age_band 5" in clipped.stdout
+    assert "age_band" in json.loads(out.read_text())["schema"]["attributes"]
+    assert "clipped" not in out.read_text()
