@@ -1,0 +1,111 @@
+"""Real labelled test sets: read, check, and hold them (DESIGN.md, "Real test sets").
+
+A test set is a JSON list or JSONL file, one record per document: `text` (or `ticket`),
+`label`, `entities` as [start, end, label] triples (character offsets, end exclusive).
+Every problem in every record is collected first, then reported together with the
+record's position and the reason, so a user fixes the file in one pass.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from synth import ConfigError
+
+DEV_TICKETS = Path(__file__).parent / "data" / "dev_tickets.jsonl"
+MAX_LISTED = 20  # problems shown in the error; the count says how many there are
+
+
+@dataclass(frozen=True)
+class TestDoc:
+    text: str
+    label: str  # the canonical spelling (labels match case-insensitively)
+    entities: tuple[tuple[int, int, str], ...]
+
+
+@dataclass(frozen=True)
+class TestSet:
+    path: str
+    sha256: str  # of the file's bytes: metrics name exactly what they were measured on
+    docs: tuple[TestDoc, ...]
+
+
+def _records(path: Path) -> list:
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        raise ConfigError(f"--test {path}: cannot read the file; check the path") from None
+    text = raw.decode("utf-8", errors="replace").strip()
+    if not text:
+        raise ConfigError(f"--test {path}: the file is empty; it needs one record per document")
+    try:
+        doc = json.loads(text)
+        return doc if isinstance(doc, list) else [doc]
+    except json.JSONDecodeError:
+        pass
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise ConfigError(f"--test {path}: line {number} is not JSON ({e.msg}); the "
+                                  "file must be a JSON list or one JSON object per line") from None
+    return records
+
+
+def _check(record, labels: dict[str, str], entity_labels: set[str] | None) -> list[str]:
+    """Reasons this record is unusable (empty when it is fine)."""
+    if not isinstance(record, dict):
+        return ["not a JSON object"]
+    problems = []
+    text = record.get("text", record.get("ticket"))
+    if not isinstance(text, str) or not text.strip():
+        problems.append("no 'text' (or 'ticket') string")
+        text = ""
+    label = record.get("label")
+    if not isinstance(label, str) or label.lower() not in labels:
+        problems.append(f"unknown label {label!r}")
+    spans = record.get("entities", [])
+    if not isinstance(spans, list):
+        return problems + ["'entities' must be a list of [start, end, label]"]
+    previous_end, previous = -1, None
+    for span in sorted(spans, key=lambda s: s[0] if _is_span(s) else -1):
+        if not _is_span(span):
+            problems.append(f"entity {span!r} is not [start, end, label]")
+            continue
+        start, end, name = span
+        if not 0 <= start < end <= len(text):
+            problems.append(f"entity {span!r} has offsets outside the text (length {len(text)})")
+        elif start < previous_end:
+            problems.append(f"entity {span!r} overlaps {previous!r}")
+        if entity_labels is not None and name not in entity_labels:
+            problems.append(f"entity {span!r} has an unknown entity label")
+        previous_end, previous = max(previous_end, end), span
+    return problems
+
+
+def _is_span(span) -> bool:
+    return (isinstance(span, (list, tuple)) and len(span) == 3 and isinstance(span[0], int)
+            and isinstance(span[1], int) and isinstance(span[2], str))
+
+
+def load_testset(path: str | Path, labels: list[str],
+                 entity_labels: set[str] | None = None) -> TestSet:
+    """Read and check a test set; any bad record stops with a list of all of them."""
+    path = Path(path)
+    canonical = {label.lower(): label for label in labels}
+    records = _records(path)
+    problems = [f"record {i}: {reason}" for i, r in enumerate(records)
+                for reason in _check(r, canonical, entity_labels)]
+    if problems:
+        shown = "; ".join(problems[:MAX_LISTED])
+        more = f" (and {len(problems) - MAX_LISTED} more)" if len(problems) > MAX_LISTED else ""
+        raise ConfigError(f"--test {path}: {len(problems)} problem(s): {shown}{more}; "
+                          "fix those records (format: README, 'Test sets')")
+    docs = tuple(
+        TestDoc(text=r.get("text", r.get("ticket")), label=canonical[r["label"].lower()],
+                entities=tuple(sorted(tuple(s) for s in r.get("entities", []))))
+        for r in records)
+    return TestSet(str(path), hashlib.sha256(path.read_bytes()).hexdigest(), docs)
