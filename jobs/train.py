@@ -1,0 +1,138 @@
+"""Ray Train edge of the evaluation job: encoder fine-tuning as TorchTrainer runs.
+
+Each worker reads its shard of the synthetic Parquet through Ray Data, fine-tunes the
+encoder (DDP across workers, GPU per worker when the cluster has GPUs) and reports
+examples/s; rank 0 then predicts the test set and saves predictions and the fine-tuned
+weights as the run's checkpoint in the output folder. Everything task-specific (which
+model head, how a batch becomes labels, how predictions are scored) is in eval/.
+"""
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+from eval import cls_entity, encoder
+
+
+def _threads(config: dict) -> None:
+    torch.manual_seed(config["seed"])
+    torch.set_num_threads(config["cpus_per_worker"])
+
+
+def _batch_targets(task: str, tokenizer, batch, enc, config) -> torch.Tensor:
+    if task in ("classify", "cls_entity"):
+        index = {label: i for i, label in enumerate(config["labels"])}
+        return torch.tensor([index[label] for label in batch["label"]])
+    tag_index = {tag: i for i, tag in enumerate(config["tags"])}
+    rows = []
+    for row, (text, entities) in enumerate(zip(batch["text"], batch["entities"])):
+        spans = [(e["start"], e["end"], e["label"]) for e in entities]
+        words, tags = encoder.word_tags(tokenizer, text, spans)
+        tags = [t if t in tag_index else "O" for t in tags]
+        rows.append(encoder.piece_labels(enc, row, words, tags, tag_index))
+    return torch.tensor(rows)
+
+
+def train_loop(config: dict) -> None:
+    """One worker: config holds task, encoder, labels or tags, epochs, lr, test texts."""
+    import ray.train
+    import ray.train.torch
+
+    _threads(config)
+    task = config["task"]
+    tokenizer = encoder.load_tokenizer(config["encoder"])
+    if task == "classify":
+        model = encoder.sequence_classifier(config["encoder"], len(config["labels"]))
+    elif task == "cls_entity":
+        model = cls_entity.CandidateClassifier(encoder.base_model(config["encoder"]),
+                                               len(config["labels"]))
+    else:
+        model = encoder.token_classifier(config["encoder"], len(config["tags"]))
+    model = ray.train.torch.prepare_model(model)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=config["lr"])
+    shard = ray.train.get_dataset_shard("train")
+    seen, started = 0, time.perf_counter()
+    model.train()
+    for _ in range(config["epochs"]):
+        for batch in shard.iter_batches(batch_size=config["batch_size"], batch_format="numpy",
+                                        local_shuffle_buffer_size=256,
+                                        local_shuffle_seed=config["seed"]):
+            enc = encoder.encode(tokenizer, list(batch["text"]))
+            targets = _batch_targets(task, tokenizer, batch, enc, config)
+            offsets = enc.pop("offset_mapping")
+            if task == "cls_entity":
+                enc["span_mask"] = cls_entity.span_mask(offsets, batch["start"], batch["end"])
+            device = ray.train.torch.get_device()
+            output = model(**{k: v.to(device) for k, v in enc.items()},
+                           labels=targets.to(device))
+            loss = output[0] if isinstance(output, tuple) else output.loss
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            seen += len(batch["text"])
+    seconds = time.perf_counter() - started
+    metrics = {"examples": seen, "train_s": seconds, "examples_per_s": seen / seconds}
+    if ray.train.get_context().get_world_rank() != 0:
+        ray.train.report(metrics)
+        return
+    bare = model.module if hasattr(model, "module") else model
+    bare = bare.to("cpu")
+    texts = config.get("test_texts", [])
+    if task == "classify":
+        predicted = [config["labels"][i] for i in encoder.predict_classes(bare, tokenizer, texts)]
+    elif task == "cls_entity":
+        predicted = [config["labels"][i] for i in
+                     encoder.predict_candidates(bare, tokenizer, config["test_candidates"])]
+    else:
+        predicted = encoder.predict_word_tags(bare, tokenizer, texts, config["tags"])
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "predictions.json").write_text(json.dumps(predicted))
+        if hasattr(bare, "save_pretrained"):
+            bare.save_pretrained(folder)
+        else:
+            torch.save(bare.state_dict(), Path(folder, "model.pt"))
+        tokenizer.save_pretrained(folder)
+        ray.train.report(metrics, checkpoint=ray.train.Checkpoint.from_directory(folder))
+
+
+def fit(task: str, dataset, config: dict, output: Path, num_workers: int,
+        use_gpu: bool) -> tuple[dict, list]:
+    """Run one TorchTrainer; returns (rank-0 metrics, test-set predictions)."""
+    import ray
+    from ray.train import RunConfig, ScalingConfig
+    from ray.train.torch import TorchTrainer
+
+    total = ray.cluster_resources().get("CPU", 1)
+    # Ray Data may only use the CPUs that training leaves free: keep one for it, or the
+    # workers wait forever for their shards. Torch threads are set apart from the
+    # reservation (a worker may use more threads than the CPUs it reserves).
+    reserved = max(total - 1, 0.5) / num_workers
+    config = {**config, "task": task, "cpus_per_worker": max(1, int(total) // num_workers)}
+    trainer = TorchTrainer(
+        train_loop,
+        train_loop_config=config,
+        scaling_config=ScalingConfig(num_workers=num_workers, use_gpu=use_gpu,
+                                     resources_per_worker={"CPU": reserved}),
+        run_config=RunConfig(name=task, storage_path=str(Path(output, "checkpoints").resolve())),
+        datasets={"train": dataset},
+    )
+    result = trainer.fit()
+    with result.checkpoint.as_directory() as folder:
+        predicted = json.loads(Path(folder, "predictions.json").read_text())
+    return dict(result.metrics), predicted
+
+
+def use_gpu(requested: str) -> bool:
+    """'auto' takes GPUs when the cluster has them."""
+    import ray
+
+    if requested == "auto":
+        return ray.cluster_resources().get("GPU", 0) > 0
+    return requested == "yes"
+
+
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
