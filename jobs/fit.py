@@ -62,6 +62,9 @@ def run(args: argparse.Namespace) -> dict:
         print(f"  {name} <- {', '.join(doc['parents'][name]) or '(none)'}")
     print(f"ε ledger: spent {net.ledger.spent:.4g} of {args.epsilon} in "
           f"{len(net.ledger.entries)} mechanism calls ({doc['ledger']['relation']})")
+    unused = [c for c in table.columns if c not in {a.column for a in schema.attributes}]
+    if unused:
+        print(f"columns not in the schema, not modelled: {unused}")
     if any(clipped.values()):
         print("values mapped into their domain (--on-out-of-domain clip; not in the model "
               "file): " + ", ".join(f"{k} {v}" for k, v in clipped.items() if v))
