@@ -1,0 +1,52 @@
+"""The evaluate job end to end: real generated tickets, real encoder, real local Ray."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def _evaluate(args, tmp_path):
+    return subprocess.run([sys.executable, "-m", "jobs.evaluate", *args], cwd=ROOT,
+                          check=False, capture_output=True, text=True)
+
+
+def test_every_task_reports_its_metrics(generated, tmp_path):
+    out = tmp_path / "eval"
+    result = _evaluate(["--train", str(generated), "--test", "eval/data/dev_tickets.jsonl",
+                        "--tasks", "classify,bio_ner,cls_entity_ner,fasttext,intrinsic",
+                        "--epochs", "1", "--batch-size", "8", "--output", str(out)], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    m = json.loads((out / "metrics.json").read_text())
+    assert m["test"]["documents"] == 40 and len(m["test"]["sha256"]) == 64
+    assert m["train"]["documents"] == 16 and m["train"]["run_id"]
+    tasks = m["tasks"]
+    for name in ("classify", "fasttext"):
+        assert len(tasks[name]["confusion"]) == 8 and 0 <= tasks[name]["macro_f1"] <= 1
+        assert sum(map(sum, tasks[name]["confusion"])) == 40
+    assert set(tasks["bio_ner"]) >= {"exact", "partial"}
+    dev = (ROOT / "eval/data/dev_tickets.jsonl").read_text().splitlines()
+    assert tasks["bio_ner"]["exact"]["gold"] == sum(len(json.loads(x)["entities"]) for x in dev)
+    assert tasks["cls_entity_ner"]["candidates"] > 0
+    assert set(tasks["intrinsic"]["real"]["per_label"]) == set(tasks["classify"]["labels"])
+    report = (out / "report.md").read_text()
+    assert "| classify | macro F1 |" in report and "| intrinsic | ttr_1" in report
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--tasks", "classify,translate"], "--tasks: unknown task(s) ['translate']"),
+    (["--train", "/nonexistent"], "no Parquet shards there"),
+])
+def test_bad_input_is_one_line(args, message, tmp_path):
+    base = {"--train": str(tmp_path), "--test": "eval/data/dev_tickets.jsonl",
+            "--output": str(tmp_path / "o"), "--tasks": "fasttext"}
+    for flag, value in zip(args[::2], args[1::2]):
+        base[flag] = value
+    result = _evaluate([x for kv in base.items() for x in kv], tmp_path)
+    assert result.returncode == 2 and message in result.stderr
+    assert "Traceback" not in result.stderr
