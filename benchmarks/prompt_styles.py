@@ -11,6 +11,7 @@ Writes benchmarks/results/prompt_styles.json.
 """
 
 import argparse
+import itertools
 import json
 import re
 from pathlib import Path
@@ -43,7 +44,7 @@ def score(jobs, drafts, taxonomy) -> dict:
         on_topic += any(re.search(rf"\b{re.escape(t)}", generated.lower()) for t in topic)
         empty += sum(not s for s in d.slots)
         ttr1.append(ttr(w))
-        ttr2.append(ttr(list(zip(w, w[1:]))))
+        ttr2.append(ttr(list(itertools.pairwise(w))))
         lengths.append(len(w))
     n = len(jobs)
     return {"on_topic_rate": round(on_topic / n, 3),

@@ -7,6 +7,7 @@ of the same type that no earlier prediction has claimed (each gold entity counts
 Text: type-token ratio of n-grams.
 """
 
+from seqeval.metrics import classification_report as seqeval_report
 from seqeval.metrics import f1_score as seqeval_f1
 from seqeval.metrics import precision_score as seqeval_precision
 from seqeval.metrics import recall_score as seqeval_recall
@@ -68,7 +69,12 @@ def entity_scores(true_tags: list[list[str]], pred_tags: list[list[str]]) -> dic
              "recall": float(seqeval_recall(true_tags, pred_tags, zero_division=0)),
              "f1": float(seqeval_f1(true_tags, pred_tags, zero_division=0)),
              "predicted": n_pred, "gold": n_gold}
-    return {"exact": exact, "partial": partial_match(true_tags, pred_tags)}
+    report = seqeval_report(true_tags, pred_tags, output_dict=True, zero_division=0)
+    per_type = {kind: {"precision": float(r["precision"]), "recall": float(r["recall"]),
+                       "f1": float(r["f1-score"]), "support": int(r["support"])}
+                for kind, r in report.items() if not kind.endswith(" avg")}
+    return {"exact": exact, "partial": partial_match(true_tags, pred_tags),
+            "per_type_exact": per_type}
 
 
 def type_token_ratio(tokens: list[str], n: int = 1) -> float:

@@ -1,13 +1,15 @@
-"""Evaluate synthetic training data on a real labelled test set (first cut, issue 4).
+"""Evaluate synthetic training data on a real labelled test set.
 
     python -m jobs.evaluate --train out/demo --test eval/data/dev_tickets.jsonl \
-        --tasks classify,bio_ner,cls_entity_ner,fasttext,intrinsic --output out/eval
+        --output out/eval [--private data.csv --schema schema.yaml] [--history hist.parquet]
     ray job submit --working-dir . -- python -m jobs.evaluate …   (same arguments)
 
 Reads the synthetic Parquet with Ray Data, trains each task on it (the encoder tasks as
 Ray Train TorchTrainer runs), tests on the real set and writes metrics.json (every
-number, with the test set's hash and size and the training run's manifest) and
-report.md. Not yet: privacy checks, plots, history (issue 4 is open).
+number, with the test set's hash and size and the training run's manifest), report.md
+and PNG plots. With --private, also the privacy-leakage checks (eval/privacy.py); with
+--history, one row per headline metric is appended to a Parquet table and the report
+compares with the previous run of the same configuration.
 """
 
 import argparse
@@ -19,13 +21,15 @@ from pathlib import Path
 from jobs.entry import main_for
 from synth import ConfigError
 
-TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic")
+TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--train", required=True, help="folder of synthetic Parquet shards")
     p.add_argument("--test", required=True, help="real labelled test set (JSON or JSONL)")
-    p.add_argument("--tasks", default=",".join(TASKS))
+    p.add_argument("--tasks", default=None,
+                   help=f"comma-separated, from {','.join(TASKS)} (default: all; privacy "
+                        "only when --private is given)")
     p.add_argument("--output", required=True)
     p.add_argument("--base-model", default="minilm")
     p.add_argument("--num-workers", type=int, default=1)
@@ -34,14 +38,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lr", type=float, default=5e-5)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--gpu", choices=["auto", "yes", "no"], default="auto")
+    p.add_argument("--private", help="the private table the DP model was fitted on (CSV); "
+                                     "enables the privacy task")
+    p.add_argument("--schema", help="that table's public schema (YAML), for --private")
+    p.add_argument("--history", help="history Parquet table to append to (path or URI)")
+    p.add_argument("--tolerance", type=float, default=0.02,
+                   help="flag a metric that got worse by more than this since the last run")
 
 
-def _tasks(value: str) -> list[str]:
-    tasks = [t.strip() for t in value.split(",") if t.strip()]
+def _tasks(args: argparse.Namespace) -> list[str]:
+    if args.tasks is None:
+        return [t for t in TASKS if t != "privacy" or args.private]
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     unknown = [t for t in tasks if t not in TASKS]
     if unknown or not tasks:
-        raise ConfigError(f"--tasks: unknown task(s) {unknown or value!r}; choose from "
+        raise ConfigError(f"--tasks: unknown task(s) {unknown or args.tasks!r}; choose from "
                           f"{', '.join(TASKS)}")
+    if "privacy" in tasks and not (args.private and args.schema):
+        raise ConfigError("--tasks privacy needs the private table and its schema: add "
+                          "--private CSV --schema YAML")
     return tasks
 
 
@@ -59,15 +74,93 @@ def _read_train(folder: Path):
     return ds, json.loads(manifest.read_text()) if manifest.exists() else None
 
 
+def _privacy(args, train_folder: Path, manifest: dict | None, rows: list[dict]) -> dict:
+    import pandas as pd
+
+    from eval.privacy import privacy_checks
+    from synth.dp_schema import load_schema
+
+    schema = load_schema(args.schema)
+    try:
+        private = pd.read_csv(args.private, sep=schema.separator)
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        raise ConfigError(f"--private {args.private}: unreadable ({type(e).__name__}); "
+                          "check the path") from None
+    samples_file = (manifest or {}).get("dp_samples")
+    samples = pd.read_parquet(train_folder / samples_file) if samples_file else None
+    ledgers = (manifest or {}).get("epsilon_ledgers") or {}
+    holdout = next(iter(ledgers.values()), {}).get("holdout")
+    return privacy_checks(private, schema, samples, holdout, [r["text"] for r in rows],
+                          args.seed)
+
+
+def _cls_entity(ctx: dict) -> dict:
+    """Candidates and their gold labels on both sides, then the Ray Train fit."""
+    import ray
+
+    from eval import cls_entity, intrinsic
+    from jobs import train
+
+    nlp = intrinsic.load_nlp()
+    rows, test = ctx["rows"], ctx["test"]
+    train_rows, classes = [], {cls_entity.NONE}
+    for r, found in zip(rows, cls_entity.candidates(nlp, [r["text"] for r in rows])):
+        spans = [(e["start"], e["end"], e["label"]) for e in r["entities"]]
+        for c in found:
+            label = cls_entity.gold_label(c, r["label"], spans)
+            classes.add(label)
+            train_rows.append({"text": r["text"], "start": c[0], "end": c[1], "label": label})
+    items, truth, missed = [], [], 0
+    for d, found in zip(test.docs, cls_entity.candidates(nlp, ctx["texts"])):
+        missed += cls_entity.missed(found, d.entities)
+        for c in found:
+            items.append((d.text, c[0], c[1]))
+            truth.append(cls_entity.gold_label(c, d.label, d.entities))
+    m, predicted = train.fit("cls_entity", ray.data.from_items(train_rows),
+                             {**ctx["common"], "labels": sorted(classes),
+                              "test_candidates": items}, ctx["out"], ctx["workers"], ctx["gpu"])
+    return {**cls_entity.scores(truth, predicted, missed), "training": m}
+
+
+def _run_task(task: str, ctx: dict, args) -> dict:
+    from eval import encoder, fasttext_task, intrinsic, metrics
+    from jobs import train
+
+    rows, texts, gold, labels = ctx["rows"], ctx["texts"], ctx["gold"], ctx["labels"]
+    fit_args = (ctx["out"], ctx["workers"], ctx["gpu"])
+    if task == "classify":
+        m, predicted = train.fit("classify", ctx["ds"], {**ctx["common"], "labels": labels},
+                                 *fit_args)
+        return {**metrics.classification(gold, predicted, labels), "training": m}
+    if task == "fasttext":
+        predicted = fasttext_task.train_and_predict(
+            [r["text"] for r in rows], [r["label"] for r in rows], texts, args.seed)
+        return metrics.classification(gold, predicted, labels)
+    if task == "bio_ner":
+        tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
+        m, predicted = train.fit("bio_ner", ctx["ds"], {**ctx["common"], "tags": tags},
+                                 *fit_args)
+        tokenizer = encoder.load_tokenizer(ctx["common"]["encoder"])
+        true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in ctx["test"].docs]
+        return {**metrics.entity_scores(true, predicted), "training": m}
+    if task == "cls_entity_ner":
+        return _cls_entity(ctx)
+    if task == "privacy":
+        return _privacy(args, Path(args.train), ctx["manifest"], rows)
+    return {"synthetic": intrinsic.intrinsic([r["text"] for r in rows],
+                                             [r["label"] for r in rows]),
+            "real": intrinsic.intrinsic(texts, gold)}
+
+
 def run(args: argparse.Namespace) -> dict:
     import ray
 
-    from eval import cls_entity, encoder, fasttext_task, intrinsic, metrics
+    from eval import encoder, history, report
     from eval.testset import load_testset
     from jobs import train
     from synth.taxonomy import load_taxonomy
 
-    tasks = _tasks(args.tasks)
+    tasks = _tasks(args)
     taxonomy = load_taxonomy()
     labels = sorted(taxonomy)
     entity_labels = sorted({v for s in taxonomy.values() for v in s.variables})
@@ -79,89 +172,35 @@ def run(args: argparse.Namespace) -> dict:
         ray.init(include_dashboard=False, log_to_driver=False)
     ds, manifest = _read_train(Path(args.train))
     rows = ds.take_all()
-    texts, gold = [d.text for d in test.docs], [d.label for d in test.docs]
-    base = encoder.resolve_encoder(args.base_model)
-    common = {"encoder": base, "epochs": args.epochs, "lr": args.lr,
-              "batch_size": args.batch_size, "seed": args.seed, "test_texts": texts}
-    gpu = train.use_gpu(args.gpu)
+    texts = [d.text for d in test.docs]
+    ctx = {"ds": ds, "rows": rows, "manifest": manifest, "test": test, "texts": texts,
+           "gold": [d.label for d in test.docs], "labels": labels,
+           "entity_labels": entity_labels, "out": out, "workers": args.num_workers,
+           "gpu": train.use_gpu(args.gpu),
+           "common": {"encoder": encoder.resolve_encoder(args.base_model),
+                      "epochs": args.epochs, "lr": args.lr, "batch_size": args.batch_size,
+                      "seed": args.seed, "test_texts": texts}}
     result = {"test": {"path": test.path, "sha256": test.sha256, "documents": len(test.docs)},
               "train": {"path": str(args.train), "documents": len(rows),
                         "run_id": (manifest or {}).get("run_id"), "manifest": manifest},
-              "config": vars(args), "tasks": {}}
+              "config": vars(args) | {"tasks": ",".join(tasks)}, "tasks": {}}
     for task in tasks:
         started = time.perf_counter()
-        if task == "classify":
-            m, predicted = train.fit("classify", ds, {**common, "labels": labels}, out,
-                                     args.num_workers, gpu)
-            scores = {**metrics.classification(gold, predicted, labels), "training": m}
-        elif task == "fasttext":
-            predicted = fasttext_task.train_and_predict(
-                [r["text"] for r in rows], [r["label"] for r in rows], texts, args.seed)
-            scores = metrics.classification(gold, predicted, labels)
-        elif task == "bio_ner":
-            tags = ["O"] + [f"{p}-{e}" for e in entity_labels for p in "BI"]
-            m, predicted = train.fit("bio_ner", ds, {**common, "tags": tags}, out,
-                                     args.num_workers, gpu)
-            tokenizer = encoder.load_tokenizer(base)
-            true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in test.docs]
-            scores = {**metrics.entity_scores(true, predicted), "training": m}
-        elif task == "cls_entity_ner":
-            nlp = intrinsic.load_nlp()
-            train_rows, classes = [], {cls_entity.NONE}
-            for r, found in zip(rows, cls_entity.candidates(nlp, [r["text"] for r in rows])):
-                spans = [(e["start"], e["end"], e["label"]) for e in r["entities"]]
-                for c in found:
-                    label = cls_entity.gold_label(c, r["label"], spans)
-                    classes.add(label)
-                    train_rows.append({"text": r["text"], "start": c[0], "end": c[1],
-                                       "label": label})
-            items, truth, missed = [], [], 0
-            for d, found in zip(test.docs, cls_entity.candidates(nlp, texts)):
-                missed += cls_entity.missed(found, d.entities)
-                for c in found:
-                    items.append((d.text, c[0], c[1]))
-                    truth.append(cls_entity.gold_label(c, d.label, d.entities))
-            m, predicted = train.fit(
-                "cls_entity", ray.data.from_items(train_rows),
-                {**common, "labels": sorted(classes), "test_candidates": items}, out,
-                args.num_workers, gpu)
-            scores = {**cls_entity.scores(truth, predicted, missed), "training": m}
-        else:
-            scores = {"synthetic": intrinsic.intrinsic([r["text"] for r in rows],
-                                                       [r["label"] for r in rows]),
-                      "real": intrinsic.intrinsic(texts, gold)}
+        scores = _run_task(task, ctx, args)
         scores["wall_s"] = time.perf_counter() - started
         result["tasks"][task] = scores
         print(f"{task}: done in {scores['wall_s']:.1f} s", flush=True)
+    plots = report.write_plots(result, out)
+    if args.history:
+        result["history"] = history.append_and_compare(args.history, result, args.tolerance)
     (out / "metrics.json").write_text(json.dumps(result, indent=1, default=str))
-    (out / "report.md").write_text(report(result))
-    print(f"metrics and report written to {out}")
+    (out / "report.md").write_text(report.markdown(result, plots, result.get("history")))
+    flagged = [f"{r['task']} {r['metric']}" for r in result.get("history", {}).get("rows", [])
+               if r["flagged"]]
+    if flagged:
+        print(f"worse than the previous run by more than {args.tolerance}: {', '.join(flagged)}")
+    print(f"metrics, report and {len(plots)} plots written to {out}")
     return result
-
-
-def report(result: dict) -> str:
-    lines = [f"# Evaluation of {result['train']['path']}", "",
-             (f"Test set {result['test']['path']} ({result['test']['documents']} documents, "
-              f"sha256 {result['test']['sha256'][:12]}…); training documents: "
-              f"{result['train']['documents']}."), "", "| task | score | value | wall s |",
-             "| --- | --- | ---: | ---: |"]
-    for task, s in result["tasks"].items():
-        if "macro_f1" in s:
-            pairs = [("macro F1", s["macro_f1"]), ("weighted F1", s["weighted_f1"]),
-                     ("accuracy", s["accuracy"])]
-        elif "exact" in s:
-            pairs = [("F1 exact", s["exact"]["f1"]), ("F1 partial", s["partial"]["f1"])]
-        elif "f1" in s:
-            pairs = [("F1 (candidates)", s["f1"]), ("end-to-end recall", s["end_to_end_recall"])]
-        else:
-            pairs = [(f"{k} synthetic / real", (f"{s['synthetic']['overall'][k]:.3f} / "
-                                                f"{s['real']['overall'][k]:.3f}"))
-                     for k in ("ttr_1", "ttr_2", "noun_ratio", "verb_ratio", "log_frequency",
-                               "words_mean")]
-        for name, value in pairs:
-            shown = f"{value:.3f}" if isinstance(value, float) else value
-            lines.append(f"| {task} | {name} | {shown} | {s['wall_s']:.1f} |")
-    return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> int:

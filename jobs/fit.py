@@ -17,6 +17,7 @@ import pandas as pd
 from jobs.entry import main_for
 from synth import ConfigError
 from synth.dp_schema import encode, load_schema
+from synth.holdout import holdout_mask
 from synth.privbayes import STRUCTURE_SHARE, THETA, fit
 from synth.taxonomy import read_yaml
 
@@ -34,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--theta", type=float, default=THETA,
                    help="θ-usefulness: parent sets only as large as the noise allows (default 4)")
     p.add_argument("--on-out-of-domain", choices=["error", "clip"], default="error")
+    p.add_argument("--holdout", type=float, default=0.0,
+                   help="share of rows kept out of the fit for evaluate's privacy checks "
+                        "(e.g. 0.2; the split is rebuilt from n, share and seed)")
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -42,7 +46,8 @@ def run(args: argparse.Namespace) -> dict:
         table = pd.read_csv(args.data, sep=schema.separator)
     except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
         raise ConfigError(f"--data {args.data}: unreadable ({type(e).__name__}); check the path") from None
-    codes, clipped = encode(table, schema, args.on_out_of_domain)
+    held_out = holdout_mask(len(table), args.holdout, args.seed)
+    codes, clipped = encode(table[~held_out], schema, args.on_out_of_domain)
     graph = read_yaml(args.graph, "graph") if args.graph else None
     net = fit(codes, schema, args.epsilon, degree=args.degree, graph=graph, seed=args.seed,
               structure_share=args.structure_share, theta=args.theta)
@@ -51,7 +56,9 @@ def run(args: argparse.Namespace) -> dict:
     # operator's console below, never into the model file that leaves the environment.
     doc["fit"] = {"epsilon": args.epsilon, "seed": args.seed,
                   "on_out_of_domain": args.on_out_of_domain, "schema_file": str(args.schema), "structure_share": args.structure_share,
-                  "theta": args.theta, "degree_asked": args.degree, "rows": len(table)}
+                  "theta": args.theta, "degree_asked": args.degree, "rows": len(table),
+                  "holdout": {"fraction": args.holdout, "seed": args.seed,
+                              "rows_held_out": int(held_out.sum())} if args.holdout else None}
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
@@ -68,6 +75,9 @@ def run(args: argparse.Namespace) -> dict:
     if any(clipped.values()):
         print("values mapped into their domain (--on-out-of-domain clip; not in the model "
               "file): " + ", ".join(f"{k} {v}" for k, v in clipped.items() if v))
+    if args.holdout:
+        print(f"{int(held_out.sum())} of {len(table)} rows held out for privacy checks "
+              f"(share {args.holdout}, seed {args.seed})")
     print(f"model written to {out}")
     return doc
 

@@ -5,7 +5,8 @@
     ray job submit --working-dir . -- python -m jobs.generate --config configs/tickets.yaml \
         --num-docs 100000 --output /shared/tickets --num-actors 8
 
-Writes part-*.parquet (the output contract) and _manifest.json into --output. A rerun
+Writes part-*.parquet (the output contract), _manifest.json and, when a DP model is
+used, _dp_samples.parquet (its sampled rows, for evaluate's privacy task) into --output. A rerun
 with the same config resumes: finished shards are skipped, none is duplicated.
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from jobs.entry import main_for
 from synth.config import load_config
 from synth.plan import plan_documents
-from synth.shards import finished_shards, open_output, write_manifest, write_shard
+from synth.shards import finished_shards, open_output, write_dp_samples, write_manifest, write_shard
 from synth.taxonomy import TAXONOMY_DIR, load_taxonomy
 
 
@@ -54,6 +55,9 @@ def run(args: argparse.Namespace) -> dict:
     resolve_model(cfg.model)  # an unknown model path fails here, before Ray starts
     run_info = open_output(out, cfg.to_dict(), cfg.fingerprint())
     jobs, notes = plan_documents(cfg, run_info["run_id"])
+    dp_samples = None
+    if notes["dp_samples"] is not None:
+        dp_samples = write_dp_samples(out, notes["dp_samples"])
     shard_sizes = Counter(j["shard"] for j in jobs)
     done = finished_shards(out, shard_sizes)
     todo = [j for j in jobs if j["shard"] not in done]
@@ -83,6 +87,7 @@ def run(args: argparse.Namespace) -> dict:
         "prompt_style": cfg.prompt_style,
         "generation_parameters": params.to_dict(),
         "epsilon_ledgers": notes["dp_models"],
+        "dp_samples": dp_samples,
         "this_run": {"documents_generated": len(todo), "wall_s": round(wall, 2),
                      "generation_wall_s": round(gen_wall, 2), "tokens_generated": written_tokens,
                      "tokens_per_s": round(written_tokens / gen_wall, 2) if todo else None},

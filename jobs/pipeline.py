@@ -63,9 +63,9 @@ def generate(jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard) -> No
     threads = cfg.threads_per_actor or max(1, cpus // actors)
     ds = ray.data.from_arrow(blocks).map_batches(
         SlotFiller,
-        fn_constructor_kwargs=dict(model=cfg.model, device=cfg.device, dtype=cfg.dtype,
-                                   generation=cfg.generation, style=cfg.prompt_style,
-                                   seed=cfg.seed, threads=threads),
+        fn_constructor_kwargs={"model": cfg.model, "device": cfg.device, "dtype": cfg.dtype,
+                                   "generation": cfg.generation, "style": cfg.prompt_style,
+                                   "seed": cfg.seed, "threads": threads},
         batch_size=cfg.batch_size,
         batch_format="pyarrow",
         compute=ray.data.ActorPoolStrategy(size=actors),

@@ -75,7 +75,11 @@ def train_loop(config: dict) -> None:
             optimizer.zero_grad()
             seen += len(batch["text"])
     seconds = time.perf_counter() - started
-    metrics = {"examples": seen, "train_s": seconds, "examples_per_s": seen / seconds}
+    workers = ray.train.get_context().get_world_size()
+    # Shards are split equally across workers, so rank 0's rate times the workers is the
+    # job's rate.
+    metrics = {"examples": seen, "train_s": seconds, "examples_per_s": seen / seconds,
+               "workers": workers, "examples_per_s_all_workers": seen * workers / seconds}
     if ray.train.get_context().get_world_rank() != 0:
         ray.train.report(metrics)
         return

@@ -11,9 +11,11 @@ forced words still go through `generate` (see engine.py).
 from collections.abc import Callable
 
 import torch
-from transformers.generation.logits_process import (NoBadWordsLogitsProcessor,
-                                                    NoRepeatNGramLogitsProcessor,
-                                                    RepetitionPenaltyLogitsProcessor)
+from transformers.generation.logits_process import (
+    NoBadWordsLogitsProcessor,
+    NoRepeatNGramLogitsProcessor,
+    RepetitionPenaltyLogitsProcessor,
+)
 
 from synth.params import GenerationParams
 

@@ -169,18 +169,18 @@ class Generator:
         prompt_len = enc.input_ids.shape[1]
         stop = _SlotDone(self.tokenizer, prompt_len, params.sentences_per_slot,
                          params.min_new_tokens)
-        kwargs = dict(
-            max_new_tokens=params.max_new_tokens,
-            min_new_tokens=params.min_new_tokens or None,
-            do_sample=params.do_sample,
-            num_beams=params.num_beams,
-            repetition_penalty=params.repetition_penalty,
-            no_repeat_ngram_size=params.no_repeat_ngram_size or None,
-            bad_words_ids=_word_ids(self.tokenizer, params.bad_words),
-            force_words_ids=_word_ids(self.tokenizer, params.force_words),
-            pad_token_id=self.tokenizer.pad_token_id,
-            stopping_criteria=StoppingCriteriaList([stop]),
-        )
+        kwargs = {
+            "max_new_tokens": params.max_new_tokens,
+            "min_new_tokens": params.min_new_tokens or None,
+            "do_sample": params.do_sample,
+            "num_beams": params.num_beams,
+            "repetition_penalty": params.repetition_penalty,
+            "no_repeat_ngram_size": params.no_repeat_ngram_size or None,
+            "bad_words_ids": _word_ids(self.tokenizer, params.bad_words),
+            "force_words_ids": _word_ids(self.tokenizer, params.force_words),
+            "pad_token_id": self.tokenizer.pad_token_id,
+            "stopping_criteria": StoppingCriteriaList([stop]),
+        }
         if params.do_sample:
             kwargs.update(temperature=params.temperature, top_k=params.top_k, top_p=params.top_p)
         with torch.inference_mode():

@@ -12,7 +12,7 @@ import re
 NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                 "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
                 "seventeen", "eighteen", "nineteen", "twenty"]
-STOP_WORDS = set(["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "my", "our", "your", "his", "her", "their", "and", "or", "is", "are", "was", "be", "been", "that", "this", "these", "those", "it", "its", "as", "about"])
+STOP_WORDS = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "my", "our", "your", "his", "her", "their", "and", "or", "is", "are", "was", "be", "been", "that", "this", "these", "those", "it", "its", "as", "about"}
 DATE_FORMATS = ("%B %d, %Y", "%d %B %Y")
 
 

@@ -33,8 +33,8 @@ class GenerationParams:
 
 
 PRESETS = {
-    "thesis": dict(max_new_tokens=50, top_k=50, top_p=0.85, repetition_penalty=1.2,
-                   temperature=1.0, do_sample=True, sentences_per_slot=50),
+    "thesis": {"max_new_tokens": 50, "top_k": 50, "top_p": 0.85, "repetition_penalty": 1.2,
+                   "temperature": 1.0, "do_sample": True, "sentences_per_slot": 50},
     "default": {},
 }
 

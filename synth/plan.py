@@ -57,7 +57,7 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
     personas = make_personas(cfg.num_docs, cfg.countries, rng)
     ctx = SamplingContext(reference_date=dt.date.fromisoformat(cfg.reference_date))
     model = load_dp_model(cfg.dp_model)
-    notes = {"dp_models": {}}
+    notes = {"dp_models": {}, "dp_samples": None}
     values: list[dict] = [{} for _ in range(cfg.num_docs)]
     for label in labels:
         sub = taxonomy[label]
@@ -69,9 +69,12 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
             if model is None:
                 raise ConfigError(f"label '{label}' needs a DP absence model: set dp_model "
                                   "(run `hrsynth fit`) or drop the label")
-            ctx.absences = _absences(model, len(rows), cfg.seed)
+            sampled_rows = model.sample(len(rows), cfg.seed)
+            ctx.absences = _absences(sampled_rows, cfg.seed)
+            notes["dp_samples"] = sampled_rows.assign(id=[f"{run_id}-{i:08d}" for i in rows])
             notes["dp_models"][cfg.dp_model] = model.to_dict()["ledger"] | {
-                "degree": model.degree, "used_for": label}
+                "degree": model.degree, "used_for": label,
+                "holdout": model.fit_info.get("holdout")}
         sampled = sampler(len(rows), rng, [personas[i] for i in rows], ctx)
         for k, i in enumerate(rows):
             values[i] = {name: sampled[name][k] for name in sampled}
@@ -103,8 +106,8 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
     return jobs, notes
 
 
-def _absences(model, n: int, seed: int) -> pd.DataFrame:
-    rows = model.sample(n, seed)
+def _absences(sampled: pd.DataFrame, seed: int) -> pd.DataFrame:
+    rows, n = sampled.copy(), len(sampled)
     month = rows["month"].astype(int).to_numpy()
     # Month 0 means 'not recorded' in the source table: any month will do.
     fill_in = np.random.default_rng(seed + 1).integers(1, 13, size=n)

@@ -13,7 +13,7 @@ recorded in the Ledger; the model keeps only noised tables, the schema and the l
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import diffprivlib
 import numpy as np
@@ -39,6 +39,8 @@ class BayesNet:
     conditionals: dict[int, np.ndarray]  # shape (prod parent sizes, size)
     ledger: Ledger
     degree: int
+    # How the model was fitted (ε, seed, rows, held-out split): public, no row values.
+    fit_info: dict = field(default_factory=dict)
 
     def sample(self, n: int, seed: int):
         """n rows by vectorised ancestral sampling, deterministic given seed."""
@@ -81,6 +83,7 @@ def from_dict(doc: dict) -> BayesNet:
         conditionals={index[n]: np.asarray(t) for n, t in doc["conditionals"].items()},
         ledger=ledger,
         degree=doc["degree"],
+        fit_info=doc.get("fit", {}),
     )
 
 

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 from synth import ConfigError
 from synth.contract import SCHEMA, to_table
 
-RUN_FILE, MANIFEST = "_run.json", "_manifest.json"
+RUN_FILE, MANIFEST, DP_SAMPLES = "_run.json", "_manifest.json", "_dp_samples.parquet"
 
 
 def shard_path(folder: Path, shard: int) -> Path:
@@ -76,6 +76,18 @@ def write_shard(folder: Path, shard: int, rows: list[dict]) -> None:
     table = to_table(sorted(rows, key=lambda r: r["id"]))
     pq.write_table(table, tmp)
     os.replace(tmp, path)
+
+
+def write_dp_samples(folder: Path, samples) -> str:
+    """The DP network's sampled rows (document id + schema attributes) beside the shards.
+
+    They are DP output, so as public as the text; evaluate's privacy task compares them
+    with the private table. Rewritten whole on every run: sampling is deterministic."""
+    path = Path(folder) / DP_SAMPLES
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    pq.write_table(pa.Table.from_pandas(samples, preserve_index=False), tmp)
+    os.replace(tmp, path)
+    return path.name
 
 
 def read_output(folder: Path) -> pa.Table:

@@ -17,11 +17,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="session")
 def dp_model(tmp_path_factory) -> Path:
-    """The demo DP absence model, fitted once per test session."""
+    """The demo DP absence model, fitted once per test session, with 20 % of rows held out."""
     out = tmp_path_factory.mktemp("model") / "absence_model.json"
     subprocess.run(
         [sys.executable, "-m", "jobs.fit", "--data", "data/demo/absenteeism.csv", "--schema",
-         "configs/absenteeism_schema.yaml", "--epsilon", "1", "--output", str(out)],
+         "configs/absenteeism_schema.yaml", "--epsilon", "1", "--holdout", "0.2", "--output", str(out)],
         cwd=ROOT, check=True, capture_output=True,
     )
     return out
@@ -35,7 +35,7 @@ def generated(tmp_path_factory, dp_model) -> Path:
         [sys.executable, "-m", "jobs.generate", "--config", "configs/tickets.yaml",
          "--num-docs", "16", "--batch-size", "8", "--output", str(out),
          "--dp-model", str(dp_model), "--seed", "7"],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT, capture_output=True, text=True, check=False,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return out

@@ -16,11 +16,15 @@ def _evaluate(args, tmp_path):
                           check=False, capture_output=True, text=True)
 
 
+PRIVATE = ["--private", "data/demo/absenteeism.csv", "--schema",
+           "configs/absenteeism_schema.yaml"]
+
+
 def test_every_task_reports_its_metrics(generated, tmp_path):
     out = tmp_path / "eval"
     result = _evaluate(["--train", str(generated), "--test", "eval/data/dev_tickets.jsonl",
-                        "--tasks", "classify,bio_ner,cls_entity_ner,fasttext,intrinsic",
-                        "--epochs", "1", "--batch-size", "8", "--output", str(out)], tmp_path)
+                        "--epochs", "1", "--batch-size", "8", "--output", str(out), *PRIVATE,
+                        "--history", str(tmp_path / "history.parquet")], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     m = json.loads((out / "metrics.json").read_text())
     assert m["test"]["documents"] == 40 and len(m["test"]["sha256"]) == 64
@@ -34,13 +38,34 @@ def test_every_task_reports_its_metrics(generated, tmp_path):
     assert tasks["bio_ner"]["exact"]["gold"] == sum(len(json.loads(x)["entities"]) for x in dev)
     assert tasks["cls_entity_ner"]["candidates"] > 0
     assert set(tasks["intrinsic"]["real"]["per_label"]) == set(tasks["classify"]["labels"])
+    attributes = tasks["privacy"]["attributes"]
+    assert attributes["sampled_rows"] == 2 and attributes["private_rows_fitted"] == 592
+    assert 0 <= attributes["holdout"]["closer_to_fitted_share"] <= 1
+    assert m["history"]["rows"] == [] and m["config"]["tasks"].endswith("privacy")
     report = (out / "report.md").read_text()
     assert "| classify | macro F1 |" in report and "| intrinsic | ttr_1" in report
+    assert "| privacy | exact match rate |" in report
+    for plot in ("classify_confusion.png", "fasttext_f1.png", "bio_ner_f1.png", "intrinsic.png"):
+        assert (out / plot).stat().st_size > 1000 and f"]({plot})" in report
+
+
+def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path):
+    history = str(tmp_path / "history.parquet")
+    args = ["--train", str(generated), "--test", "eval/data/dev_tickets.jsonl",
+            "--tasks", "fasttext,privacy", *PRIVATE, "--history", history]
+    for run in ("a", "b"):
+        result = _evaluate([*args, "--output", str(tmp_path / run)], tmp_path)
+        assert result.returncode == 0, result.stderr[-3000:]
+    second = json.loads((tmp_path / "b" / "metrics.json").read_text())["history"]
+    assert {r["metric"] for r in second["rows"]} >= {"macro_f1", "exact_match_rate"}
+    assert not any(r["flagged"] for r in second["rows"])  # same data, same seed
+    assert "Against the previous run" in (tmp_path / "b" / "report.md").read_text()
 
 
 @pytest.mark.parametrize("args,message", [
     (["--tasks", "classify,translate"], "--tasks: unknown task(s) ['translate']"),
     (["--train", "/nonexistent"], "no Parquet shards there"),
+    (["--tasks", "privacy"], "--tasks privacy needs the private table"),
 ])
 def test_bad_input_is_one_line(args, message, tmp_path):
     base = {"--train": str(tmp_path), "--test": "eval/data/dev_tickets.jsonl",

@@ -38,11 +38,17 @@ def test_generated_dataset_meets_the_contract(generated):
     assert 0 < ledger["spent"] <= ledger["budget"] and ledger["entries"]
     assert manifest["tokens_generated"] == sum(r["generated_tokens"] for r in rows) > 0
     assert manifest["entity_coverage"]["overall"]["share_rows_with_entity"] >= 0.9
+    # The DP network's sampled rows sit beside the shards (not read as shards), one per
+    # health-absence ticket, with the model's held-out split recorded for evaluate.
+    samples = pq.read_table(generated / manifest["dp_samples"]).to_pylist()
+    health = {r["id"] for r in rows if r["label"] == "Life event_Health issues"}
+    assert {s["id"] for s in samples} == health and len(samples) == len(health)
+    assert ledger["holdout"] == {"fraction": 0.2, "seed": 0, "rows_held_out": 148}
 
 
 def run_job(*args):
     return subprocess.run([sys.executable, "-m", "jobs.generate", *args], cwd=ROOT,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
 
 
 def test_interrupted_run_resumes_without_duplicates(generated, dp_model, tmp_path):

@@ -224,3 +224,32 @@ def test_clip_option_maps_values_and_keeps_their_count_out_of_the_model(tmp_path
     assert clipped.returncode == 0 and "age_band 5" in clipped.stdout
     assert "age_band" in json.loads(out.read_text())["schema"]["attributes"]
     assert "clipped" not in out.read_text()
+
+
+def test_held_out_rows_stay_out_of_the_fit(tmp_path):
+    """--holdout: the model learns from the other rows only and records n, share and seed."""
+    import json
+    import subprocess
+    import sys
+
+    from synth.holdout import holdout_mask
+
+    out = tmp_path / "m.json"
+    base = [sys.executable, "-m", "jobs.fit", "--data", "data/demo/absenteeism.csv",
+            "--schema", "configs/absenteeism_schema.yaml", "--output", str(out),
+            "--degree", "0", "--epsilon", "1000000", "--seed", "3"]
+    ok = subprocess.run(base + ["--holdout", "0.25"], check=False, capture_output=True,
+                        text=True)
+    assert ok.returncode == 0 and "185 of 740 rows held out" in ok.stdout
+    doc = json.loads(out.read_text())
+    assert doc["fit"]["holdout"] == {"fraction": 0.25, "seed": 3, "rows_held_out": 185}
+    table = pd.read_csv("data/demo/absenteeism.csv", sep=";")
+    fitted = table[~holdout_mask(740, 0.25, 3)]
+    expected = fitted["Seasons"].value_counts(normalize=True).sort_index().to_numpy()
+    learned = np.asarray(doc["conditionals"]["season"][0])
+    assert np.abs(learned - expected).max() < 1e-3  # ε = 10⁶: the noise is negligible
+    everyone = table["Seasons"].value_counts(normalize=True).sort_index().to_numpy()
+    assert np.abs(learned - everyone).max() > 1e-3  # and it is not the whole table's
+    bad = subprocess.run(base + ["--holdout", "1.5"], check=False, capture_output=True,
+                         text=True)
+    assert bad.returncode == 2 and "--holdout 0.2" in bad.stderr

@@ -1,0 +1,103 @@
+"""Run history for scheduled evaluations: one Parquet row per metric per run.
+
+A scheduled run appends its headline metrics to one table (`--history PATH`, local or any
+pyarrow filesystem URI) and compares them with the previous run of the same
+configuration: same tasks' settings and test set, whatever the training data. A metric
+that fell by more than the tolerance is flagged. The table is rewritten whole through a
+temporary file and a rename, so a failed run never leaves it half-written.
+"""
+
+import hashlib
+import json
+import os
+import time
+
+import pyarrow as pa
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+# Settings that define "the same configuration"; training data and output folder vary.
+CONFIG_KEYS = ("tasks", "base_model", "num_workers", "epochs", "batch_size", "lr", "seed")
+SCHEMA = pa.schema([("run_at", pa.float64()), ("config_key", pa.string()),
+                    ("test_sha256", pa.string()), ("train_run_id", pa.string()),
+                    ("task", pa.string()), ("metric", pa.string()), ("value", pa.float64()),
+                    ("higher_is_better", pa.bool_())])
+
+
+def config_key(config: dict, test_sha256: str) -> str:
+    settings = {k: config.get(k) for k in CONFIG_KEYS} | {"test": test_sha256}
+    return hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def headline(result: dict) -> list[tuple[str, str, float, bool]]:
+    """(task, metric, value, higher is better) for the numbers worth tracking."""
+    out = []
+    for task, s in result["tasks"].items():
+        if "macro_f1" in s:
+            out += [(task, k, s[k], True) for k in ("macro_f1", "weighted_f1", "accuracy")]
+        elif "exact" in s:
+            out += [(task, f"{k}_f1", s[k]["f1"], True) for k in ("exact", "partial")]
+        elif "end_to_end_recall" in s:
+            out += [(task, k, s[k], True) for k in ("f1", "end_to_end_recall")]
+        elif task == "privacy":
+            a = s.get("attributes", {})
+            if "exact_match_rate" in a:
+                out += [(task, k, a[k], False) for k in ("exact_match_rate", "near_match_rate")]
+            share = s["characters_reproduced"]["share"]
+            if share is not None:
+                out.append((task, "characters_reproduced", share, False))
+    return [(t, m, float(v), h) for t, m, v, h in out if v is not None]
+
+
+def _filesystem(path: str):
+    if "://" in path:
+        return pafs.FileSystem.from_uri(path)
+    return pafs.LocalFileSystem(), os.path.abspath(path)
+
+
+def read_history(path: str) -> pa.Table:
+    fs, where = _filesystem(path)
+    if fs.get_file_info(where).type == pafs.FileType.NotFound:
+        return SCHEMA.empty_table()
+    with fs.open_input_file(where) as f:
+        return pq.read_table(f).cast(SCHEMA)
+
+
+def compare(previous: pa.Table, key: str, rows: list[tuple], tolerance: float) -> dict:
+    """Each metric against the latest earlier run with the same key; flag drops > tolerance."""
+    earlier = [r for r in previous.to_pylist() if r["config_key"] == key]
+    if not earlier:
+        return {"previous_run_at": None, "rows": []}
+    last = max(r["run_at"] for r in earlier)
+    before = {(r["task"], r["metric"]): r["value"] for r in earlier if r["run_at"] == last}
+    out = []
+    for task, metric, value, higher in rows:
+        old = before.get((task, metric))
+        if old is None:
+            continue
+        worse_by = (old - value) if higher else (value - old)
+        out.append({"task": task, "metric": metric, "previous": old, "now": value,
+                    "change": value - old, "flagged": worse_by > tolerance})
+    return {"previous_run_at": last, "rows": out}
+
+
+def append_and_compare(path: str, result: dict, tolerance: float) -> dict:
+    key = config_key(result["config"], result["test"]["sha256"])
+    rows = headline(result)
+    previous = read_history(path)
+    comparison = compare(previous, key, rows, tolerance) | {"config_key": key,
+                                                             "tolerance": tolerance}
+    now = time.time()
+    new = pa.Table.from_pylist([
+        {"run_at": now, "config_key": key, "test_sha256": result["test"]["sha256"],
+         "train_run_id": result["train"]["run_id"], "task": t, "metric": m, "value": v,
+         "higher_is_better": h} for t, m, v, h in rows], schema=SCHEMA)
+    fs, where = _filesystem(path)
+    parent = where.rsplit("/", 1)[0] if "/" in where else ""
+    if parent:
+        fs.create_dir(parent, recursive=True)
+    tmp = f"{where}.tmp{int(now * 1e6)}"
+    with fs.open_output_stream(tmp) as f:
+        pq.write_table(pa.concat_tables([previous, new]), f)
+    fs.move(tmp, where)
+    return comparison

@@ -1,0 +1,145 @@
+"""The evaluation's human-readable output: report.md and its PNG plots.
+
+Everything here reads the metrics dict the job also writes as metrics.json, so the report
+never shows a number that is not in the JSON. Plots: a confusion matrix and per-label F1
+bars for each classifier, per-entity-type F1 bars for BIO NER, and the intrinsic metrics
+synthetic beside real.
+"""
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: jobs run headless on cluster nodes
+import matplotlib.pyplot as plt
+import numpy as np
+
+INTRINSIC = ("ttr_1", "ttr_2", "noun_ratio", "propn_ratio", "verb_ratio")
+
+
+def _short(label: str) -> str:
+    return label.split("_", 1)[-1]
+
+
+def confusion_plot(scores: dict, title: str, path: Path) -> None:
+    labels, matrix = scores["labels"], np.asarray(scores["confusion"])
+    fig, ax = plt.subplots(figsize=(7, 6))
+    ax.imshow(matrix, cmap="Blues")
+    ticks = range(len(labels))
+    ax.set_xticks(ticks, [_short(x) for x in labels], rotation=45, ha="right")
+    ax.set_yticks(ticks, [_short(x) for x in labels])
+    for (i, j), n in np.ndenumerate(matrix):
+        ax.text(j, i, str(n), ha="center", va="center",
+                color="white" if n > matrix.max() / 2 else "black")
+    ax.set(xlabel="predicted", ylabel="true", title=title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def f1_bars(per_class: dict, title: str, path: Path) -> None:
+    names = list(per_class)
+    fig, ax = plt.subplots(figsize=(7, 0.4 * len(names) + 1.5))
+    ax.barh([_short(n) for n in names], [per_class[n]["f1"] for n in names], color="tab:blue")
+    ax.set(xlim=(0, 1), xlabel="F1", title=title)
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def intrinsic_plot(scores: dict, path: Path) -> None:
+    synthetic, real = scores["synthetic"]["overall"], scores["real"]["overall"]
+    x = np.arange(len(INTRINSIC))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [3, 1]})
+    axes[0].bar(x - 0.2, [synthetic[k] for k in INTRINSIC], 0.4, label="synthetic")
+    axes[0].bar(x + 0.2, [real[k] for k in INTRINSIC], 0.4, label="real")
+    axes[0].set_xticks(x, INTRINSIC)
+    axes[0].legend()
+    axes[0].set_title("ratios (mean per document)")
+    axes[1].bar([0, 1], [synthetic["words_mean"], real["words_mean"]],
+                yerr=[synthetic["words_sd"], real["words_sd"]], color=["tab:blue", "tab:orange"])
+    axes[1].set_xticks([0, 1], ["synthetic", "real"])
+    axes[1].set_title("words per document (± sd)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def write_plots(result: dict, out: Path) -> list[str]:
+    """Every plot the result has data for; returns the file names."""
+    written = []
+
+    def save(name, draw, *args):
+        draw(*args, out / name)
+        written.append(name)
+
+    for task, s in result["tasks"].items():
+        if "confusion" in s:
+            save(f"{task}_confusion.png", confusion_plot, s, f"{task}: confusion matrix")
+            save(f"{task}_f1.png", f1_bars, s["per_class"], f"{task}: F1 per label")
+        elif "per_type_exact" in s:
+            save(f"{task}_f1.png", f1_bars, s["per_type_exact"], f"{task}: exact F1 per type")
+        elif task == "intrinsic":
+            save("intrinsic.png", intrinsic_plot, s)
+    return written
+
+
+def _pairs(task: str, s: dict) -> list[tuple[str, object]]:
+    if "macro_f1" in s:
+        return [("macro F1", s["macro_f1"]), ("weighted F1", s["weighted_f1"]),
+                ("accuracy", s["accuracy"])]
+    if "exact" in s:
+        return [("F1 exact", s["exact"]["f1"]), ("F1 partial", s["partial"]["f1"])]
+    if "end_to_end_recall" in s:
+        return [("F1 (candidates)", s["f1"]), ("end-to-end recall", s["end_to_end_recall"])]
+    if task == "intrinsic":
+        return [(f"{k} synthetic / real",
+                 f"{s['synthetic']['overall'][k]:.3f} / {s['real']['overall'][k]:.3f}")
+                for k in (*INTRINSIC, "log_frequency", "words_mean")]
+    a, chars = s.get("attributes", {}), s["characters_reproduced"]
+    pairs = [("private characters reproduced", chars["share"]
+              if chars["share"] is not None else chars["note"])]
+    if "exact_match_rate" in a:
+        pairs += [("exact match rate", a["exact_match_rate"]),
+                  ("near match rate (≤ 1 attribute apart)", a["near_match_rate"])]
+        h = a["holdout"]
+        if h:
+            b = h["baseline_holdout_to_fitted"]
+            pairs += [("held-out rows: exact / near match",
+                       f"{b['exact_match_rate']:.3f} / {b['near_match_rate']:.3f}"),
+                      ("closer to fitted than held-out (0.5 = no memorising)",
+                       h["closer_to_fitted_share"])]
+        else:
+            pairs.append(("DCR vs held-out", a["holdout_note"]))
+    return pairs
+
+
+def _history_lines(history: dict | None) -> list[str]:
+    if history is None:
+        return []
+    lines = ["", "## Against the previous run of this configuration", ""]
+    if not history["rows"]:
+        return lines + ["No earlier run of this configuration in the history table."]
+    lines += [f"Tolerance {history['tolerance']}; ⚠ marks a drop beyond it.", "",
+              "| task | metric | previous | now | change | |", "| --- | --- | ---: | ---: | ---: | --- |"]
+    for r in history["rows"]:
+        lines.append(f"| {r['task']} | {r['metric']} | {r['previous']:.3f} | {r['now']:.3f} | "
+                     f"{r['change']:+.3f} | {'⚠ drop' if r['flagged'] else ''} |")
+    return lines
+
+
+def markdown(result: dict, plots: list[str], history: dict | None = None) -> str:
+    lines = [f"# Evaluation of {result['train']['path']}", "",
+             (f"Test set {result['test']['path']} ({result['test']['documents']} documents, "
+              f"sha256 {result['test']['sha256'][:12]}…); training documents: "
+              f"{result['train']['documents']} (run {result['train']['run_id']})."), "",
+             "| task | score | value | wall s |", "| --- | --- | ---: | ---: |"]
+    for task, s in result["tasks"].items():
+        for name, value in _pairs(task, s):
+            shown = f"{value:.3f}" if isinstance(value, float) else value
+            lines.append(f"| {task} | {name} | {shown} | {s['wall_s']:.1f} |")
+    lines += _history_lines(history)
+    if plots:
+        lines += ["", "## Plots", ""] + [f"![{p}]({p})" for p in plots]
+    return "\n".join(lines) + "\n"
