@@ -9,12 +9,12 @@ temporary file and a rename, so a failed run never leaves it half-written.
 
 import hashlib
 import json
-import os
 import time
 
 import pyarrow as pa
-import pyarrow.fs as pafs
 import pyarrow.parquet as pq
+
+from synth.storage import exists, filesystem
 
 # Settings that define "the same configuration"; training data and output folder vary.
 CONFIG_KEYS = ("tasks", "base_model", "num_workers", "epochs", "batch_size", "lr", "seed")
@@ -49,15 +49,9 @@ def headline(result: dict) -> list[tuple[str, str, float, bool]]:
     return [(t, m, float(v), h) for t, m, v, h in out if v is not None]
 
 
-def _filesystem(path: str):
-    if "://" in path:
-        return pafs.FileSystem.from_uri(path)
-    return pafs.LocalFileSystem(), os.path.abspath(path)
-
-
 def read_history(path: str) -> pa.Table:
-    fs, where = _filesystem(path)
-    if fs.get_file_info(where).type == pafs.FileType.NotFound:
+    fs, where = filesystem(path)
+    if not exists(fs, where):
         return SCHEMA.empty_table()
     with fs.open_input_file(where) as f:
         return pq.read_table(f).cast(SCHEMA)
@@ -92,7 +86,7 @@ def append_and_compare(path: str, result: dict, tolerance: float) -> dict:
         {"run_at": now, "config_key": key, "test_sha256": result["test"]["sha256"],
          "train_run_id": result["train"]["run_id"], "task": t, "metric": m, "value": v,
          "higher_is_better": h} for t, m, v, h in rows], schema=SCHEMA)
-    fs, where = _filesystem(path)
+    fs, where = filesystem(path)
     parent = where.rsplit("/", 1)[0] if "/" in where else ""
     if parent:
         fs.create_dir(parent, recursive=True)

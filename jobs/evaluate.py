@@ -60,25 +60,33 @@ def _tasks(args: argparse.Namespace) -> list[str]:
     return tasks
 
 
-def _check_train(folder: Path) -> None:
-    if not folder.is_dir() or not any(folder.glob("*.parquet")):
-        raise ConfigError(f"--train {folder}: no Parquet shards there; run `hrsynth "
+def _check_train(location: str) -> None:
+    from synth.storage import filesystem, list_names
+
+    fs, folder = filesystem(location)
+    if not any(n.endswith(".parquet") and not n.startswith("_")
+               for n in list_names(fs, folder)):
+        raise ConfigError(f"--train {location}: no Parquet shards there; run `hrsynth "
                           "generate` into it first")
 
 
-def _read_train(folder: Path):
+def _read_train(location: str):
+    """The shards as a Ray Dataset (local path or URI) and the run's manifest, if any."""
     import ray
 
-    manifest = folder / "_manifest.json"
-    ds = ray.data.read_parquet(str(folder.resolve()), columns=["text", "label", "entities"])
-    return ds, json.loads(manifest.read_text()) if manifest.exists() else None
+    from synth.storage import exists, filesystem, join, read_json
+
+    fs, folder = filesystem(location)
+    manifest = join(folder, "_manifest.json")
+    ds = ray.data.read_parquet(folder, filesystem=fs, columns=["text", "label", "entities"])
+    return ds, read_json(fs, manifest) if exists(fs, manifest) else None
 
 
-def _privacy(args, train_folder: Path, manifest: dict | None, rows: list[dict]) -> dict:
+def _load_private(args):
+    """The private table and its schema, read before any training so a bad path fails fast."""
     import pandas as pd
 
-    from eval.privacy import privacy_checks
-    from synth.dp_schema import load_schema
+    from synth.dp_schema import encode, load_schema
 
     schema = load_schema(args.schema)
     try:
@@ -86,8 +94,23 @@ def _privacy(args, train_folder: Path, manifest: dict | None, rows: list[dict]) 
     except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
         raise ConfigError(f"--private {args.private}: unreadable ({type(e).__name__}); "
                           "check the path") from None
+    try:
+        encode(private, schema, on_out_of_domain="clip")
+    except ConfigError as e:
+        raise ConfigError(f"--private {args.private}: {e}") from None
+    return private, schema
+
+
+def _privacy(args, private, schema, manifest: dict | None, rows: list[dict]) -> dict:
+    import pyarrow.parquet as pq
+
+    from eval.privacy import privacy_checks
+    from synth.storage import filesystem, join
+
     samples_file = (manifest or {}).get("dp_samples")
-    samples = pd.read_parquet(train_folder / samples_file) if samples_file else None
+    fs, folder = filesystem(args.train)
+    samples = (pq.read_table(join(folder, samples_file), filesystem=fs).to_pandas()
+               if samples_file else None)
     ledgers = (manifest or {}).get("epsilon_ledgers") or {}
     holdout = next(iter(ledgers.values()), {}).get("holdout")
     return privacy_checks(private, schema, samples, holdout, [r["text"] for r in rows],
@@ -146,7 +169,7 @@ def _run_task(task: str, ctx: dict, args) -> dict:
     if task == "cls_entity_ner":
         return _cls_entity(ctx)
     if task == "privacy":
-        return _privacy(args, Path(args.train), ctx["manifest"], rows)
+        return _privacy(args, *ctx["private"], ctx["manifest"], rows)
     return {"synthetic": intrinsic.intrinsic([r["text"] for r in rows],
                                              [r["label"] for r in rows]),
             "real": intrinsic.intrinsic(texts, gold)}
@@ -165,18 +188,19 @@ def run(args: argparse.Namespace) -> dict:
     labels = sorted(taxonomy)
     entity_labels = sorted({v for s in taxonomy.values() for v in s.variables})
     test = load_testset(args.test, labels, set(entity_labels))
-    _check_train(Path(args.train))
+    private = _load_private(args) if "privacy" in tasks else None
+    _check_train(args.train)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     if not ray.is_initialized():
         ray.init(include_dashboard=False, log_to_driver=False)
-    ds, manifest = _read_train(Path(args.train))
+    ds, manifest = _read_train(args.train)
     rows = ds.take_all()
     texts = [d.text for d in test.docs]
     ctx = {"ds": ds, "rows": rows, "manifest": manifest, "test": test, "texts": texts,
            "gold": [d.label for d in test.docs], "labels": labels,
            "entity_labels": entity_labels, "out": out, "workers": args.num_workers,
-           "gpu": train.use_gpu(args.gpu),
+           "gpu": train.use_gpu(args.gpu), "private": private,
            "common": {"encoder": encoder.resolve_encoder(args.base_model),
                       "epochs": args.epochs, "lr": args.lr, "batch_size": args.batch_size,
                       "seed": args.seed, "test_texts": texts}}

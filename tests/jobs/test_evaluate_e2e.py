@@ -50,11 +50,14 @@ def test_every_task_reports_its_metrics(generated, tmp_path):
 
 
 def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path):
-    history = str(tmp_path / "history.parquet")
-    args = ["--train", str(generated), "--test", "eval/data/dev_tickets.jsonl",
-            "--tasks", "fasttext,privacy", *PRIVATE, "--history", history]
-    for run in ("a", "b"):
-        result = _evaluate([*args, "--output", str(tmp_path / run)], tmp_path)
+    """Same configuration twice; the second run reads both the shards and the history
+    through a file:// URI, the way an object store is read."""
+    args = ["--test", "eval/data/dev_tickets.jsonl", "--tasks", "fasttext,privacy", *PRIVATE]
+    history = tmp_path / "history.parquet"
+    for run, train, hist in (("a", str(generated), str(history)),
+                             ("b", generated.as_uri(), history.as_uri())):
+        result = _evaluate([*args, "--train", train, "--history", hist,
+                            "--output", str(tmp_path / run)], tmp_path)
         assert result.returncode == 0, result.stderr[-3000:]
     second = json.loads((tmp_path / "b" / "metrics.json").read_text())["history"]
     assert {r["metric"] for r in second["rows"]} >= {"macro_f1", "exact_match_rate"}
@@ -66,6 +69,11 @@ def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path):
     (["--tasks", "classify,translate"], "--tasks: unknown task(s) ['translate']"),
     (["--train", "/nonexistent"], "no Parquet shards there"),
     (["--tasks", "privacy"], "--tasks privacy needs the private table"),
+    (["--tasks", "privacy", "--private", "/nonexistent.csv", "--schema",
+      "configs/absenteeism_schema.yaml"], "--private /nonexistent.csv: unreadable"),
+    (["--tasks", "privacy", "--private", "synth/data/sources/airports.csv", "--schema",
+      "configs/absenteeism_schema.yaml"],
+     "--private synth/data/sources/airports.csv: private table lacks column(s)"),
 ])
 def test_bad_input_is_one_line(args, message, tmp_path):
     base = {"--train": str(tmp_path), "--test": "eval/data/dev_tickets.jsonl",
