@@ -43,6 +43,8 @@ bench: install bench-env
 	$(BIN)/python -m benchmarks.generation --num-docs 128 --batch-size 128
 	$(BIN)/python -m benchmarks.prompt_styles --num-docs 64
 	$(BIN)/python -m benchmarks.privbayes --seeds 10 --scale
+	test -f out/bench-train/_manifest.json || $(BIN)/python -m jobs.demo --output out/bench-train --num-docs 256
+	$(BIN)/python -m benchmarks.training --train out/bench-train --examples 256
 
 clean:
 	rm -rf out .pytest_cache

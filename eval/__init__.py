@@ -1,1 +1,4 @@
-"""Evaluation (issue 4): not implemented yet."""
+"""Evaluation: test sets, metrics, the task-specific pieces, report, history, privacy.
+
+No Ray here; `jobs/evaluate.py` and `jobs/train.py` put these on Ray Data and Ray Train.
+"""
