@@ -1,0 +1,1 @@
+"""CVs, the second document kind: corpus reading, attribute extraction, vocabularies."""
