@@ -3,10 +3,10 @@
 import argparse
 import sys
 
-from jobs import evaluate, fit, generate
+from jobs import evaluate, extract, fit, generate
 from jobs.entry import guarded
 
-COMMANDS = {"fit": fit, "generate": generate, "evaluate": evaluate}
+COMMANDS = {"extract": extract, "fit": fit, "generate": generate, "evaluate": evaluate}
 
 
 def main(argv=None) -> int:

@@ -12,12 +12,15 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from jobs.entry import main_for
 from synth import ConfigError
-from synth.dp_schema import encode, load_schema
+from synth.dp_schema import encode, schema_from_dict
+from synth.dp_vocab import resolve as resolve_vocabularies
 from synth.holdout import holdout_mask
+from synth.ledger import Ledger
 from synth.privbayes import STRUCTURE_SHARE, THETA, fit
 from synth.taxonomy import read_yaml
 
@@ -41,17 +44,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict:
-    schema = load_schema(args.schema)
+    schema_doc = read_yaml(args.schema, "schema")
+    if not isinstance(schema_doc, dict):
+        raise ConfigError(f"schema {args.schema}: expected a mapping with 'attributes'")
     try:
-        table = pd.read_csv(args.data, sep=schema.separator)
+        table = pd.read_csv(args.data, sep=schema_doc.get("separator", ","))
     except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
         raise ConfigError(f"--data {args.data}: unreadable ({type(e).__name__}); check the path") from None
+    if not args.epsilon > 0:
+        raise ConfigError(f"--epsilon must be > 0, got {args.epsilon}")
     held_out = holdout_mask(len(table), args.holdout, args.seed)
-    codes, clipped = encode(table[~held_out], schema, args.on_out_of_domain)
+    ledger = Ledger(float(args.epsilon))
+    schema_doc, fitted, vocabularies = resolve_vocabularies(
+        schema_doc, table[~held_out], args.epsilon, ledger, np.random.RandomState(args.seed + 1),
+        f"schema {args.schema}")
+    schema = schema_from_dict(schema_doc, f"schema {args.schema}")
+    codes, clipped = encode(fitted, schema, args.on_out_of_domain)
     graph = read_yaml(args.graph, "graph") if args.graph else None
     net = fit(codes, schema, args.epsilon, degree=args.degree, graph=graph, seed=args.seed,
-              structure_share=args.structure_share, theta=args.theta)
+              structure_share=args.structure_share, theta=args.theta, ledger=ledger)
     doc = net.to_dict()
+    doc["vocabularies"] = vocabularies
     # Counts of clipped values are unnoised statistics of the private rows: they go to the
     # operator's console below, never into the model file that leaves the environment.
     doc["fit"] = {"epsilon": args.epsilon, "seed": args.seed,

@@ -187,7 +187,7 @@ def _check_graph(graph: dict[str, list[str]], names: list[str]) -> tuple[list[in
 
 def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = None,
         graph: dict | None = None, seed: int = 0, structure_share: float = STRUCTURE_SHARE,
-        theta: float | None = THETA) -> BayesNet:
+        theta: float | None = THETA, ledger: Ledger | None = None) -> BayesNet:
     """Fit on encoded private rows (see dp_schema.encode). Spends at most `epsilon`.
 
     degree caps the parents per attribute (None: chosen from n, d and ε); theta limits
@@ -204,7 +204,12 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
     if n < 2:
         raise ConfigError("the private table needs at least 2 rows")
     sizes = [a.size for a in schema.attributes]
-    ledger = Ledger(float(epsilon))
+    # A ledger passed in already holds earlier spending (vocabulary selection); the
+    # network gets what is left of its budget.
+    ledger = ledger if ledger is not None else Ledger(float(epsilon))
+    epsilon = ledger.budget - ledger.spent
+    if not epsilon > 0:
+        raise ConfigError("no ε left for the network after the vocabulary selection")
     rng = np.random.RandomState(seed)
     if degree is not None and not 0 <= degree < d:
         raise ConfigError(f"degree k={degree} must be between 0 and {d - 1} (attributes - 1)")
@@ -251,7 +256,7 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
                      f"{[schema.names[p] for p in parents[i]]}", eps_each,
                      COUNT_SENSITIVITY, "Laplace")
         conditionals[i] = _normalise(noisy, eps_each, n, theta)
-    assert ledger.spent <= epsilon, "ledger exceeds the budget"
+    assert ledger.spent <= ledger.budget, "ledger exceeds the budget"
     return BayesNet(schema, order, parents, conditionals, ledger, degree)
 
 

@@ -1,0 +1,59 @@
+"""Extract CV attributes from a private CV corpus into the table `hrsynth fit` reads.
+
+    python -m jobs.extract --corpus cvs.csv --output out/cv_table.csv [--min-count 5]
+    hrsynth extract --corpus cvs.jsonl --output out/cv_table.csv
+
+The corpus (CSV or JSONL, a text and a role per CV) and the table are private: run this
+where the corpus lives. Prints only aggregate counts, never a name or a row.
+"""
+
+import argparse
+import datetime as dt
+import sys
+from pathlib import Path
+
+from jobs.entry import main_for
+from synth import ConfigError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--corpus", required=True, help="private CV corpus (CSV or JSONL)")
+    p.add_argument("--output", required=True, help="attribute table to write (CSV)")
+    p.add_argument("--min-count", type=int, default=5,
+                   help="names seen fewer times become 'Other University' / 'Generic Company'")
+    p.add_argument("--as-of", type=int, default=dt.date.today().year,
+                   help="the year 'present' / 'till date' means (default: this year)")
+    p.add_argument("--keep-duplicates", action="store_true",
+                   help="keep CVs whose text repeats another's (default: once each)")
+
+
+def run(args: argparse.Namespace) -> dict:
+    from synth.cv.corpus import read_corpus
+    from synth.cv.extract import extract
+    from synth.cv.table import build_table, to_row
+    from synth.nlp import load_nlp
+
+    if args.min_count < 1:
+        raise ConfigError(f"--min-count must be ≥ 1, got {args.min_count}")
+    cvs = read_corpus(args.corpus, dedupe=not args.keep_duplicates)
+    nlp = load_nlp()
+    rows = [to_row(cv.role, extract(cv.text, nlp, args.as_of)) for cv in cvs]
+    table, stats = build_table(rows, args.min_count)
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    table.to_csv(tmp, index=False)
+    tmp.replace(out)
+    print(f"{stats['cvs']} CVs -> {out}: {stats['with_university']} with a university, "
+          f"{stats['with_company']} with an employer; {stats['rare_universities']} university "
+          f"and {stats['rare_companies']} employer names seen < {args.min_count} times "
+          "generalised")
+    return stats
+
+
+def main(argv=None) -> int:
+    return main_for(sys.modules[__name__], "extract", argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
