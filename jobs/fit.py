@@ -64,14 +64,14 @@ def run(args: argparse.Namespace) -> dict:
     net = fit(codes, schema, args.epsilon, degree=args.degree, graph=graph, seed=args.seed,
               structure_share=args.structure_share, theta=args.theta, ledger=ledger)
     doc = net.to_dict()
-    doc["vocabularies"] = vocabularies
     # Counts of clipped values are unnoised statistics of the private rows: they go to the
     # operator's console below, never into the model file that leaves the environment.
     doc["fit"] = {"epsilon": args.epsilon, "seed": args.seed,
                   "on_out_of_domain": args.on_out_of_domain, "schema_file": str(args.schema), "structure_share": args.structure_share,
                   "theta": args.theta, "degree_asked": args.degree, "rows": len(table),
                   "holdout": {"fraction": args.holdout, "seed": args.seed,
-                              "rows_held_out": int(held_out.sum())} if args.holdout else None}
+                              "rows_held_out": int(held_out.sum())} if args.holdout else None,
+                  "vocabularies": vocabularies or None}
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")

@@ -77,12 +77,16 @@ def run(args: argparse.Namespace) -> dict:
         pipeline.generate(todo, cfg, shard_sizes, on_shard)
     wall = time.time() - started
     gen_wall = time.time() - gen_started
-    taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
+    if cfg.doc_type == "cv":  # every CV has a role and a total; entries vary per CV
+        declared = {j["label"]: {"role", "total_years"} for j in jobs}
+    else:
+        taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
+        declared = {label: set(s.variables) for label, s in taxonomy.items()}
     gen = dict(cfg.generation)
     from synth.params import params_from
 
     params = params_from(gen.pop("preset", "default"), gen)
-    manifest = write_manifest(out, run_info, {l: set(s.variables) for l, s in taxonomy.items()}, {
+    manifest = write_manifest(out, run_info, declared, {
         "model": cfg.model,
         "prompt_style": cfg.prompt_style,
         "generation_parameters": params.to_dict(),

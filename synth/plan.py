@@ -49,6 +49,10 @@ def instruction(sub, persona: dict, values: dict) -> str:
 
 def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
     """All cfg.num_docs jobs in index order, and notes for the manifest."""
+    if cfg.doc_type == "cv":
+        from synth.cv.plan import plan_cvs
+
+        return plan_cvs(cfg, run_id, load_dp_model(cfg.dp_model))
     taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
     labels = chosen_labels(cfg, taxonomy)
     rng = np.random.default_rng(cfg.seed)

@@ -1,0 +1,121 @@
+"""Driver-side planning of CVs: one DP-sampled attribute row per CV, then its prompts.
+
+The role, universities, degrees, employers and years come from the DP network; a
+generalised name ('Other University', 'Generic Company') becomes a public one: a
+university from the public list that the model did not keep, or a Faker company. Slots
+are compacted (no gaps), a university without a degree gets the count rule, and the
+total years are at least the sum over employers (the network samples them apart).
+"""
+
+import numpy as np
+import pandas as pd
+from faker import Faker
+
+from synth import ConfigError
+from synth.cv.sections import CVTemplates, load_templates
+from synth.cv.table import GENERIC_COMPANY, NONE, OTHER_UNIVERSITY, SLOTS
+from synth.cv.vocabulary import load_vocabulary
+from synth.persona import make_personas
+from synth.template import SLOT, fill
+
+DEGREE_BY_POSITION = ("Bachelor's", "Master's", "PhD")
+
+
+def years_text(n: int) -> str:
+    return "less than a year" if n <= 0 else ("1 year" if n == 1 else f"{n} years")
+
+
+def cv_values(row: pd.Series, kept: dict, rng: np.random.Generator, fake: Faker) -> dict:
+    """The inserted attributes of one CV: role, entries, total years (all strings)."""
+    universities, companies = [], []
+    public = [u for u in load_vocabulary("universities").canonical if u not in kept["u"]]
+    for k in range(1, SLOTS + 1):
+        name = str(row.get(f"university_{k}", NONE))
+        if name != NONE:
+            if name == OTHER_UNIVERSITY:
+                name = public[rng.integers(len(public))]
+            degree = str(row.get(f"degree_{k}", NONE))
+            universities.append([name, degree])
+        company = str(row.get(f"company_{k}", NONE))
+        if company != NONE:
+            if company == GENERIC_COMPANY:
+                company = fake.company()
+            companies.append((company, int(row.get(f"years_{k}", 0))))
+    for position, entry in enumerate(universities):
+        if entry[1] == NONE:
+            entry[1] = DEGREE_BY_POSITION[min(position, 2)]
+    total = max(int(row.get("total_years", 0)), sum(y for _, y in companies))
+    values = {"role": str(row["role"]), "total_years": years_text(total)}
+    for k, (name, degree) in enumerate(universities, 1):
+        values |= {f"university_{k}": name, f"degree_{k}": degree}
+    for k, (name, years) in enumerate(companies, 1):
+        values |= {f"company_{k}": name, f"years_{k}": years_text(years)}
+    return values
+
+
+def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[str, str]:
+    """(body with <generate> slots, template id naming the chosen variants)."""
+    title = templates.titles.get(values["role"], values["role"])
+    common = {**persona, **values, "title": title}
+    parts, chosen = [], []
+    for section in templates.sections:
+        v = int(rng.integers(len(section.prompts)))
+        chosen.append(f"{section.id}{v}")
+        if section.repeat == "universities":
+            entries = [{"university": values[f"university_{k}"], "degree": values[f"degree_{k}"]}
+                       for k in range(1, SLOTS + 1) if f"university_{k}" in values]
+        elif section.repeat == "companies":
+            entries = [{"company": values[f"company_{k}"], "years": values[f"years_{k}"]}
+                       for k in range(1, SLOTS + 1) if f"company_{k}" in values]
+        else:
+            entries = [{}]
+        if not entries:
+            continue
+        lines = [fill(section.prompts[v], {**common, **e}) for e in entries]
+        parts.append("\n".join(filter(None, [section.heading, *lines])))
+    return "\n\n".join(parts), "cv:" + "-".join(chosen)
+
+
+def instruction(values: dict, persona: dict, title: str) -> str:
+    return (f"Write the CV of {persona['name']}, a {title}, section by section, in plain "
+            "English, about 30 words per section, with no placeholders.")
+
+
+def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
+    if model is None:
+        raise ConfigError("doc_type cv needs a DP CV model: set dp_model (run `hrsynth "
+                          "extract` then `hrsynth fit --schema configs/cv_schema.yaml`)")
+    if "role" not in model.schema.names:
+        raise ConfigError(f"dp_model {cfg.dp_model} has no 'role' attribute: it is not a CV "
+                          "model; fit one on an extracted CV table")
+    templates = load_templates(cfg.taxonomy_dir)
+    rng = np.random.default_rng(cfg.seed)
+    personas = make_personas(cfg.num_docs, cfg.countries, rng)
+    fake = Faker("en_US")
+    fake.seed_instance(int(rng.integers(0, 2**31)))
+    rows = model.sample(cfg.num_docs, cfg.seed)
+    domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
+    kept = {"u": domain.get("university_1", set())}
+    jobs = []
+    for i, (_, row) in enumerate(rows.iterrows()):
+        persona = personas[i]
+        values = cv_values(row, kept, rng, fake)
+        body, template_id = assemble(templates, values, persona, rng)
+        title = templates.titles.get(values["role"], values["role"])
+        pieces = body.split(SLOT)
+        # The role is inserted as its job title ('Data Science' -> 'data scientist').
+        entities = {**values, "role": title}
+        jobs.append({
+            "index": i, "shard": i // cfg.shard_size, "id": f"{run_id}-{i:08d}",
+            "doc_type": "cv", "label": values["role"], "category": "CV",
+            "subcategory": values["role"], "template_id": template_id,
+            "header": templates.header, "pieces": pieces,
+            "instruction": instruction(values, persona, title),
+            "entities": entities, "attributes": values, "persona": persona,
+        })
+    notes = {"dp_samples": rows.assign(id=[j["id"] for j in jobs]),
+             "dp_models": {cfg.dp_model: model.to_dict()["ledger"] | {
+                 "degree": model.degree, "used_for": "CV attributes",
+                 "holdout": model.fit_info.get("holdout"),
+                 "vocabularies": model.fit_info.get("vocabularies")}}}
+    return jobs, notes
