@@ -139,6 +139,13 @@ def markdown(result: dict, plots: list[str], history: dict | None = None) -> str
         for name, value in _pairs(task, s):
             shown = f"{value:.3f}" if isinstance(value, float) else value
             lines.append(f"| {task} | {name} | {shown} | {s['wall_s']:.1f} |")
+    baseline = result.get("random_baseline") or {}
+    if baseline:
+        lines += ["", "## Random baseline (training labels permuted)", "",
+                  "| task | runs | weighted F1 mean ± sd | macro F1 mean |",
+                  "| --- | ---: | ---: | ---: |"]
+        lines += [f"| {t} | {b['runs']} | {b['weighted_f1_mean']:.3f} ± {b['weighted_f1_sd']:.3f}"
+                  f" | {b['macro_f1_mean']:.3f} |" for t, b in baseline.items()]
     lines += _history_lines(history)
     if plots:
         lines += ["", "## Plots", ""] + [f"![{p}]({p})" for p in plots]

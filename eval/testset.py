@@ -65,7 +65,9 @@ def _check(record, labels: dict[str, str], entity_labels: set[str] | None) -> li
         problems.append("no 'text' (or 'ticket') string")
         text = ""
     label = record.get("label")
-    if not isinstance(label, str) or label.lower() not in labels:
+    if not isinstance(label, str) or not label.strip():
+        problems.append("no 'label' string")
+    elif labels is not None and label.lower() not in labels:
         problems.append(f"unknown label {label!r}")
     spans = record.get("entities", [])
     if not isinstance(spans, list):
@@ -91,14 +93,20 @@ def _is_span(span) -> bool:
             and isinstance(span[1], int) and isinstance(span[2], str))
 
 
-def load_testset(path: str | Path, labels: list[str],
+def load_testset(path: str | Path, labels: list[str] | None,
                  entity_labels: set[str] | None = None) -> TestSet:
-    """Read and check a test set; any bad record stops with a list of all of them."""
+    """Read and check a test set; any bad record stops with a list of all of them.
+
+    labels None: any label is accepted (CV roles), spelled as first seen."""
     path = Path(path)
-    canonical = {label.lower(): label for label in labels}
     records = _records(path)
+    allowed = None if labels is None else {label.lower(): label for label in labels}
     problems = [f"record {i}: {reason}" for i, r in enumerate(records)
-                for reason in _check(r, canonical, entity_labels)]
+                for reason in _check(r, allowed, entity_labels)]
+    canonical = dict(allowed or {})
+    for r in records:
+        if labels is None and isinstance(r, dict) and isinstance(r.get("label"), str):
+            canonical.setdefault(r["label"].lower(), r["label"])
     if problems:
         shown = "; ".join(problems[:MAX_LISTED])
         more = f" (and {len(problems) - MAX_LISTED} more)" if len(problems) > MAX_LISTED else ""

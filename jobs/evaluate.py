@@ -22,10 +22,13 @@ from jobs.entry import main_for
 from synth import ConfigError
 
 TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy")
+CV_TASKS = ("classify", "fasttext", "intrinsic")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--train", required=True, help="folder of synthetic Parquet shards")
+    p.add_argument("--train", required=True, action="append",
+                   help="folder of synthetic Parquet shards (path or URI); for CVs also a "
+                        "real CV corpus (CSV/JSONL); repeat to train on several together")
     p.add_argument("--test", required=True, help="real labelled test set (JSON or JSONL)")
     p.add_argument("--tasks", default=None,
                    help=f"comma-separated, from {','.join(TASKS)} (default: all; privacy "
@@ -44,16 +47,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--history", help="history Parquet table to append to (path or URI)")
     p.add_argument("--tolerance", type=float, default=0.02,
                    help="flag a metric that got worse by more than this since the last run")
+    p.add_argument("--doc-type", choices=["ticket", "cv"], default="ticket",
+                   help="cv: role classification (tasks classify, fasttext, intrinsic)")
+    p.add_argument("--mask-roles", action="store_true",
+                   help="CVs: replace role mentions in the training text with 'worker'")
+    p.add_argument("--permutations", type=int, default=0,
+                   help="also train this many times on permuted labels (random baseline)")
 
 
 def _tasks(args: argparse.Namespace) -> list[str]:
+    known = CV_TASKS if args.doc_type == "cv" else TASKS
+    if args.doc_type == "ticket" and (len(args.train) > 1 or args.mask_roles):
+        raise ConfigError("one --train folder for tickets; several --train and --mask-roles "
+                          "are for --doc-type cv")
     if args.tasks is None:
-        return [t for t in TASKS if t != "privacy" or args.private]
+        return [t for t in known if t != "privacy" or args.private]
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
-    unknown = [t for t in tasks if t not in TASKS]
+    unknown = [t for t in tasks if t not in known]
     if unknown or not tasks:
-        raise ConfigError(f"--tasks: unknown task(s) {unknown or args.tasks!r}; choose from "
-                          f"{', '.join(TASKS)}")
+        raise ConfigError(f"--tasks: unknown task(s) {unknown or args.tasks!r} for "
+                          f"--doc-type {args.doc_type}; choose from {', '.join(known)}")
     if "privacy" in tasks and not (args.private and args.schema):
         raise ConfigError("--tasks privacy needs the private table and its schema: add "
                           "--private CSV --schema YAML")
@@ -63,6 +76,10 @@ def _tasks(args: argparse.Namespace) -> list[str]:
 def _check_train(location: str) -> None:
     from synth.storage import filesystem, list_names
 
+    if location.lower().endswith((".csv", ".jsonl", ".json")):
+        if not Path(location).is_file():
+            raise ConfigError(f"--train {location}: file not found; check the path")
+        return
     fs, folder = filesystem(location)
     if not any(n.endswith(".parquet") and not n.startswith("_")
                for n in list_names(fs, folder)):
@@ -108,7 +125,7 @@ def _privacy(args, private, schema, manifest: dict | None, train_texts: list[str
     from synth.storage import filesystem, join
 
     samples_file = (manifest or {}).get("dp_samples")
-    fs, folder = filesystem(args.train)
+    fs, folder = filesystem(args.train[0])
     samples = (pq.read_table(join(folder, samples_file), filesystem=fs).to_pandas()
                if samples_file else None)
     ledgers = (manifest or {}).get("epsilon_ledgers") or {}
@@ -173,39 +190,109 @@ def _run_task(task: str, ctx: dict, args) -> dict:
             "real": intrinsic.intrinsic(texts, gold)}
 
 
-def run(args: argparse.Namespace) -> dict:
-    import ray
-
-    from eval import encoder, history, report
+def _ticket_context(args, tasks: list[str]) -> dict:
     from eval.testset import load_testset
-    from jobs import train
     from synth.taxonomy import load_taxonomy
 
-    tasks = _tasks(args)
     taxonomy = load_taxonomy()
     labels = sorted(taxonomy)
     entity_labels = sorted({v for s in taxonomy.values() for v in s.variables})
     test = load_testset(args.test, labels, set(entity_labels))
     private = _load_private(args) if "privacy" in tasks else None
-    _check_train(args.train)
-    out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
+    _check_train(args.train[0])
+    _start_ray()
+    ds, manifest = _read_train(args.train[0])
+    rows = ds.take_all()
+    return {"ds": ds, "rows": rows, "manifest": manifest, "test": test, "labels": labels,
+            "entity_labels": entity_labels, "private": private}
+
+
+def _cv_context(args) -> dict:
+    """Training rows from every --train source (masked on request), labels from both sides."""
+    import ray
+
+    from eval.cv_data import mask_roles, read_sources
+    from eval.testset import load_testset
+    from synth.storage import exists, filesystem, join, read_json
+
+    test = load_testset(args.test, None)
+    for location in args.train:
+        _check_train(location)
+    rows = read_sources(args.train)
+    if args.mask_roles:
+        masked = mask_roles([r["text"] for r in rows], [r["label"] for r in rows])
+        rows = [{**r, "text": t} for r, t in zip(rows, masked)]
+    manifest = None
+    first = args.train[0]
+    if not first.lower().endswith((".csv", ".jsonl", ".json")):
+        fs, folder = filesystem(first)
+        path = join(folder, "_manifest.json")
+        manifest = read_json(fs, path) if exists(fs, path) else None
+    _start_ray()
+    labels = sorted({r["label"] for r in rows} | {d.label for d in test.docs})
+    return {"ds": ray.data.from_items(rows), "rows": rows, "manifest": manifest, "test": test,
+            "labels": labels, "entity_labels": [], "private": None}
+
+
+def _start_ray() -> None:
+    import ray
+
     if not ray.is_initialized():
         ray.init(include_dashboard=False, log_to_driver=False)
-    ds, manifest = _read_train(args.train)
-    rows = ds.take_all()
+
+
+def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
+    """Weighted/macro F1 over --permutations runs with the training labels shuffled."""
+    import numpy as np
+    import ray
+
+    from eval.cv_data import permuted
+
+    out = {}
+    for task in [t for t in tasks if t in ("classify", "fasttext")]:
+        runs = []
+        for k in range(args.permutations):
+            labels = permuted(ctx["train_labels"], args.seed + 1000 + k)
+            rows = [{**r, "label": y} for r, y in zip(ctx["rows"], labels)]
+            shuffled = {**ctx, "train_labels": labels, "rows": rows,
+                        "ds": ray.data.from_items([{"text": r["text"], "label": r["label"]}
+                                                   for r in rows])}
+            s = _run_task(task, shuffled, args)
+            runs.append({"weighted_f1": s["weighted_f1"], "macro_f1": s["macro_f1"]})
+        w = np.array([r["weighted_f1"] for r in runs])
+        out[task] = {"runs": len(runs), "weighted_f1_mean": float(w.mean()),
+                     "weighted_f1_sd": float(w.std(ddof=1)) if len(w) > 1 else 0.0,
+                     "macro_f1_mean": float(np.mean([r["macro_f1"] for r in runs])),
+                     "per_run": runs}
+        print(f"{task}: random baseline over {len(runs)} permutations: weighted F1 "
+              f"{out[task]['weighted_f1_mean']:.3f} ± {out[task]['weighted_f1_sd']:.3f}",
+              flush=True)
+    return out
+
+
+def run(args: argparse.Namespace) -> dict:
+    from eval import encoder, history, report
+    from jobs import train
+
+    if isinstance(args.train, str):
+        args.train = [args.train]
+    tasks = _tasks(args)
+    if args.permutations < 0:
+        raise ConfigError(f"--permutations must be ≥ 0, got {args.permutations}")
+    base = _cv_context(args) if args.doc_type == "cv" else _ticket_context(args, tasks)
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    rows, test, manifest = base["rows"], base["test"], base["manifest"]
     texts = [d.text for d in test.docs]
-    ctx = {"ds": ds, "rows": rows, "train_texts": [r["text"] for r in rows],
-           "train_labels": [r["label"] for r in rows], "manifest": manifest, "test": test,
-           "texts": texts,
-           "gold": [d.label for d in test.docs], "labels": labels,
-           "entity_labels": entity_labels, "out": out, "workers": args.num_workers,
-           "gpu": train.use_gpu(args.gpu), "private": private,
+    ctx = {**base, "train_texts": [r["text"] for r in rows],
+           "train_labels": [r["label"] for r in rows], "texts": texts,
+           "gold": [d.label for d in test.docs], "out": out, "workers": args.num_workers,
+           "gpu": train.use_gpu(args.gpu),
            "common": {"encoder": encoder.resolve_encoder(args.base_model),
                       "epochs": args.epochs, "lr": args.lr, "batch_size": args.batch_size,
                       "seed": args.seed, "test_texts": texts}}
     result = {"test": {"path": test.path, "sha256": test.sha256, "documents": len(test.docs)},
-              "train": {"path": str(args.train), "documents": len(rows),
+              "train": {"path": ",".join(args.train), "documents": len(rows),
                         "run_id": (manifest or {}).get("run_id"), "manifest": manifest},
               "config": vars(args) | {"tasks": ",".join(tasks)}, "tasks": {}}
     for task in tasks:
@@ -214,6 +301,8 @@ def run(args: argparse.Namespace) -> dict:
         scores["wall_s"] = time.perf_counter() - started
         result["tasks"][task] = scores
         print(f"{task}: done in {scores['wall_s']:.1f} s", flush=True)
+    if args.permutations:
+        result["random_baseline"] = _random_baseline(tasks, ctx, args)
     plots = report.write_plots(result, out)
     if args.history:
         result["history"] = history.append_and_compare(args.history, result, args.tolerance)

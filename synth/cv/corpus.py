@@ -18,7 +18,7 @@ from synth import ConfigError
 
 TEXT_COLUMNS = ("text", "resume", "cv")
 ROLE_COLUMNS = ("label", "role", "category")
-BLOCK_TAGS = re.compile(r"<\s*(?:br|/p|/div|/li|/h\d|/tr|li|p|div|h\d)\b[^>]*>", re.I)
+BLOCK_TAGS = re.compile(r"<\s*(?:br|/p|/div|/li|/h\d|/tr|li|p|div|h\d)\b[^>]*>", re.IGNORECASE)
 ANY_TAG = re.compile(r"<[^>]+>")
 BROKEN_BULLET = re.compile(r"\ufffd\??\ufffd?|[•●▪]")
 

@@ -38,42 +38,42 @@ OPEN_END = r"present|till date|till now|current|now|date|today"
 RANGE = re.compile(
     rf"(?:\d{{1,2}}(?:st|nd|rd|th)?[\s-]*)?(?:(?P<m1>{MONTHS})[\s,-]*)?(?P<y1>{YEAR})"
     rf"\s*(?:-|–|—|to|till|until)\s*(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?(?:(?P<m2>{MONTHS})"
-    rf"[\s,-]*)?(?P<y2>{YEAR}|{OPEN_END})", re.I)
-SINCE = re.compile(rf"\bsince\s+(?:{MONTHS}\s+)?(?P<y1>{YEAR})", re.I)
+    rf"[\s,-]*)?(?P<y2>{YEAR}|{OPEN_END})", re.IGNORECASE)
+SINCE = re.compile(rf"\bsince\s+(?:{MONTHS}\s+)?(?P<y1>{YEAR})", re.IGNORECASE)
 DURATION = re.compile(r"(?<![\w.])(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?P<unit>years?|yrs?|months?)"
-                      r"(?!\s+old)\b", re.I)
-AGE = re.compile(r"\bage[ds]?\s*:?\s*$", re.I)
-SKILL_LINE = re.compile(r"Expe?rience\s*-\s*(?:\d|less|more)", re.I)
-COMPANY_LINE = re.compile(r"^\s*company\s*-\s*(.+)$", re.I | re.M)
+                      r"(?!\s+old)\b", re.IGNORECASE)
+AGE = re.compile(r"\bage[ds]?\s*:?\s*$", re.IGNORECASE)
+SKILL_LINE = re.compile(r"Expe?rience\s*-\s*(?:\d|less|more)", re.IGNORECASE)
+COMPANY_LINE = re.compile(r"^\s*company\s*-\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 SCHOOL_LINE = re.compile(r"\b(?:H\.?\s?S\.?\s?C|S\.?\s?S\.?\s?C|10th|12th|X(?:II)?th|"
                          r"[Hh]igh [Ss]chool|HIGH SCHOOL|[Bb]oard|BOARD|[Jj]r\. [Cc]ollege|"
                          r"[Jj]unior [Cc]ollege|[Mm]atriculation)\b")
 EMPLOYMENT = re.compile(r"\b(?:work(?:ed|ing|s)?|join(?:ed|ing)?|employ(?:er|ment|ed)|"
-                        r"company|experience|career|spent|intern(?:ship)?|moved)\b", re.I)
+                        r"company|experience|career|spent|intern(?:ship)?|moved)\b", re.IGNORECASE)
 STATED_TOTAL = [
     re.compile(r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:'s)?\s+(?:of\s+)?(?:total\s+"
                r"|overall\s+|work\s+|professional\s+|industry\s+|relevant\s+)?(?:experience|"
-               r"exp)\b", re.I),
+               r"exp)\b", re.IGNORECASE),
     re.compile(r"(?:total|overall)\s+(?:work\s+)?experience\s*(?:of|:|-|is)?\s*"
-               r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)", re.I),
+               r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)", re.IGNORECASE),
 ]
 WORKED_FOR = re.compile(r"\b(?:worked|working|been)\b[^.]*?\bfor\s+(?P<n>\d{1,2})\s*\+?\s*"
-                        r"(?:years?|yrs?)\b", re.I)
+                        r"(?:years?|yrs?)\b", re.IGNORECASE)
 DEGREES = [  # (level, pattern): checked PhD first, so 'Post Graduate' is not 'Graduate'
     (2, r"\bPh\.?\s?D\b\.?|\bDoctor(?:ate| of Philosophy)\b"),
-    (1, r"\bM\.?\s?Tech\b|\bM\.\s?E\b\.?|\bM\.?\s?Sc\b|\bMSc\b|\bMCA\b|\bMBA\b|"
+    (1, (r"\bM\.?\s?Tech\b|\bM\.\s?E\b\.?|\bM\.?\s?Sc\b|\bMSc\b|\bMCA\b|\bMBA\b|"
         r"\bM\.?\s?Com\b|\bM\.COM\b|\bM\.\s?A\b\.?|\bPGDM\b|\bPGDBA\b|\b[Mm]aster(?:'?s)?\b|"
-        r"\bMASTER\b|\bPost[- ]?[Gg]raduat\w*"),
-    (0, r"\bB\.?\s?Tech\b|\bB\.\s?E\b\.?|\bBE\b|\bB\.?\s?Sc\b|\bBSc\b|\bBCA\b|\bBBA\b|"
+        r"\bMASTER\b|\bPost[- ]?[Gg]raduat\w*")),
+    (0, (r"\bB\.?\s?Tech\b|\bB\.\s?E\b\.?|\bBE\b|\bB\.?\s?Sc\b|\bBSc\b|\bBCA\b|\bBBA\b|"
         r"\bB\.\s?B\.\s?A\b\.?|\bBMS\b|\bB\.?\s?Com\b|\bB\.COM\b|\bB\.\s?A\b\.?|"
-        r"\b[Bb]achelor(?:'?s)?\b|\bBACHELOR\b|\b[Gg]raduat(?:e|ed|ion)\b"),
+        r"\b[Bb]achelor(?:'?s)?\b|\bBACHELOR\b|\b[Gg]raduat(?:e|ed|ion)\b")),
 ]
 KEYWORD = re.compile(r"\b(?:University|College|Institute|Polytechnic|Vishwavidyalaya|"
-                     r"Vidyapeeth|Academy|Universit[aéà]t?|Politecnico)\b", re.I)
+                     r"Vidyapeeth|Academy|Universit[aéà]t?|Politecnico)\b", re.IGNORECASE)
 NAME_WORD = r"(?:[A-Z][\w'’.&-]*|&|of|and|for|the|de|di|at)"
 ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Jr", "Sr", "St", "Pvt", "Ltd", "Co", "No", "Inc")
 LEGAL_SUFFIX = re.compile(r"[\s,.]*\b(?:pvt\.?|private|ltd\.?|limited|inc\.?|llp|corp\.?)"
-                          r"(?:[\s.]+(?:ltd\.?|limited))?\.?\s*$", re.I)
+                          r"(?:[\s.]+(?:ltd\.?|limited))?\.?\s*$", re.IGNORECASE)
 
 
 def _words_file(name: str) -> frozenset[str]:
@@ -109,7 +109,7 @@ def units(text: str) -> list[tuple[int, int]]:
 
 
 def _round_years(months: float) -> int:
-    return int(math.floor(months / 12 + 0.5))
+    return math.floor(months / 12 + 0.5)
 
 
 def _month(name: str | None) -> int | None:
