@@ -1,0 +1,66 @@
+"""CV planning from a DP CV model: sections as data, attributes consistent, no Ray."""
+
+import subprocess
+import sys
+
+import pytest
+
+from synth import ConfigError
+from synth.config import load_config
+from synth.cv.sections import load_templates
+from synth.plan import plan_documents
+from synth.template import SLOT
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def cv_model(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cvmodel")
+    for args in (["jobs.extract", "--corpus", "tests/data/cvs_small.jsonl", "--output",
+                  str(folder / "table.csv"), "--as-of", "2024"],
+                 ["jobs.fit", "--data", str(folder / "table.csv"), "--schema",
+                  "tests/data/cv_small_schema.yaml", "--epsilon", "10000", "--output",
+                  str(folder / "model.json")]):
+        subprocess.run([sys.executable, "-m", *args], cwd=ROOT, check=True,
+                       capture_output=True)
+    return folder / "model.json"
+
+
+def test_sections_have_2_to_5_variants_and_one_slot_each():
+    t = load_templates()
+    assert [s.id for s in t.sections] == ["personal", "education", "experience",
+                                          "languages", "hobbies"]
+    assert all(2 <= len(s.prompts) <= 5 for s in t.sections)
+
+
+def test_planned_cvs_repeat_prompts_per_entry(cv_model):
+    cfg = load_config(str(ROOT / "configs" / "cvs.yaml"),
+                      {"dp_model": str(cv_model), "num_docs": 12})
+    jobs, notes = plan_documents(cfg, "run")
+    assert {j["doc_type"] for j in jobs} == {"cv"} and len(notes["dp_samples"]) == 12
+    for j in jobs:
+        assert j["label"] == j["subcategory"] and j["category"] == "CV"
+        body = SLOT.join(j["pieces"])
+        universities = [k for k in j["attributes"] if k.startswith("university_")]
+        companies = [k for k in j["attributes"] if k.startswith("company_")]
+        assert len(j["pieces"]) - 1 == 3 + len(universities) + len(companies)
+        for k in universities + companies:
+            assert j["attributes"][k] in body
+        assert "${" not in body
+    ledger = notes["dp_models"][str(cv_model)]
+    assert ledger["entries"][0]["purpose"].startswith("vocabulary")
+
+
+def test_cv_config_without_a_model_says_how_to_get_one():
+    cfg = load_config(str(ROOT / "configs" / "cvs.yaml"), {"num_docs": 2})
+    cfg.dp_model = None
+    with pytest.raises(ConfigError, match="hrsynth extract"):
+        plan_documents(cfg, "run")
+
+
+def test_a_prompt_without_a_slot_is_refused(tmp_path):
+    (tmp_path / "sections.yaml").write_text(
+        "header: CV\nsections:\n  - id: a\n    prompts: ['no slot', 'x <generate>']\n")
+    (tmp_path / "roles.yaml").write_text("{}\n")
+    with pytest.raises(ConfigError, match="exactly one <generate>"):
+        load_templates(tmp_path)
