@@ -40,6 +40,7 @@ bench-env: .venv-bench/.installed
 	touch $@
 
 bench: install bench-env
+	$(BIN)/python -m benchmarks.extraction
 	$(BIN)/python -m benchmarks.generation --num-docs 128 --batch-size 128
 	$(BIN)/python -m benchmarks.prompt_styles --num-docs 64
 	$(BIN)/python -m benchmarks.privbayes --seeds 10 --scale

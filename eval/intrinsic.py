@@ -19,8 +19,7 @@ from collections import defaultdict
 import numpy as np
 
 from eval.metrics import type_token_ratio
-
-from synth.nlp import load_nlp  # noqa: F401  (one pipeline per process, shared)
+from synth.nlp import load_nlp
 
 
 def document_stats(doc) -> dict:

@@ -45,7 +45,7 @@ def test_public_vocabulary_spends_nothing():
     doc = {**DOC, "vocabularies": {"u": {"candidates": "universities", "other": "Other",
                                          "public": True}}}
     ledger = Ledger(1.0)
-    out, _, notes = resolve(doc, table(), 1.0, ledger, np.random.RandomState(0))
+    _out, _, notes = resolve(doc, table(), 1.0, ledger, np.random.RandomState(0))
     assert ledger.spent == 0 and notes["u"]["kept"] > 50
 
 

@@ -1,0 +1,65 @@
+"""The CV experiment end to end on our tiny hand-written corpus: real extraction, DP
+fit, SmolLM2 generation on a local Ray cluster, MiniLM and fastText evaluation."""
+
+import json
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+
+from synth.contract import check_row
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def experiment(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cv_experiment")
+    result = subprocess.run(
+        [sys.executable, "-m", "jobs.cv_experiment", "--corpus", "tests/data/cvs_small.jsonl",
+         "--schema", "tests/data/cv_small_schema.yaml", "--output", str(out),
+         "--epsilons", "1", "--num-docs", "8", "--permutations", "2", "--epochs", "1",
+         "--as-of", "2024"],
+        cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return out
+
+
+def test_generated_cvs_meet_the_output_contract(experiment):
+    folder = experiment / "synthetic_eps1"
+    rows = pq.read_table(folder).to_pylist()
+    assert len(rows) == 8
+    for r in rows:
+        assert r["doc_type"] == "cv" and check_row(r) == [], check_row(r)
+        assert r["label"] in {"Civil Engineer", "Data Science", "HR", "Java Developer", "Sales"}
+        assert {e["label"] for e in r["entities"]} <= {"role", "total_years", "university",
+                                                      "degree", "company", "years"}
+        assert len(r["text"].split()) > 60  # five sections of generated text
+    manifest = json.loads((folder / "_manifest.json").read_text())
+    (ledger,) = manifest["epsilon_ledgers"].values()
+    assert ledger["spent"] <= 1.0 and ledger["budget"] == 1.0
+    assert sum(e["purpose"].startswith("vocabulary") for e in ledger["entries"]) == 2
+    assert manifest["config"]["doc_type"] == "cv"
+
+
+def test_every_table_row_has_both_classifiers(experiment):
+    table = json.loads((experiment / "table.json").read_text())
+    names = [r["condition"] for r in table["rows"]]
+    assert names == ["real", "synthetic ε=1", "real + synthetic ε=1", "real, roles masked",
+                     "synthetic ε=1, roles masked", "random baseline (labels permuted)"]
+    for r in table["rows"]:
+        assert set(r["scores"]) == {"fastText", "encoder"}
+        assert all(0.0 <= v <= 1.0 for v in r["scores"].values())
+    assert table["corpus"]["train"] + table["corpus"]["test"] == 30
+    assert "intrinsic" in table["rows"][1] and "np_ratio" in table["rows"][1]["intrinsic"]
+    assert "| random baseline" in (experiment / "table.md").read_text()
+
+
+def test_masking_removes_role_mentions_from_training_text():
+    from eval.cv_data import mask_roles
+
+    masked = mask_roles(["Experienced Java developer. Java Developers wanted. HR executive."],
+                        ["Java Developer", "HR"])
+    assert masked == ["Experienced worker. worker wanted. worker."]
