@@ -97,7 +97,8 @@ def _pairs(task: str, s: dict) -> list[tuple[str, object]]:
         return [(f"{k} synthetic / real",
                  f"{s['synthetic']['overall'][k]:.3f} / {s['real']['overall'][k]:.3f}")
                 for k in (*INTRINSIC, "np_ratio", "np_length", "verb_subtree_length",
-                          "log_frequency", "words_mean")]
+                          "log_frequency", "words_mean")
+                if k in s["synthetic"]["overall"] and k in s["real"]["overall"]]
     a, chars = s.get("attributes", {}), s["characters_reproduced"]
     pairs = [("private characters reproduced", chars["share"]
               if chars["share"] is not None else chars["note"])]

@@ -201,7 +201,7 @@ def test_fit_job_reports_and_refuses(tmp_path):
     doc = from_dict(__import__("json").loads(out.read_text()))
     assert doc.ledger.spent <= 2.0
     bad = subprocess.run(base + ["--epsilon", "-1"], check=False, capture_output=True, text=True)
-    assert bad.returncode == 2 and bad.stderr.strip() == "error: epsilon must be > 0, got -1.0"
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: --epsilon must be > 0, got -1.0"
 
 
 def test_clip_option_maps_values_and_keeps_their_count_out_of_the_model(tmp_path):
