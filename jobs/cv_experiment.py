@@ -123,26 +123,34 @@ def run(args: argparse.Namespace) -> dict:
                    for e in masked]
     conditions += [("random baseline (labels permuted)", [out / "train.jsonl"],
                     ["--permutations", args.permutations])]
-    rows = []
-    for k, (name, sources, flags) in enumerate(conditions):
+    summary = {"corpus": {"path": str(args.corpus), "cvs": len(train) + len(test),
+                          "train": len(train), "test": len(test),
+                          "roles": len({c.role for c in train + test})},
+               "settings": dict(vars(args)), "rows": [None] * len(conditions)}
+    # Run the cheap-and-central rows first; the table keeps the paper's order and is
+    # rewritten after every row, so an interrupted run still leaves what it finished.
+    order = sorted(range(len(conditions)), key=lambda k: ("masked" in conditions[k][0], k))
+    for k in order:
+        name, sources, flags = conditions[k]
         argv = [*common, "--output", out / "eval" / f"{k:02d}"]
         for s in sources:
             argv += ["--train", s]
         if "--tasks" not in flags:
             argv += ["--tasks", tasks]
         result = _job(evaluate, "evaluate", argv + flags)
-        rows.append(_table_row(name, result, flags))
-        print(f"[{name}] " + ", ".join(f"{c} {v:.3f}" for c, v in rows[-1]["scores"].items()),
-              flush=True)
-    summary = {"corpus": {"path": str(args.corpus), "cvs": len(train) + len(test),
-                          "train": len(train), "test": len(test),
-                          "roles": len({c.role for c in train + test})},
-               "settings": {k: v for k, v in vars(args).items()}, "rows": rows,
-               "wall_s": round(time.time() - started, 1)}
-    (out / "table.json").write_text(json.dumps(summary, indent=1, default=str))
-    (out / "table.md").write_text(table_markdown(summary))
+        summary["rows"][k] = _table_row(name, result, flags)
+        summary["wall_s"] = round(time.time() - started, 1)
+        _write_table(out, summary)
+        print(f"[{name}] " + ", ".join(f"{c} {v:.3f}" for c, v in
+                                       summary["rows"][k]["scores"].items()), flush=True)
     print(table_markdown(summary))
     return summary
+
+
+def _write_table(out: Path, summary: dict) -> None:
+    done = {**summary, "rows": [r for r in summary["rows"] if r is not None]}
+    (out / "table.json").write_text(json.dumps(done, indent=1, default=str))
+    (out / "table.md").write_text(table_markdown(done))
 
 
 def _table_row(name: str, result: dict, flags: list) -> dict:
@@ -166,7 +174,7 @@ def table_markdown(summary: dict) -> str:
     lines = [(f"Corpus: {c['cvs']} distinct CVs, {c['roles']} roles; train {c['train']}, "
              f"test {c['test']} (stratified by role). Weighted F1 on the real test CVs."), "",
              "| training data | documents | fastText | encoder |", "| --- | ---: | ---: | ---: |"]
-    for r in summary["rows"]:
+    for r in [r for r in summary["rows"] if r is not None]:
         cells = []
         for col in ("fastText", "encoder"):
             v = r["scores"].get(col)
