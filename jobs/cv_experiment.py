@@ -41,6 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--masked-epsilons", default=None, help="ε values masked (default: all)")
     p.add_argument("--permutations", type=int, default=10, help="random-baseline runs")
     p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--baseline-epochs", type=int, default=None,
+                   help="epochs of each permuted-label run (default: --epochs); labels "
+                        "carry no signal there, so fewer epochs only save time")
     p.add_argument("--base-model", default="minilm")
     p.add_argument("--min-count", type=int, default=5)
     p.add_argument("--as-of", type=int, default=None)
@@ -122,7 +125,8 @@ def run(args: argparse.Namespace) -> dict:
     conditions += [(f"synthetic ε={e:g}, roles masked", [synthetic[e]], ["--mask-roles"])
                    for e in masked]
     conditions += [("random baseline (labels permuted)", [out / "train.jsonl"],
-                    ["--permutations", args.permutations])]
+                    ["--permutations", args.permutations,
+                     "--epochs", args.baseline_epochs or args.epochs])]
     summary = {"corpus": {"path": str(args.corpus), "cvs": len(train) + len(test),
                           "train": len(train), "test": len(test),
                           "roles": len({c.role for c in train + test})},
