@@ -87,16 +87,26 @@ def _check_train(location: str) -> None:
                           "generate` into it first")
 
 
+def _manifest(location: str) -> dict | None:
+    """The generation run's manifest beside the shards, if any (none for a real corpus)."""
+    from synth.storage import exists, filesystem, join, read_json
+
+    if location.lower().endswith((".csv", ".jsonl", ".json")):
+        return None
+    fs, folder = filesystem(location)
+    path = join(folder, "_manifest.json")
+    return read_json(fs, path) if exists(fs, path) else None
+
+
 def _read_train(location: str):
     """The shards as a Ray Dataset (local path or URI) and the run's manifest, if any."""
     import ray
 
-    from synth.storage import exists, filesystem, join, read_json
+    from synth.storage import filesystem
 
     fs, folder = filesystem(location)
-    manifest = join(folder, "_manifest.json")
     ds = ray.data.read_parquet(folder, filesystem=fs, columns=["text", "label", "entities"])
-    return ds, read_json(fs, manifest) if exists(fs, manifest) else None
+    return ds, _manifest(location)
 
 
 def _load_private(args):
@@ -213,8 +223,6 @@ def _cv_context(args) -> dict:
 
     from eval.cv_data import mask_roles, read_sources
     from eval.testset import load_testset
-    from synth.storage import exists, filesystem, join, read_json
-
     test = load_testset(args.test, None)
     for location in args.train:
         _check_train(location)
@@ -222,12 +230,7 @@ def _cv_context(args) -> dict:
     if args.mask_roles:
         masked = mask_roles([r["text"] for r in rows], [r["label"] for r in rows])
         rows = [{**r, "text": t} for r, t in zip(rows, masked)]
-    manifest = None
-    first = args.train[0]
-    if not first.lower().endswith((".csv", ".jsonl", ".json")):
-        fs, folder = filesystem(first)
-        path = join(folder, "_manifest.json")
-        manifest = read_json(fs, path) if exists(fs, path) else None
+    manifest = _manifest(args.train[0])
     _start_ray()
     labels = sorted({r["label"] for r in rows} | {d.label for d in test.docs})
     return {"ds": ray.data.from_items(rows), "rows": rows, "manifest": manifest, "test": test,

@@ -90,7 +90,6 @@ class Extracted:
     universities: list[tuple[str, str]] = field(default_factory=list)  # (name, degree)
     companies: list[tuple[str, int]] = field(default_factory=list)  # (name, years)
     total_years: int = 0
-    total_stated: bool = False
 
 
 def units(text: str) -> list[tuple[int, int]]:
@@ -186,7 +185,7 @@ def keyword_names(chunk: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _universities(text: str, spans, as_of: int) -> list[tuple[int, str, int | None, int]]:
+def _universities(text: str, spans) -> list[tuple[int, str, int | None, int]]:
     """(position, name, stated level or None, year or 0) per university mention."""
     vocab = load_vocabulary("universities")
     found = []
@@ -318,7 +317,7 @@ def stated_total(text: str, spans, employers) -> int | None:
 
 def extract(text: str, nlp=None, as_of: int = 2026) -> Extracted:
     spans = units(text)
-    unis = _universities(text, spans, as_of)
+    unis = _universities(text, spans)
     if unis and all(year for *_, year in unis):
         unis.sort(key=lambda u: (u[3], u[2] if u[2] is not None else -1))
     else:
@@ -341,7 +340,6 @@ def extract(text: str, nlp=None, as_of: int = 2026) -> Extracted:
         elif k in years and out.companies[seen[key]][1] == 0:
             out.companies[seen[key]] = (name, years[k])
     total = stated_total(text, spans, employers)
-    out.total_stated = total is not None
     out.total_years = total if total is not None else sum(y for _, y in out.companies)
     out.companies = out.companies[:3]
     return out

@@ -25,10 +25,12 @@ def years_text(n: int) -> str:
     return "less than a year" if n <= 0 else ("1 year" if n == 1 else f"{n} years")
 
 
-def cv_values(row: pd.Series, kept: dict, rng: np.random.Generator, fake: Faker) -> dict:
-    """The inserted attributes of one CV: role, entries, total years (all strings)."""
+def cv_values(row: pd.Series, public: list[str], rng: np.random.Generator,
+              fake: Faker) -> dict:
+    """The inserted attributes of one CV: role, entries, total years (all strings).
+
+    `public`: the public universities the model did not keep, for 'Other University'."""
     universities, companies = [], []
-    public = [u for u in load_vocabulary("universities").canonical if u not in kept["u"]]
     for k in range(1, SLOTS + 1):
         name = str(row.get(f"university_{k}", NONE))
         if name != NONE:
@@ -76,7 +78,7 @@ def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[
     return "\n\n".join(parts), "cv:" + "-".join(chosen)
 
 
-def instruction(values: dict, persona: dict, title: str) -> str:
+def instruction(persona: dict, title: str) -> str:
     return (f"Write the CV of {persona['name']}, a {title}, section by section, in plain "
             "English, about 30 words per section, with no placeholders.")
 
@@ -95,11 +97,12 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
     fake.seed_instance(int(rng.integers(0, 2**31)))
     rows = model.sample(cfg.num_docs, cfg.seed)
     domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
-    kept = {"u": domain.get("university_1", set())}
+    kept = domain.get("university_1", set())
+    public = [u for u in load_vocabulary("universities").canonical if u not in kept]
     jobs = []
     for i, (_, row) in enumerate(rows.iterrows()):
         persona = personas[i]
-        values = cv_values(row, kept, rng, fake)
+        values = cv_values(row, public, rng, fake)
         body, template_id = assemble(templates, values, persona, rng)
         title = templates.titles.get(values["role"], values["role"])
         pieces = body.split(SLOT)
@@ -110,7 +113,7 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
             "doc_type": "cv", "label": values["role"], "category": "CV",
             "subcategory": values["role"], "template_id": template_id,
             "header": templates.header, "pieces": pieces,
-            "instruction": instruction(values, persona, title),
+            "instruction": instruction(persona, title),
             "entities": entities, "attributes": values, "persona": persona,
         })
     notes = {"dp_samples": rows.assign(id=[j["id"] for j in jobs]),

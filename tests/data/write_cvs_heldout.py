@@ -1,11 +1,10 @@
 """Writes cvs_heldout.jsonl: 10 more hand-written, hand-labelled CVs, written after the
 extraction rules were fixed and never used to change them: the extraction numbers on
 this file are the honest ones (README, "CV extraction"). Same labelling rules as
-write_cvs_small.py; "present" means 2024.
+write_cvs_small.py; "present" means 2024. Run: python -m tests.data.write_cvs_heldout
 """
 
-import json
-from pathlib import Path
+from tests.data.write_cvs_small import write
 
 CVS = [
 ("Java Developer",
@@ -64,15 +63,5 @@ CVS = [
 ]
 
 
-def main() -> None:
-    out = Path(__file__).with_name("cvs_heldout.jsonl")
-    with out.open("w", encoding="utf-8") as f:
-        for role, text, universities, companies, total in CVS:
-            f.write(json.dumps({"text": text, "label": role, "gold": {
-                "universities": [list(u) for u in universities],
-                "companies": [list(c) for c in companies], "total_years": total}}) + "\n")
-    print(f"{len(CVS)} CVs written to {out}")
-
-
 if __name__ == "__main__":
-    main()
+    write(CVS, "cvs_heldout.jsonl")

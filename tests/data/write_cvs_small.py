@@ -6,6 +6,7 @@ README "CV extraction": post-secondary institutions only (schools and boards are
 universities), canonical names from synth/data/cv/*.yaml, degree as stated or else by
 the count rule, years per employer rounded to whole years, total years as stated or
 else the sum over employers. "present" means 2024 (extract with --as-of 2024).
+Run: python -m tests.data.write_cvs_small
 """
 
 import json
@@ -208,15 +209,16 @@ CVS = [
 ]
 
 
-def main() -> None:
-    out = Path(__file__).with_name("cvs_small.jsonl")
+def write(cvs: list, name: str) -> None:
+    """(role, text, universities, companies, total) tuples -> JSONL beside this script."""
+    out = Path(__file__).with_name(name)
     with out.open("w", encoding="utf-8") as f:
-        for role, text, universities, companies, total in CVS:
+        for role, text, universities, companies, total in cvs:
             f.write(json.dumps({"text": text, "label": role, "gold": {
                 "universities": [list(u) for u in universities],
                 "companies": [list(c) for c in companies], "total_years": total}}) + "\n")
-    print(f"{len(CVS)} CVs written to {out}")
+    print(f"{len(cvs)} CVs written to {out}")
 
 
 if __name__ == "__main__":
-    main()
+    write(CVS, "cvs_small.jsonl")
