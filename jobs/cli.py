@@ -3,11 +3,11 @@
 import argparse
 import sys
 
-from jobs import cv_experiment, evaluate, extract, fit, generate
+from jobs import cv_experiment, evaluate, extract, fit, generate, refresh
 from jobs.entry import guarded
 
 COMMANDS = {"extract": extract, "fit": fit, "generate": generate, "evaluate": evaluate,
-            "cv-experiment": cv_experiment}
+            "cv-experiment": cv_experiment, "refresh": refresh}
 
 
 def main(argv=None) -> int:

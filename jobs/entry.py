@@ -26,3 +26,8 @@ def parser_for(module, name: str) -> argparse.ArgumentParser:
 
 def main_for(module, name: str, argv=None) -> int:
     return guarded(module.run, parser_for(module, name).parse_args(argv))
+
+
+def run_job(module, name: str, argv: list) -> dict:
+    """Run another job from a job (cv-experiment, refresh) through its own parser."""
+    return module.run(parser_for(module, name).parse_args([str(a) for a in argv]))

@@ -27,7 +27,8 @@ CV_TASKS = ("classify", "fasttext", "intrinsic")
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--train", required=True, action="append",
-                   help="folder of synthetic Parquet shards (path or URI); for CVs also a "
+                   help="folder of synthetic Parquet shards, or a refresh root (its latest "
+                        "version), path or URI; for CVs also a "
                         "real CV corpus (CSV/JSONL); repeat to train on several together")
     p.add_argument("--test", required=True, help="real labelled test set (JSON or JSONL)")
     p.add_argument("--tasks", default=None,
@@ -182,9 +183,11 @@ def _run_task(task: str, ctx: dict, args) -> dict:
                                  *fit_args)
         return {**metrics.classification(gold, predicted, labels), "training": m}
     if task == "fasttext":
-        predicted = fasttext_task.train_and_predict(ctx["train_texts"], ctx["train_labels"],
-                                                    texts, args.seed)
-        return metrics.classification(gold, predicted, labels)
+        preset = (fasttext_task.LONG_DOCUMENTS if args.doc_type == "cv"
+                  else fasttext_task.THESIS)
+        predicted, used = fasttext_task.train_and_predict(
+            ctx["train_texts"], ctx["train_labels"], texts, args.seed, preset)
+        return {**metrics.classification(gold, predicted, labels), "hyperparameters": used}
     if task == "bio_ner":
         tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
         m, predicted = train.fit("bio_ner", ctx["ds"], {**ctx["common"], "tags": tags},
@@ -279,6 +282,9 @@ def run(args: argparse.Namespace) -> dict:
 
     if isinstance(args.train, str):
         args.train = [args.train]
+    from synth.versions import resolve
+
+    args.train = [resolve(t) for t in args.train]  # a refresh root → its latest version
     tasks = _tasks(args)
     if args.permutations < 0:
         raise ConfigError(f"--permutations must be ≥ 0, got {args.permutations}")

@@ -35,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shard-size", type=int, help="documents per Parquet shard")
     p.add_argument("--prompt-style", choices=["chat", "plain"])
     p.add_argument("--dp-model", help="PrivBayes model file for health-absence tickets")
+    p.add_argument("--device", choices=["auto", "cpu", "cuda"],
+                   help="cuda: one GPU per actor even before an autoscaling cluster has "
+                        "started its GPU workers; auto: GPUs when the cluster has them")
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -44,6 +47,7 @@ def run(args: argparse.Namespace) -> dict:
         "num_actors": args.num_actors, "batch_size": args.batch_size,
         "shard_size": getattr(args, "shard_size", None),
         "prompt_style": args.prompt_style, "dp_model": args.dp_model,
+        "device": getattr(args, "device", None),
     })
     out = Path(args.output)
     if (out / "_run.json").exists() and cfg.reference_date:

@@ -57,7 +57,10 @@ def generate(jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard) -> No
         pa.table({"shard": [j["shard"] for j in chunk], "job": [json.dumps(j) for j in chunk]})
         for chunk in (jobs[i : i + cfg.batch_size] for i in range(0, len(jobs), cfg.batch_size))
     ]
-    gpus = ray.cluster_resources().get("GPU", 0)
+    # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
+    # one per actor anyway, which is what makes the autoscaler start them.
+    gpus = cfg.device.startswith("cuda") or (cfg.device == "auto"
+                                             and ray.cluster_resources().get("GPU", 0) > 0)
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     actors = cfg.num_actors
     threads = cfg.threads_per_actor or max(1, cpus // actors)

@@ -39,3 +39,26 @@ def generated(tmp_path_factory, dp_model) -> Path:
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return out
+
+
+def refresh(root: str, dp_model: Path, *extra: str) -> subprocess.CompletedProcess:
+    """One `hrsynth refresh` of 8 tickets, evaluated with fastText and the intrinsic metrics."""
+    return subprocess.run(
+        [sys.executable, "-m", "jobs.refresh", "--config", "configs/tickets.yaml",
+         "--output-root", root, "--dp-model", str(dp_model), "--num-docs", "8",
+         "--batch-size", "8", "--test", "eval/data/dev_tickets.jsonl",
+         "--tasks", "fasttext,intrinsic", "--keep", "2", *extra],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def refreshed(tmp_path_factory, dp_model) -> dict:
+    """A file:// refresh root after two successful refreshes and one forced to fail."""
+    folder = tmp_path_factory.mktemp("refresh_root")
+    root, runs, latest = folder.as_uri(), [], []
+    for extra in ([], [], ["--test", str(ROOT / "tests" / "data" / "cvs_small.jsonl")]):
+        runs.append(refresh(root, dp_model, *extra))
+        latest.append((folder / "latest.json").read_text() if (folder / "latest.json").exists()
+                      else None)
+    return {"folder": folder, "root": root, "runs": runs, "latest": latest}

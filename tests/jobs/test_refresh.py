@@ -1,0 +1,52 @@
+"""`hrsynth refresh` on a file:// root: two versions, `latest` moves only on success."""
+
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+from eval.history import read_history
+from synth import versions
+from tests.conftest import refresh
+
+pytestmark = pytest.mark.slow
+
+
+def test_two_refreshes_make_two_versions_and_move_latest(refreshed):
+    first, second, _ = refreshed["runs"]
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert second.returncode == 0, second.stderr[-3000:]
+    done = [v for v in versions.list_versions(refreshed["root"]) if v["status"] == "succeeded"]
+    assert len(done) == 2
+    pointers = [json.loads(p) for p in refreshed["latest"][:2]]
+    assert [p["version"] for p in pointers] == [v["version"] for v in done]
+    for v in done:
+        folder = refreshed["folder"] / v["version"]
+        assert pq.read_table(folder / "data").num_rows == 8
+        assert json.loads((folder / "data" / "_manifest.json").read_text())["rows"] == 8
+        assert (folder / "eval" / "metrics.json").is_file()
+    history = read_history(refreshed["root"] + "/history.parquet").to_pylist()
+    assert len({r["train_run_id"] for r in history}) == 2
+
+
+def test_a_failed_refresh_leaves_latest_where_it_was(refreshed):
+    failed = refreshed["runs"][2]
+    assert failed.returncode == 2 and "error:" in failed.stderr
+    assert refreshed["latest"][2] == refreshed["latest"][1]
+    newest = versions.list_versions(refreshed["root"])[-1]
+    assert newest["status"] == "failed"
+    status = json.loads((refreshed["folder"] / newest["version"] / "_refresh.json").read_text())
+    assert "test" in status["error"] and [s["step"] for s in status["steps"]] == ["generate"]
+    # what it finished is kept: the generated shards are there, whole
+    assert pq.read_table(refreshed["folder"] / newest["version"] / "data").num_rows == 8
+
+
+def test_retention_keeps_the_newest_good_versions(refreshed, dp_model, tmp_path):
+    folder = refreshed["folder"]
+    before = [v["version"] for v in versions.list_versions(refreshed["root"])]
+    third = refresh(refreshed["root"], dp_model)  # --keep 2: the oldest good one goes
+    assert third.returncode == 0, third.stderr[-3000:]
+    after = [v["version"] for v in versions.list_versions(refreshed["root"])]
+    assert after[:-1] == before[1:]  # only the oldest version was deleted
+    assert json.loads((folder / "latest.json").read_text())["version"] == after[-1]
+    assert (folder / "history.parquet").is_file()
