@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from jobs import evaluate, extract, fit, generate
-from jobs.entry import main_for, run_job
+from jobs.entry import main_for, parser_for, run_job
 from synth import ConfigError
 
 
@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> dict:
             argv += ["--train", s]
         if "--tasks" not in flags:
             argv += ["--tasks", tasks]
-        result = run_job(evaluate, "evaluate", argv + flags)
+        result = _finished(argv + flags) or run_job(evaluate, "evaluate", argv + flags)
         summary["rows"][k] = _table_row(name, result, flags)
         summary["wall_s"] = round(time.time() - started, 1)
         _write_table(out, summary)
@@ -150,6 +150,27 @@ def run(args: argparse.Namespace) -> dict:
                                        summary["rows"][k]["scores"].items()), flush=True)
     print(table_markdown(summary))
     return summary
+
+
+# Settings that make two evaluate runs the same row (the output folder is the row's own).
+ROW_KEYS = ("train", "test", "tasks", "doc_type", "epochs", "lr", "batch_size", "seed",
+            "base_model", "mask_roles", "permutations", "num_workers")
+
+
+def _finished(argv: list) -> dict | None:
+    """A row's earlier result, when its folder holds metrics of the very same settings.
+
+    An interrupted experiment rerun with the same arguments skips the rows it finished
+    instead of training them again; a changed setting retrains the row.
+    """
+    args = vars(parser_for(evaluate, "evaluate").parse_args([str(a) for a in argv]))
+    path = Path(args["output"], "metrics.json")
+    if not path.is_file():
+        return None
+    done = json.loads(path.read_text())
+    same = all(json.dumps(done["config"].get(k), default=str) == json.dumps(args[k], default=str)
+               for k in ROW_KEYS)
+    return done if same else None
 
 
 def _write_table(out: Path, summary: dict) -> None:

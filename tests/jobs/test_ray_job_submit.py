@@ -52,6 +52,8 @@ def ray_head(tmp_path):
     env = {**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}", "RAY_AUTH_MODE": "disabled",
            "RAY_USAGE_STATS_ENABLED": "0"}
     env.pop("RAY_ADDRESS", None)
+    pointer = Path(os.environ.get("RAY_TMPDIR", "/tmp"), "ray", "ray_current_cluster")
+    previous = pointer.read_text() if pointer.exists() else None
     port, dash, agent = free_port(), free_port(), free_port()
     head = subprocess.Popen(  # own agent port too: the default clashes with other clusters
         [BIN / "ray", "start", "--head", "--block", "--port", str(port),
@@ -69,6 +71,13 @@ def ray_head(tmp_path):
             head.wait(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(head.pid, signal.SIGKILL)
+        # A killed head leaves its address there, and the next ray.init() on this machine
+        # would try to join it: put back what was there before.
+        if pointer.exists() and pointer.read_text().strip().endswith(f":{port}"):
+            if previous is None:
+                pointer.unlink()
+            else:
+                pointer.write_text(previous)
 
 
 def manifest_job() -> tuple[list[str], dict]:
