@@ -176,7 +176,7 @@ def _finished(argv: list) -> dict | None:
 def _write_table(out: Path, summary: dict) -> None:
     done = {**summary, "rows": [r for r in summary["rows"] if r is not None]}
     (out / "table.json").write_text(json.dumps(done, indent=1, default=str))
-    (out / "table.md").write_text(table_markdown(done))
+    (out / "table.md").write_text(table_markdown(done) + intrinsic_markdown(done))
 
 
 def _table_row(name: str, result: dict, flags: list) -> dict:
@@ -207,6 +207,26 @@ def table_markdown(summary: dict) -> str:
             sd = r.get(col + "_sd")
             cells.append("–" if v is None else f"{v:.3f}" + (f" ± {sd:.3f}" if sd else ""))
         lines.append(f"| {r['condition']} | {r['training_documents']} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines) + "\n"
+
+
+INTRINSIC_ROWS = (("ttr_1", "TTR-1"), ("ttr_2", "TTR-2"), ("noun_ratio", "noun ratio"),
+                  ("verb_ratio", "verb ratio"), ("np_ratio", "NP ratio"),
+                  ("np_length", "mean NP length"), ("verb_subtree_length", "verb subtree length"),
+                  ("log_frequency", "log word frequency"), ("words_mean", "words"))
+
+
+def intrinsic_markdown(summary: dict) -> str:
+    """The paper's intrinsic metrics, every synthetic set beside the real test CVs."""
+    rows = [r for r in summary["rows"] if r is not None and "intrinsic" in r]
+    if not rows:
+        return ""
+    names = [r["condition"].replace("synthetic ", "") for r in rows]
+    lines = ["", "| metric | real test CVs | " + " | ".join(names) + " |",
+             "| --- | ---: |" + " ---: |" * len(rows)]
+    for key, label in INTRINSIC_ROWS:
+        values = [rows[0]["intrinsic_real"][key]] + [r["intrinsic"][key] for r in rows]
+        lines.append(f"| {label} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
     return "\n".join(lines) + "\n"
 
 

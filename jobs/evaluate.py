@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from jobs.entry import main_for
+from jobs.ray_session import connect
 from synth import ConfigError
 
 TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy")
@@ -213,7 +214,7 @@ def _ticket_context(args, tasks: list[str]) -> dict:
     test = load_testset(args.test, labels, set(entity_labels))
     private = _load_private(args) if "privacy" in tasks else None
     _check_train(args.train[0])
-    _start_ray()
+    connect(log_to_driver=False)
     ds, manifest = _read_train(args.train[0])
     rows = ds.take_all()
     return {"ds": ds, "rows": rows, "manifest": manifest, "test": test, "labels": labels,
@@ -234,17 +235,10 @@ def _cv_context(args) -> dict:
         masked = mask_roles([r["text"] for r in rows], [r["label"] for r in rows])
         rows = [{**r, "text": t} for r, t in zip(rows, masked)]
     manifest = _manifest(args.train[0])
-    _start_ray()
+    connect(log_to_driver=False)
     labels = sorted({r["label"] for r in rows} | {d.label for d in test.docs})
     return {"ds": ray.data.from_items(rows), "rows": rows, "manifest": manifest, "test": test,
             "labels": labels, "entity_labels": [], "private": None}
-
-
-def _start_ray() -> None:
-    import ray
-
-    if not ray.is_initialized():
-        ray.init(include_dashboard=False, log_to_driver=False)
 
 
 def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:

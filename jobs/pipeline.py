@@ -16,6 +16,7 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 import ray
 
+from jobs.ray_session import connect
 from synth.params import params_from
 
 
@@ -41,13 +42,6 @@ class SlotFiller:
         rows = render(jobs, self.generator, self.params, self.style, self.seed)
         return pa.table({"shard": [j["shard"] for j in jobs],
                          "row": [json.dumps(r) for r in rows]})
-
-
-def connect() -> None:
-    """Join the cluster named by RAY_ADDRESS (ray job submit sets it) or start a local one."""
-    if not ray.is_initialized():
-        ray.init(address=os.environ.get("RAY_ADDRESS"), include_dashboard=False,
-                 log_to_driver=True)
 
 
 def generate(jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard) -> None:

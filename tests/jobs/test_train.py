@@ -23,7 +23,8 @@ TAGS = ["O"] + [f"{p}-{e}" for e in ENTITIES for p in "BI"]
 def ray_local():
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # "local": a new cluster of its own, whatever an earlier `ray start` left recorded
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()
 

@@ -28,7 +28,7 @@ def cv_model(tmp_path_factory):
 
 def test_sections_have_2_to_5_variants_and_one_slot_each():
     t = load_templates()
-    assert [s.id for s in t.sections] == ["personal", "education", "experience",
+    assert [s.id for s in t.sections] == ["personal", "skills", "education", "experience",
                                           "languages", "hobbies"]
     assert all(2 <= len(s.prompts) <= 5 for s in t.sections)
 
@@ -43,7 +43,8 @@ def test_planned_cvs_repeat_prompts_per_entry(cv_model):
         body = SLOT.join(j["pieces"])
         universities = [k for k in j["attributes"] if k.startswith("university_")]
         companies = [k for k in j["attributes"] if k.startswith("company_")]
-        assert len(j["pieces"]) - 1 == 3 + len(universities) + len(companies)
+        # one slot per unrepeated section (personal, skills, languages, hobbies)
+        assert len(j["pieces"]) - 1 == 4 + len(universities) + len(companies)
         for k in universities + companies:
             assert j["attributes"][k] in body
         assert "${" not in body

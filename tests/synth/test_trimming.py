@@ -24,3 +24,17 @@ def test_is_finished():
     assert not is_finished(" I am", 1)
     assert is_finished(" I am ill. ", 1)
     assert is_finished(" I am\n\nok", 3)
+
+
+def test_a_list_without_a_full_stop_is_kept_to_its_last_whole_item():
+    cut = " Python, SQL, machine learning, Python, Tableau, deep lear"
+    assert trim_slot(cut, 3) == "Python, SQL, machine learning, Tableau"
+    assert trim_slot(" English, Spanish and French\n\nHOBBIES", 3) == "English, Spanish and French"
+    assert trim_slot(" - Excel; - Payroll\nLICENSES", 3) == "Excel, Payroll"
+
+
+def test_prose_or_template_talk_cut_at_a_comma_is_not_a_list():
+    assert trim_slot(" I have worked with many teams across Europe and Asia, and then I", 3) == ""
+    assert trim_slot(" [Skill 1], [Skill 2], [Skill 3]\n", 3) == ""
+    assert trim_slot(" Python\n", 3) == ""
+    assert trim_slot(" Best regards, Anna, HR\n", 3) == ""

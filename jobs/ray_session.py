@@ -1,0 +1,57 @@
+"""Joining a Ray cluster from a job: the one named by RAY_ADDRESS, a live one on this
+machine, or a new local one.
+
+Ray's own ray.init() follows the address a `ray start` left in <tmp>/ray/ray_current_cluster
+even when that cluster is gone (killed, machine rebooted into the same /tmp), and then
+waits on the dead address for a very long time. A job checks that the address answers
+before joining it and otherwise starts its own cluster, saying why.
+"""
+
+import os
+import socket
+import sys
+from pathlib import Path
+
+# Seconds to wait for the recorded head to accept a connection.
+PROBE_TIMEOUT_S = 2.0
+
+
+def recorded_address_file() -> Path:
+    """Where `ray start` records the head's address (Ray honours RAY_TMPDIR)."""
+    return Path(os.environ.get("RAY_TMPDIR") or "/tmp", "ray", "ray_current_cluster")
+
+
+def answers(address: str, timeout: float = PROBE_TIMEOUT_S) -> bool:
+    """Whether something accepts TCP connections at host:port."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        return False
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def ray_address() -> str:
+    """RAY_ADDRESS if set (ray job submit sets it), else a live recorded head, else 'local'."""
+    if os.environ.get("RAY_ADDRESS"):
+        return os.environ["RAY_ADDRESS"]
+    path = recorded_address_file()
+    recorded = path.read_text().strip() if path.is_file() else ""
+    if not recorded:
+        return "local"
+    if answers(recorded):
+        return recorded
+    print(f"Ray: nothing answers at {recorded} (recorded in {path} by an earlier "
+          "`ray start`); starting a local cluster. Set RAY_ADDRESS to join another one.",
+          file=sys.stderr)
+    return "local"
+
+
+def connect(log_to_driver: bool = True) -> None:
+    """ray.init() at ray_address(), once per process."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=ray_address(), include_dashboard=False, log_to_driver=log_to_driver)
