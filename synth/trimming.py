@@ -2,8 +2,9 @@
 
 The model is asked to continue an email or a CV; what it writes past the paragraph, a
 sign-off, placeholder brackets, or a half sentence at the token limit must not reach the
-text. A CV's skills or languages slot is often a list with no full stop; such a list,
-cut at its last whole item, is kept instead of being thrown away as unfinished.
+text. A CV's skills or languages slot is often a list with no full stop, on one line
+("Python; SQL; Tableau") or as bullet lines; such a list, cut at its last whole item, is
+kept (as "a, b, c") instead of being thrown away as unfinished.
 """
 
 import re
@@ -17,8 +18,11 @@ STOP_LINE = re.compile(
 )
 PLACEHOLDER = re.compile(r"\[[^\]]*\]|\{[^}]*\}|<[^>]*>|\$\{")
 LIST_SEPARATOR = re.compile(r"\s*[,;]\s*")
-# A list item longer than this is prose cut at a comma, not an item.
+BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+# An item longer than this is prose cut at a comma, not an item; a bullet line says by
+# its layout that it is an item, so it may be longer.
 MAX_ITEM_WORDS = 6
+MAX_BULLET_WORDS = 10
 
 
 def count_sentence_ends(text: str) -> int:
@@ -31,41 +35,57 @@ def is_finished(text: str, sentences: int) -> bool:
 
 
 def trim_slot(raw: str, sentences: int) -> str:
-    """The first `sentences` whole sentences of the first paragraph, without placeholders."""
+    """The first `sentences` whole sentences of the first paragraph, without placeholders,
+    else the list the paragraph opens with."""
     raw = raw.lstrip()
     text = raw.split("\n\n", 1)[0]
     stop = STOP_LINE.search(text)
     if stop:
         text = text[: stop.start()]
-    first_line, newline, _ = text.partition("\n")
-    # The model ended the first line itself (a newline, a paragraph break or a stop line
-    # follows it); otherwise the token limit cut it.
-    line_ended = bool(newline) or len(text) < len(raw)
-    text = " ".join(text.split())  # one paragraph, single spaces
+    # Whether the model ended the paragraph itself (a paragraph break or a stop line
+    # follows it); otherwise the token limit cut its last line.
+    ended = len(text) < len(raw)
+    marked = [bool(BULLET.match(line)) for line in text.split("\n")]
+    bullets = marked.index(False) if False in marked else len(marked)  # leading bullet lines
+    lines = [BULLET.sub("", line) for line in text.split("\n")]
+    # Bullet lines without a full stop are list items ('- Excel'), not sentences.
+    if bullets and not SENTENCE_END.search(lines[0]):
+        listed = whole_list(lines[:bullets], ended or bullets < len(lines), MAX_BULLET_WORDS)
+        if listed:
+            return listed
+    text = " ".join(" ".join(lines).split())  # one paragraph, single spaces, no bullet marks
     kept, start = [], 0
     for m in SENTENCE_END.finditer(text):
         sentence = text[start : m.end()].strip()
         start = m.end()
         if PLACEHOLDER.search(sentence):
             break  # '[Your Name]' and the like: the rest is template talk
+        if not re.search(r"[^\W\d_]", sentence):
+            continue  # '4.': a cut list number, not a sentence
         kept.append(sentence)
         if len(kept) == sentences:
             break
     if kept:
         return " ".join(kept)
-    # No whole sentence: keep the first line if it is a list; a line the token limit cut
-    # ends at its last whole item.
-    return whole_list(first_line if line_ended else first_line.rpartition(",")[0])
+    # No whole sentence: keep the first line if it is a list.
+    return whole_list(lines[:1], ended or len(lines) > 1, MAX_ITEM_WORDS)
 
 
-def whole_list(line: str) -> str:
-    """`line` as 'a, b, c' when it is a list of at least two short, distinct items, else ''."""
+def whole_list(lines: list[str], ended: bool, max_words: int) -> str:
+    """The items of `lines` (split at commas and semicolons too) as 'a, b, c' when there
+    are at least two short, distinct whole items, else ''.
+
+    When the token limit cut the last line (not `ended`), its unfinished last item goes:
+    the whole last line when there are several (bullet items), else its last piece.
+    """
+    pieces = [LIST_SEPARATOR.split(line.strip(" .")) for line in lines]
+    if not ended:
+        pieces = pieces[:-1] if len(pieces) > 1 else [pieces[0][:-1]]
     items, seen = [], set()
-    for item in LIST_SEPARATOR.split(line.strip(" .")):
-        item = item.strip(" -*•")
+    for item in (" ".join(i.strip(" -*•").split()) for line in pieces for i in line):
         if not item:
             continue
-        if len(item.split()) > MAX_ITEM_WORDS or PLACEHOLDER.search(item):
+        if len(item.split()) > max_words or PLACEHOLDER.search(item):
             return ""
         if item.lower() not in seen:
             seen.add(item.lower())
