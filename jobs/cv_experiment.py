@@ -143,9 +143,9 @@ def run(args: argparse.Namespace) -> dict:
         if "--tasks" not in flags:
             argv += ["--tasks", tasks]
         result = _finished(argv + flags) or run_job(evaluate, "evaluate", argv + flags)
-        summary["rows"][k] = _table_row(name, result, flags)
+        summary["rows"][k] = table_row(name, result, flags)
         summary["wall_s"] = round(time.time() - started, 1)
-        _write_table(out, summary)
+        write_table(out, summary)
         print(f"[{name}] " + ", ".join(f"{c} {v:.3f}" for c, v in
                                        summary["rows"][k]["scores"].items()), flush=True)
     print(table_markdown(summary))
@@ -173,13 +173,13 @@ def _finished(argv: list) -> dict | None:
     return done if same else None
 
 
-def _write_table(out: Path, summary: dict) -> None:
+def write_table(out: Path, summary: dict) -> None:
     done = {**summary, "rows": [r for r in summary["rows"] if r is not None]}
     (out / "table.json").write_text(json.dumps(done, indent=1, default=str))
     (out / "table.md").write_text(table_markdown(done) + intrinsic_markdown(done))
 
 
-def _table_row(name: str, result: dict, flags: list) -> dict:
+def table_row(name: str, result: dict, flags: list) -> dict:
     scores, extra = {}, {}
     baseline = result.get("random_baseline")
     for task, column in (("fasttext", "fastText"), ("classify", "encoder")):
