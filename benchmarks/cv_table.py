@@ -53,8 +53,11 @@ def main(argv=None) -> None:
         replaced[name] = table_row(name, result, []) | {"evaluate_config": config}
     rows = [replaced.pop(r["condition"], r) for r in base["rows"]
             if r["condition"] in replaced or "synthetic" not in r["condition"]]
-    summary = {**base, "rows": rows + list(replaced.values()),
-               "reused_from": args.experiment}
+    # The experiment's settings and wall time describe its own synthetic rows: the settings
+    # are kept under another name, and each replacement row carries its evaluate config.
+    summary = {**{k: v for k, v in base.items() if k not in ("settings", "wall_s")},
+               "rows": rows + list(replaced.values()), "reused_from": args.experiment,
+               "experiment_settings": base.get("settings")}
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     write_table(out, summary)

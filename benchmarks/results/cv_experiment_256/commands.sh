@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# How table.md/table.json here were made (2026-11-23): 256 synthetic CVs per ε from the
+# DP models and split of the 64-CV run (out/cv_dev64, made by `hrsynth cv-experiment
+# ... --num-docs 64`, see README), each row evaluated with the experiment's settings.
+# The ε = 1 set was generated with the code of ae284ac (before bullet and semicolon lists were
+# kept in slots), the other sets at 2bf23c7.
+set -euo pipefail
+export RAY_ADDRESS=local
+COMMON="--test out/cv_dev64/test.jsonl --doc-type cv --epochs 10 --lr 1e-4 --base-model minilm --seed 0"
+for E in 1 10000 0.1 10; do
+  OUT=out/cv_dev256/synthetic_eps$E; [ "$E" = 1 ] && OUT=out/cv_dev256_eps1
+  python -m jobs.generate --config configs/cvs.yaml --dp-model out/cv_dev64/model_eps$E.json \
+    --num-docs 256 --output $OUT --seed 0
+done
+python -m jobs.evaluate $COMMON --train out/cv_dev256_eps1 --tasks fasttext,classify --output out/cv_dev256_eps1_eval
+python -m jobs.evaluate $COMMON --train out/cv_dev256_eps1 --tasks intrinsic --output out/cv_dev256/eval/synthetic_eps1_intrinsic
+for E in 0.1 10 10000; do
+  python -m jobs.evaluate $COMMON --train out/cv_dev256/synthetic_eps$E --tasks fasttext,classify,intrinsic \
+    --output out/cv_dev256/eval/synthetic_eps$E
+done
+python -m jobs.evaluate $COMMON --train out/cv_dev64/train.jsonl --train out/cv_dev256_eps1 \
+  --tasks fasttext,classify --output out/cv_dev256/eval/real_synthetic_eps1
+python -m jobs.evaluate $COMMON --train out/cv_dev256_eps1 --mask-roles --tasks fasttext,classify \
+  --output out/cv_dev256/eval/synthetic_eps1_masked
+O=out/cv_dev256/eval
+python -m benchmarks.cv_table --experiment out/cv_dev64 \
+  --row "synthetic ε=0.1=$O/synthetic_eps0.1" \
+  --row "synthetic ε=1=out/cv_dev256_eps1_eval,$O/synthetic_eps1_intrinsic" \
+  --row "synthetic ε=10=$O/synthetic_eps10" \
+  --row "synthetic ε=10000=$O/synthetic_eps10000" \
+  --row "real + synthetic ε=1=$O/real_synthetic_eps1" \
+  --row "synthetic ε=1, roles masked=$O/synthetic_eps1_masked" \
+  --output benchmarks/results/cv_experiment_256
