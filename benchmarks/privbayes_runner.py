@@ -26,7 +26,7 @@ def run_hrsynth(codes: pd.DataFrame, sizes, eps, seed, k, n, theta="default"):
                                               for c, s in zip(codes.columns, sizes)}})
     start = time.perf_counter()
     extra = {} if theta == "default" else {"theta": theta}
-    net = fit(codes.to_numpy(np.int64), schema, eps, degree=k, seed=seed, **extra)
+    net = fit(codes.to_numpy(np.int64), schema, eps, degree=k, random_state=seed, **extra)
     seconds = time.perf_counter() - start
     return net.sample(n, seed).astype(int), seconds, net.ledger.spent
 

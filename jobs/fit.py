@@ -12,11 +12,11 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from jobs.entry import main_for
 from synth import ConfigError
+from synth.dp_noise import SECURE, noise_source
 from synth.dp_schema import encode, schema_from_dict
 from synth.dp_vocab import resolve as resolve_vocabularies
 from synth.holdout import holdout_mask
@@ -32,7 +32,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", required=True, help="model file to write (JSON)")
     p.add_argument("--degree", type=int, default=None, help="parents per attribute (default: chosen from n, d, ε)")
     p.add_argument("--graph", default=None, help="fixed graph YAML {attribute: [parents]}: no structure ε")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0,
+                   help="seeds the --holdout split only: the DP noise always comes from the "
+                        "operating system's secure generator, so nobody can replay it")
     p.add_argument("--structure-share", type=float, default=STRUCTURE_SHARE,
                    help="β: share of ε spent on choosing the structure (default: the paper's 0.3)")
     p.add_argument("--theta", type=float, default=THETA,
@@ -56,17 +58,16 @@ def run(args: argparse.Namespace) -> dict:
     held_out = holdout_mask(len(table), args.holdout, args.seed)
     ledger = Ledger(float(args.epsilon))
     schema_doc, fitted, vocabularies = resolve_vocabularies(
-        schema_doc, table[~held_out], args.epsilon, ledger, np.random.RandomState(args.seed + 1),
-        f"schema {args.schema}")
+        schema_doc, table[~held_out], args.epsilon, ledger, noise_source(), f"schema {args.schema}")
     schema = schema_from_dict(schema_doc, f"schema {args.schema}")
     codes, clipped = encode(fitted, schema, args.on_out_of_domain)
     graph = read_yaml(args.graph, "graph") if args.graph else None
-    net = fit(codes, schema, args.epsilon, degree=args.degree, graph=graph, seed=args.seed,
+    net = fit(codes, schema, args.epsilon, degree=args.degree, graph=graph,
               structure_share=args.structure_share, theta=args.theta, ledger=ledger)
     doc = net.to_dict()
     # Counts of clipped values are unnoised statistics of the private rows: they go to the
     # operator's console below, never into the model file that leaves the environment.
-    doc["fit"] = {"epsilon": args.epsilon, "seed": args.seed,
+    doc["fit"] = {"epsilon": args.epsilon, "noise": SECURE,
                   "on_out_of_domain": args.on_out_of_domain, "schema_file": str(args.schema), "structure_share": args.structure_share,
                   "theta": args.theta, "degree_asked": args.degree, "rows": len(table),
                   "holdout": {"fraction": args.holdout, "seed": args.seed,

@@ -20,6 +20,7 @@ import numpy as np
 from diffprivlib.mechanisms import Exponential, Laplace
 
 from synth import ConfigError
+from synth.dp_noise import noise_source
 from synth.dp_schema import Schema, decode, schema_from_dict
 from synth.ledger import Ledger
 
@@ -39,7 +40,7 @@ class BayesNet:
     conditionals: dict[int, np.ndarray]  # shape (prod parent sizes, size)
     ledger: Ledger
     degree: int
-    # How the model was fitted (ε, seed, rows, held-out split): public, no row values.
+    # How the model was fitted (ε, noise source, rows, held-out split): public, no row values.
     fit_info: dict = field(default_factory=dict)
 
     def sample(self, n: int, seed: int):
@@ -186,13 +187,15 @@ def _check_graph(graph: dict[str, list[str]], names: list[str]) -> tuple[list[in
 
 
 def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = None,
-        graph: dict | None = None, seed: int = 0, structure_share: float = STRUCTURE_SHARE,
+        graph: dict | None = None, random_state=None, structure_share: float = STRUCTURE_SHARE,
         theta: float | None = THETA, ledger: Ledger | None = None) -> BayesNet:
     """Fit on encoded private rows (see dp_schema.encode). Spends at most `epsilon`.
 
     degree caps the parents per attribute (None: chosen from n, d and ε); theta limits
     parent sets to θ-useful tables (None: any set of `degree` parents, as in the binary
     version of the paper); structure_share is β, the part of ε spent on the structure.
+    random_state: None draws the noise from the OS's secure generator (see dp_noise: a
+    seed is for tests and benchmarks only, since a known seed lets anyone replay the noise).
     """
     if not epsilon > 0:
         raise ConfigError(f"epsilon must be > 0, got {epsilon}")
@@ -210,7 +213,7 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
     epsilon = ledger.budget - ledger.spent
     if not epsilon > 0:
         raise ConfigError("no ε left for the network after the vocabulary selection")
-    rng = np.random.RandomState(seed)
+    rng = noise_source(random_state)
     if degree is not None and not 0 <= degree < d:
         raise ConfigError(f"degree k={degree} must be between 0 and {d - 1} (attributes - 1)")
     if graph is not None:
@@ -283,7 +286,8 @@ def qualifies(cells: int, grown: float, child_size: int, max_cells: float) -> bo
 
 def _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng, max_cells=math.inf):
     n, d = codes.shape
-    first = int(rng.randint(d))  # the paper picks the first attribute at random
+    # The paper picks the first attribute at random (random() works on both generators).
+    first = min(int(rng.random() * d), d - 1)
     order, parents = [first], {first: []}
     steps = d - 1
     for _ in range(steps):

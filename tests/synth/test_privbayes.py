@@ -32,7 +32,7 @@ def tvd(x: pd.DataFrame, y: pd.DataFrame, cols) -> float:
 def test_marginals_converge_at_large_epsilon():
     data = correlated(20_000)
     codes, _ = encode(data, SCHEMA)
-    net = fit(codes, SCHEMA, epsilon=1e5, degree=2, seed=1)
+    net = fit(codes, SCHEMA, epsilon=1e5, degree=2, random_state=1)
     sample = net.sample(100_000, seed=2)
     sample["c"] = sample["c"] // 10
     data = data.assign(c=data["c"] // 10)
@@ -45,7 +45,7 @@ def test_marginals_converge_at_large_epsilon():
 @pytest.mark.parametrize("epsilon", [0.1, 1.0, 7.3])
 def test_ledger_never_exceeds_the_budget(kwargs, epsilon):
     codes, _ = encode(correlated(500), SCHEMA)
-    net = fit(codes, SCHEMA, epsilon=epsilon, seed=3, **kwargs)
+    net = fit(codes, SCHEMA, epsilon=epsilon, random_state=3, **kwargs)
     ledger = net.ledger.to_dict()
     assert ledger["spent"] <= epsilon
     assert sum(e["epsilon"] for e in ledger["entries"]) == pytest.approx(ledger["spent"])
@@ -62,7 +62,7 @@ def test_model_round_trips_and_holds_no_raw_counts():
     truth = {"a": 2, "b": 1, "c": 2, "d": 3}
     revealed = 0
     for seed in range(20):
-        doc = fit(codes, SCHEMA, epsilon=0.05, degree=0, seed=seed).to_dict()
+        doc = fit(codes, SCHEMA, epsilon=0.05, degree=0, random_state=seed).to_dict()
         for name, table in doc["conditionals"].items():
             probs = np.asarray(table)[0]
             assert np.isclose(probs.sum(), 1)
@@ -109,7 +109,7 @@ def test_noise_matches_the_ledger_on_neighbouring_tables():
     neighbour.iloc[0] = [(data.a[0] + 1) % 3, data.b[0], data.c[0], data.d[0]]  # one row changed
     codes, _ = encode(data, SCHEMA)
     codes2, _ = encode(neighbour, SCHEMA)
-    net = fit(codes, SCHEMA, epsilon=2.0, degree=0, seed=0)
+    net = fit(codes, SCHEMA, epsilon=2.0, degree=0, random_state=0)
     claim = next(e for e in net.ledger.entries if e["purpose"].startswith("conditional counts of a"))
     assert claim["sensitivity"] == COUNT_SENSITIVITY
     c1 = np.bincount(codes[:, 0], minlength=3).astype(float)
@@ -139,17 +139,17 @@ def test_parent_tables_stay_theta_useful():
     sizes = [a.size for a in schema.attributes]
     cap = max_table_cells(len(codes), len(sizes), 5.0 * (1 - STRUCTURE_SHARE), THETA)
     for seed in range(3):
-        net = fit(codes, schema, epsilon=5.0, degree=2, seed=seed)
+        net = fit(codes, schema, epsilon=5.0, degree=2, random_state=seed)
         cells = [np.prod([sizes[p] for p in ps]) * sizes[i] for i, ps in net.parents.items() if ps]
         assert cells and max(cells) <= cap  # some structure, none of it too fine for the noise
-        free = fit(codes, schema, epsilon=5.0, degree=2, seed=seed, theta=None)
+        free = fit(codes, schema, epsilon=5.0, degree=2, random_state=seed, theta=None)
         assert sorted(len(ps) for ps in free.parents.values()) == [0, 1] + [2] * 9
 
 
 def test_no_structure_budget_when_no_table_is_useful():
     """ε too small for any 2-way table: k = 0 in effect, all ε on the marginals."""
     codes, _ = encode(correlated(200), SCHEMA)
-    net = fit(codes, SCHEMA, epsilon=0.05, degree=2, seed=0)
+    net = fit(codes, SCHEMA, epsilon=0.05, degree=2, random_state=0)
     assert net.degree == 0 and all(not ps for ps in net.parents.values())
     assert {e["mechanism"] for e in net.ledger.entries} == {"Laplace"}
     assert net.ledger.spent == pytest.approx(0.05)
@@ -157,7 +157,7 @@ def test_no_structure_budget_when_no_table_is_useful():
 
 def test_structure_gets_the_papers_share():
     codes, _ = encode(correlated(20_000), SCHEMA)
-    net = fit(codes, SCHEMA, epsilon=2.0, degree=1, seed=0)
+    net = fit(codes, SCHEMA, epsilon=2.0, degree=1, random_state=0)
     structure = sum(e["epsilon"] for e in net.ledger.entries if e["mechanism"] == "Exponential")
     assert structure == pytest.approx(0.3 * 2.0)
     assert net.ledger.spent <= 2.0
