@@ -55,10 +55,24 @@ def cv_values(row: pd.Series, public: list[str], rng: np.random.Generator,
     return values
 
 
+# Capital letters whose spoken name starts with a vowel sound: "an HR executive".
+VOWEL_SOUND_LETTERS = set("AEFHILMNORSX")
+
+
+def with_article(title: str) -> str:
+    """'a'/'an' + title, by sound: a lower-case vowel ('an arts teacher'), or an acronym
+    whose first letter is spoken with a vowel ('an ETL developer', 'an SAP developer');
+    otherwise 'a' ('a DevOps engineer', 'a .NET developer', 'a Java developer')."""
+    word = title.split()[0] if title.strip() else title
+    acronym = len(word) > 1 and word.isupper()
+    vowel = word[:1] in VOWEL_SOUND_LETTERS if acronym else word[:1].lower() in set("aeiou")
+    return f"{'an' if vowel else 'a'} {title}"
+
+
 def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[str, str]:
     """(body with <generate> slots, template id naming the chosen variants)."""
     title = templates.titles.get(values["role"], values["role"])
-    common = {**persona, **values, "title": title}
+    common = {**persona, **values, "title": title, "a_title": with_article(title)}
     parts, chosen = [], []
     for section in templates.sections:
         v = int(rng.integers(len(section.prompts)))
@@ -79,7 +93,7 @@ def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[
 
 
 def instruction(persona: dict, title: str) -> str:
-    return (f"Write the CV of {persona['name']}, a {title}, section by section, in plain "
+    return (f"Write the CV of {persona['name']}, {with_article(title)}, section by section, in plain "
             "English, about 30 words per section, with no placeholders.")
 
 

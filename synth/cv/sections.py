@@ -14,7 +14,7 @@ from synth.persona import PERSONA_FIELDS
 from synth.taxonomy import read_yaml
 from synth.template import count_slots, variables_in
 
-COMMON = set(PERSONA_FIELDS) | {"role", "title", "total_years"}
+COMMON = set(PERSONA_FIELDS) | {"role", "title", "a_title", "total_years"}
 REPEATED = {"universities": {"university", "degree"}, "companies": {"company", "years"}}
 
 

@@ -65,3 +65,15 @@ def test_a_prompt_without_a_slot_is_refused(tmp_path):
     (tmp_path / "roles.yaml").write_text("{}\n")
     with pytest.raises(ConfigError, match="exactly one <generate>"):
         load_templates(tmp_path)
+
+
+@pytest.mark.parametrize("title,expected", [
+    ("arts teacher", "an arts teacher"), ("HR executive", "an HR executive"),
+    ("SAP developer", "an SAP developer"), ("ETL developer", "an ETL developer"),
+    ("DevOps engineer", "a DevOps engineer"), (".NET developer", "a .NET developer"),
+    ("Java developer", "a Java developer"), ("web designer", "a web designer"),
+])
+def test_titles_get_the_article_they_are_spoken_with(title, expected):
+    from synth.cv.plan import with_article
+
+    assert with_article(title) == expected
