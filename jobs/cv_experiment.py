@@ -16,6 +16,7 @@ where the corpus may live. table.md/json hold scores only.
 """
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -75,6 +76,31 @@ def _write_jsonl(path: Path, cvs) -> None:
                     encoding="utf-8")
 
 
+def _sha256(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def _fit_once(out: Path, eps: float, args: argparse.Namespace) -> Path:
+    """The ε model, fitted unless this folder holds one fitted on the same table and schema.
+
+    Every fit draws fresh noise: refitting on a rerun would be a second release of the
+    same rows (ε spent twice) and would make `generate` refuse its half-written folder,
+    whose fingerprint names the model. The record beside the model hashes the private
+    table, so it stays in this (private) folder like the table itself.
+    """
+    model = out / f"model_eps{eps:g}.json"
+    record = out / f"model_eps{eps:g}.fitted.json"
+    key = {"epsilon": eps, "seed": args.seed, "table_sha256": _sha256(out / "table.csv"),
+           "schema_sha256": _sha256(Path(args.schema))}
+    if model.is_file() and record.is_file() and json.loads(record.read_text()) == key:
+        print(f"reusing {model}: fitted on this table and schema by an earlier run", flush=True)
+        return model
+    run_job(fit, "fit", ["--data", out / "table.csv", "--schema", args.schema, "--epsilon",
+                         eps, "--output", model, "--seed", args.seed])
+    record.write_text(json.dumps(key))
+    return model
+
+
 def _floats(text: str | None, default: list[float]) -> list[float]:
     if text is None:
         return default
@@ -106,9 +132,7 @@ def run(args: argparse.Namespace) -> dict:
                               "--min-count", args.min_count, *extra])
     synthetic = {}
     for eps in epsilons:
-        model, folder = out / f"model_eps{eps:g}.json", out / f"synthetic_eps{eps:g}"
-        run_job(fit, "fit", ["--data", out / "table.csv", "--schema", args.schema, "--epsilon",
-                          eps, "--output", model, "--seed", args.seed])
+        model, folder = _fit_once(out, eps, args), out / f"synthetic_eps{eps:g}"
         run_job(generate, "generate", ["--config", args.config, "--dp-model", model,
                                     "--num-docs", args.num_docs, "--output", folder,
                                     "--seed", args.seed])

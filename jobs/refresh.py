@@ -8,7 +8,9 @@ Made for schedules (cluster/kuberay/cronjobs.yaml). Each run gets its own folder
 ROOT/v=<UTC time>/ (layout in synth/versions.py): `model.json` when it fitted, `data/`
 from the generate job, `eval/` from the evaluate job, whose headline metrics are appended
 to ROOT/history.parquet. Only when every step succeeded is `latest.json` moved to the new
-version, and versions older than the --keep newest good ones are deleted. A failed step
+version, and versions older than the --keep newest good ones are deleted. Every refit is
+charged to ROOT/privacy_account.json first (synth/privacy_account.py) and refused when it
+would take the root over --total-budget. A failed step
 marks the version `failed`, leaves what it finished in place and leaves `latest` where it
 was; the error is raised as usual.
 
@@ -28,7 +30,7 @@ import pyarrow.fs as pafs
 
 from jobs import evaluate, fit, generate
 from jobs.entry import main_for, run_job
-from synth import ConfigError, versions
+from synth import ConfigError, privacy_account, versions
 from synth.storage import filesystem, join
 
 
@@ -43,6 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fit-data", help="private table: refit the DP model in this refresh")
     p.add_argument("--fit-schema", help="its public schema (YAML), with --fit-data")
     p.add_argument("--epsilon", type=float, help="privacy budget of the refit, with --fit-data")
+    p.add_argument("--total-budget", type=float,
+                   help="cap on the ε all refits into this root may spend together (the "
+                        "account is ROOT/privacy_account.json); a refit over it is refused")
     p.add_argument("--dp-model", help="an existing DP model file, instead of refitting")
     p.add_argument("--model", help="generation model (Hugging Face id, folder, .gguf)")
     p.add_argument("--num-actors", type=int)
@@ -60,6 +65,8 @@ def _check(args: argparse.Namespace) -> None:
         raise ConfigError("refitting needs all of --fit-data, --fit-schema and --epsilon")
     if args.fit_data and args.dp_model:
         raise ConfigError("give --fit-data (refit) or --dp-model (reuse), not both")
+    if args.total_budget is not None and not args.fit_data:
+        raise ConfigError("--total-budget caps refits: give it with --fit-data")
     if args.keep < 1:
         raise ConfigError(f"--keep must be ≥ 1, got {args.keep}")
     if not Path(args.test).is_file():
@@ -75,10 +82,16 @@ def _steps(args, stage: Path, root: str, status: dict) -> None:
     dp_model = args.dp_model
     if args.fit_data:
         dp_model = stage / "model.json"
+        account = privacy_account.charge(root, status["version"], args.epsilon, args.fit_data,
+                                         args.total_budget)
+        print(f"refresh: ε spent on the private data by this root's refits: "
+              f"{account['spent']:g}" + (f" of {args.total_budget:g}" if args.total_budget
+                                          is not None else " (no --total-budget)"), flush=True)
         run_job(fit, "fit", ["--data", args.fit_data, "--schema", args.fit_schema,
                           "--epsilon", args.epsilon, "--output", dp_model,
                           *_optional("--seed", args.seed)])
-        status["steps"].append({"step": "fit", "at": time.time()})
+        status["steps"].append({"step": "fit", "at": time.time(), "epsilon": args.epsilon,
+                                "epsilon_all_refits": account["spent"]})
     manifest = run_job(generate, "generate", [
         "--config", args.config, "--output", stage / "data", *_optional("--dp-model", dp_model),
         *_optional("--num-docs", args.num_docs), *_optional("--seed", args.seed),
@@ -111,6 +124,9 @@ def run(args: argparse.Namespace) -> dict:
     root = args.output_root
     fs, folder = filesystem(root)
     fs.create_dir(folder, recursive=True)
+    if args.fit_data:  # refused before a version folder exists
+        privacy_account.check(privacy_account.read_account(root), args.epsilon,
+                              args.total_budget)
     version = versions.new_version()
     if args.seed is None:  # a new sample per refresh, still reproducible from the manifest
         args.seed = int("".join(c for c in version if c.isdigit())) % 2**31

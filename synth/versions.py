@@ -45,12 +45,17 @@ def read_latest(root: str) -> dict | None:
     return read_json(fs, path) if exists(fs, path) else None
 
 
-def move_latest(root: str, doc: dict) -> None:
-    """Point `latest` at doc["version"]: write a temporary file, then move it over."""
+def replace_json(root: str, name: str, doc: dict, tag: str) -> None:
+    """Write ROOT/name as a whole or not at all: a temporary file, then moved over."""
     fs, folder = filesystem(root)
-    temporary = join(folder, f".{LATEST}.{doc['version']}.tmp")
+    temporary = join(folder, f".{name}.{tag}.tmp")
     write_json(fs, temporary, doc)
-    fs.move(temporary, join(folder, LATEST))
+    fs.move(temporary, join(folder, name))
+
+
+def move_latest(root: str, doc: dict) -> None:
+    """Point `latest` at doc["version"]."""
+    replace_json(root, LATEST, doc, doc["version"])
 
 
 def resolve(location: str) -> str:

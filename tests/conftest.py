@@ -41,11 +41,13 @@ def generated(tmp_path_factory, dp_model) -> Path:
     return out
 
 
-def refresh(root: str, dp_model: Path, *extra: str) -> subprocess.CompletedProcess:
-    """One `hrsynth refresh` of 8 tickets, evaluated with fastText and the intrinsic metrics."""
+def refresh(root: str, dp_model: Path | None, *extra: str) -> subprocess.CompletedProcess:
+    """One `hrsynth refresh` of 8 tickets, evaluated with fastText and the intrinsic metrics
+    (dp_model None: extra says how to refit)."""
+    model = ["--dp-model", str(dp_model)] if dp_model else []
     return subprocess.run(
         [sys.executable, "-m", "jobs.refresh", "--config", "configs/tickets.yaml",
-         "--output-root", root, "--dp-model", str(dp_model), "--num-docs", "8",
+         "--output-root", root, *model, "--num-docs", "8",
          "--batch-size", "8", "--test", "eval/data/dev_tickets.jsonl",
          "--tasks", "fasttext,intrinsic", "--keep", "2", *extra],
         cwd=ROOT, capture_output=True, text=True, check=False,

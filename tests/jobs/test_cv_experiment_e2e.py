@@ -65,3 +65,25 @@ def test_masking_removes_role_mentions_from_training_text():
     masked = mask_roles(["Experienced Java developer. Java Developers wanted. HR executive."],
                         ["Java Developer", "HR"])
     assert masked == ["Experienced worker. worker wanted. worker."]
+
+
+def test_a_rerun_reuses_the_model_instead_of_fitting_again(tmp_path):
+    """Fitting draws fresh noise: a rerun must not release (and spend ε on) the rows twice,
+    and must not change the model its half-written generate folder was started with."""
+    import argparse
+
+    from jobs.cv_experiment import _fit_once
+
+    header = ("role,university_1,degree_1,university_2,degree_2,university_3,degree_3,"
+              "company_1,years_1,company_2,years_2,company_3,years_3,total_years\n")
+    row = "{},Other University,Bachelor's,none,none,none,none,Generic Company,{},none,0,none,0,{}\n"
+    roles = ["Civil Engineer", "Data Science", "HR", "Java Developer", "Sales"]
+    table = tmp_path / "table.csv"
+    table.write_text(header + "".join(row.format(roles[i % 5], i % 7, i % 7) for i in range(40)))
+    args = argparse.Namespace(schema="tests/data/cv_small_schema.yaml", seed=0)
+    model = _fit_once(tmp_path, 1.0, args)
+    first = model.read_bytes()
+    assert _fit_once(tmp_path, 1.0, args) == model and model.read_bytes() == first
+    table.write_text(table.read_text() + row.format("HR", 3, 3))  # new private rows: refit
+    assert _fit_once(tmp_path, 1.0, args).read_bytes() != first
+    assert json.loads(model.read_text())["ledger"]["spent"] <= 1.0

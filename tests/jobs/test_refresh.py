@@ -50,3 +50,27 @@ def test_retention_keeps_the_newest_good_versions(refreshed, dp_model, tmp_path)
     assert after[:-1] == before[1:]  # only the oldest version was deleted
     assert json.loads((folder / "latest.json").read_text())["version"] == after[-1]
     assert (folder / "history.parquet").is_file()
+
+
+def test_refits_are_charged_to_the_root_and_capped(tmp_path):
+    """A refit is a new release of the private rows: the root's account adds them up, and
+    one that would pass --total-budget is refused before anything is written."""
+    from synth.privacy_account import read_account
+
+    root = str(tmp_path / "root")
+    refit = ["--fit-data", "data/demo/absenteeism.csv", "--fit-schema",
+             "configs/absenteeism_schema.yaml", "--epsilon", "1", "--total-budget", "1.5"]
+    first = refresh(root, None, *refit)
+    assert first.returncode == 0, first.stderr[-3000:]
+    (version,) = versions.list_versions(root)
+    model = json.loads((tmp_path / "root" / version["version"] / "model.json").read_text())
+    assert model["ledger"]["spent"] == pytest.approx(1.0)
+    account = read_account(root)
+    assert account["spent"] == 1.0 and [e["version"] for e in account["entries"]] == [
+        version["version"]]
+    latest = (tmp_path / "root" / "latest.json").read_text()
+    second = refresh(root, None, *refit)
+    assert second.returncode == 2 and "--total-budget 1.5" in second.stderr
+    assert "Traceback" not in second.stderr
+    assert (tmp_path / "root" / "latest.json").read_text() == latest
+    assert len(versions.list_versions(root)) == 1 and read_account(root) == account
