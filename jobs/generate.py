@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> dict:
         "generation_parameters": params.to_dict(),
         "epsilon_ledgers": notes["dp_models"],
         "dp_samples": dp_samples,
+        **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
         "this_run": {"documents_generated": len(todo), "wall_s": round(wall, 2),
                      "generation_wall_s": round(gen_wall, 2), "tokens_generated": written_tokens,
                      "tokens_per_s": round(written_tokens / gen_wall, 2) if todo else None},

@@ -9,6 +9,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import ClassVar
 
 from synth import ConfigError
 from synth.params import params_from
@@ -35,15 +36,23 @@ class GenerateConfig:
     num_actors: int = 1
     threads_per_actor: int | None = None  # None: the node's CPUs / actors
     doc_type: str = "ticket"
+    # CVs only: each CV's role drawn from the DP model's role marginal ("dp_model", as in
+    # the paper) or every role of the model's public domain equally often ("balanced"),
+    # the other attributes then drawn conditional on it. Both spend no further ε.
+    cv_roles: str = "dp_model"
 
     # Fields that change how fast, not what, a run produces: free to change on resume.
     RUNTIME_ONLY = ("num_actors", "threads_per_actor", "batch_size", "device")
+    # Settings added after outputs existed, left out of the fingerprint at their default
+    # so that an output begun before them still resumes.
+    ADDED_LATER: ClassVar[dict] = {"cv_roles": "dp_model"}
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     def fingerprint(self) -> str:
-        content = {k: v for k, v in self.to_dict().items() if k not in self.RUNTIME_ONLY}
+        content = {k: v for k, v in self.to_dict().items()
+                   if k not in self.RUNTIME_ONLY and self.ADDED_LATER.get(k, object()) != v}
         for key in ("dp_model",):
             if content.get(key) and Path(content[key]).exists():
                 content[key + "_sha256"] = hashlib.sha256(Path(content[key]).read_bytes()).hexdigest()
@@ -62,7 +71,13 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     if cfg.doc_type not in ("ticket", "cv"):
         raise ConfigError(f"doc_type '{cfg.doc_type}' unknown; use 'ticket' or 'cv'")
     if cfg.doc_type == "cv" and cfg.labels != "all":
-        raise ConfigError("labels: CVs take their role from the DP model; leave labels 'all'")
+        raise ConfigError("labels: CVs take their role from the DP model; leave labels 'all' "
+                          "(cv_roles: balanced gives every role equally often)")
+    if cfg.cv_roles not in ("dp_model", "balanced"):
+        raise ConfigError(f"cv_roles '{cfg.cv_roles}' unknown; use 'dp_model' or 'balanced'")
+    if cfg.doc_type != "cv" and cfg.cv_roles != "dp_model":
+        raise ConfigError("cv_roles applies to doc_type cv only; ticket labels are always "
+                          "balanced (see labels)")
     gen = dict(cfg.generation or {})
     params_from(gen.pop("preset", "default"), gen)  # raises on unknown parameters
     if cfg.reference_date is None:

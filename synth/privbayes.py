@@ -46,16 +46,71 @@ class BayesNet:
     def sample(self, n: int, seed: int):
         """n rows by vectorised ancestral sampling, deterministic given seed."""
         rng = np.random.default_rng(seed)
+        return decode(self._codes(n, rng), self.schema, rng)
+
+    def sample_given(self, name: str, values, seed: int, max_rounds: int = 50):
+        """Rows whose attribute `name` takes `values` (one per row), the other attributes
+        drawn from the network conditional on it; and how many rows were clamped.
+
+        Sampling costs no ε (post-processing), so this lets a caller choose the labels
+        (e.g. balanced) instead of the noisy marginal. If `name` has no ancestors in the
+        network (always so at degree 0), fixing it before ancestral sampling is exact.
+        Otherwise rows are drawn by rejection, up to `max_rounds` batches; a value the
+        network (almost) never produces is then fixed in place ("clamped": its ancestors
+        ignore it), and the count is returned so the caller can report it."""
+        index = self.schema.names.index(name)
+        attribute = self.schema.attributes[index]
+        if attribute.type != "categorical":
+            raise ConfigError(f"sample_given: attribute '{name}' is not categorical")
+        unknown = sorted(set(values) - set(attribute.values))
+        if unknown:
+            raise ConfigError(f"sample_given: {unknown} not in the domain of '{name}'")
+        wanted = np.array([attribute.values.index(v) for v in values], dtype=np.int64)
+        rng = np.random.default_rng(seed)
+        n = len(wanted)
+        if not self._ancestors(index):
+            return decode(self._codes(n, rng, {index: wanted}), self.schema, rng), 0
+        codes = np.zeros((n, len(self.schema.attributes)), dtype=np.int64)
+        missing = np.ones(n, dtype=bool)
+        for _ in range(max_rounds):
+            if not missing.any():
+                break
+            drawn = self._codes(max(n, 1000), rng)
+            for code in np.unique(wanted[missing]):
+                rows = np.flatnonzero(missing & (wanted == code))
+                pool = drawn[drawn[:, index] == code][: len(rows)]
+                codes[rows[: len(pool)]] = pool
+                missing[rows[: len(pool)]] = False
+        clamped = int(missing.sum())
+        if clamped:
+            codes[missing] = self._codes(clamped, rng, {index: wanted[missing]})
+        return decode(codes, self.schema, rng), clamped
+
+    def _ancestors(self, i: int) -> set[int]:
+        found, todo = set(), list(self.parents[i])
+        while todo:
+            p = todo.pop()
+            if p not in found:
+                found.add(p)
+                todo.extend(self.parents[p])
+        return found
+
+    def _codes(self, n: int, rng, fixed: dict[int, np.ndarray] | None = None) -> np.ndarray:
+        """Ancestral sampling in network order; `fixed` columns are set, not drawn."""
+        fixed = fixed or {}
         sizes = [a.size for a in self.schema.attributes]
         codes = np.zeros((n, len(sizes)), dtype=np.int64)
         for i in self.order:
+            if i in fixed:
+                codes[:, i] = fixed[i]
+                continue
             parent_index = np.zeros(n, dtype=np.int64)
             for p in self.parents[i]:
                 parent_index = parent_index * sizes[p] + codes[:, p]
             cumulative = np.cumsum(self.conditionals[i], axis=1)[parent_index]
             u = rng.random(n)[:, None] * cumulative[:, -1:]
             codes[:, i] = np.minimum((cumulative < u).sum(axis=1), sizes[i] - 1)
-        return decode(codes, self.schema, rng)
+        return codes
 
     def to_dict(self) -> dict:
         names = self.schema.names

@@ -109,7 +109,7 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
     personas = make_personas(cfg.num_docs, cfg.countries, rng)
     fake = Faker("en_US")
     fake.seed_instance(int(rng.integers(0, 2**31)))
-    rows = model.sample(cfg.num_docs, cfg.seed)
+    rows, roles_note = _sample_rows(model, cfg, rng)
     domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
     kept = domain.get("university_1", set())
     public = [u for u in load_vocabulary("universities").canonical if u not in kept]
@@ -134,5 +134,17 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
              "dp_models": {cfg.dp_model: model.to_dict()["ledger"] | {
                  "degree": model.degree, "used_for": "CV attributes",
                  "holdout": model.fit_info.get("holdout"),
-                 "vocabularies": model.fit_info.get("vocabularies")}}}
+                 "vocabularies": model.fit_info.get("vocabularies")}},
+             "cv_roles": roles_note}
     return jobs, notes
+
+
+def _sample_rows(model, cfg, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    """The DP attribute rows, and how their roles were chosen (for the manifest)."""
+    if cfg.cv_roles == "dp_model":
+        return model.sample(cfg.num_docs, cfg.seed), {"mode": "dp_model"}
+    domain = model.schema.attributes[model.schema.names.index("role")].values
+    roles = np.array([domain[i % len(domain)] for i in range(cfg.num_docs)], dtype=object)
+    rng.shuffle(roles)
+    rows, clamped = model.sample_given("role", roles, cfg.seed)
+    return rows, {"mode": "balanced", "roles": len(domain), "clamped_rows": clamped}

@@ -1,7 +1,9 @@
 """CV planning from a DP CV model: sections as data, attributes consistent, no Ray."""
 
+import json
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
@@ -50,6 +52,37 @@ def test_planned_cvs_repeat_prompts_per_entry(cv_model):
         assert "${" not in body
     ledger = notes["dp_models"][str(cv_model)]
     assert ledger["entries"][0]["purpose"].startswith("vocabulary")
+
+
+def test_balanced_roles_give_every_role_its_share(cv_model):
+    cfg = load_config(str(ROOT / "configs" / "cvs.yaml"),
+                      {"dp_model": str(cv_model), "num_docs": 40, "cv_roles": "balanced"})
+    jobs, notes = plan_documents(cfg, "run")
+    domain = json.loads(cv_model.read_text())["schema"]["attributes"]["role"]["values"]
+    counts = Counter(j["label"] for j in jobs)
+    assert set(counts) == set(domain)
+    assert max(counts.values()) - min(counts.values()) <= 1
+    assert list(notes["dp_samples"]["role"]) == [j["label"] for j in jobs]
+    assert notes["cv_roles"]["mode"] == "balanced" and notes["cv_roles"]["roles"] == len(domain)
+    default, _ = plan_documents(load_config(str(ROOT / "configs" / "cvs.yaml"),
+                                            {"dp_model": str(cv_model), "num_docs": 40}), "run")
+    assert [j["label"] for j in default] != [j["label"] for j in jobs]
+
+
+def test_cv_roles_is_checked():
+    with pytest.raises(ConfigError, match="cv_roles 'uniform' unknown"):
+        load_config(str(ROOT / "configs" / "cvs.yaml"), {"cv_roles": "uniform"})
+    with pytest.raises(ConfigError, match="doc_type cv only"):
+        load_config(str(ROOT / "configs" / "tickets.yaml"), {"cv_roles": "balanced"})
+
+
+def test_cv_roles_leaves_older_outputs_resumable():
+    fixed = {"dp_model": "no/such/model.json", "reference_date": "2026-01-01"}
+    cfg = load_config(str(ROOT / "configs" / "cvs.yaml"), fixed)
+    # The fingerprint of this config before cv_roles existed (commit 5b2092b).
+    assert cfg.fingerprint() == "4a453b7b5a1c89ced956c22d739a6574f0b3c584158e905833bca8d25ad15185"
+    cfg.cv_roles = "balanced"
+    assert cfg.fingerprint() != "4a453b7b5a1c89ced956c22d739a6574f0b3c584158e905833bca8d25ad15185"
 
 
 def test_cv_config_without_a_model_says_how_to_get_one():

@@ -56,6 +56,37 @@ def test_ledger_never_exceeds_the_budget(kwargs, epsilon):
         assert all(e["mechanism"] == "Laplace" for e in ledger["entries"])
 
 
+GRAPH = {"b": ["a"], "c": ["b"], "d": ["a", "b"]}
+
+
+@pytest.mark.parametrize("given", ["a", "d"])  # a root (fixed exactly), a child (rejection)
+def test_sampling_given_a_value_follows_the_conditionals(given):
+    data = correlated(20_000)
+    codes, _ = encode(data, SCHEMA)
+    net = fit(codes, SCHEMA, epsilon=1e5, graph=GRAPH, random_state=1)
+    domain = SCHEMA.attributes[SCHEMA.names.index(given)].values
+    wanted = np.array([domain[i % len(domain)] for i in range(40_000)], dtype=object)
+    sample, clamped = net.sample_given(given, wanted, seed=2)
+    assert clamped == 0
+    assert list(sample[given]) == list(wanted)
+    sample = sample.astype({given: data[given].dtype})
+    for value in domain:
+        real = data[data[given] == value]["b"].value_counts(normalize=True)
+        drawn = sample[sample[given] == value]["b"].value_counts(normalize=True)
+        assert real.sub(drawn, fill_value=0).abs().sum() < 0.03, value
+
+
+def test_a_value_never_drawn_is_clamped_and_counted():
+    codes, _ = encode(correlated(2_000), SCHEMA)
+    net = fit(codes, SCHEMA, epsilon=1e5, graph=GRAPH, random_state=1)
+    sample, clamped = net.sample_given("d", ["w", "x", "w"], seed=0, max_rounds=0)
+    assert clamped == 3 and list(sample["d"]) == ["w", "x", "w"]
+    with pytest.raises(ConfigError, match="not in the domain of 'd'"):
+        net.sample_given("d", ["v"], seed=0)
+    with pytest.raises(ConfigError, match="'c' is not categorical"):
+        net.sample_given("c", [1], seed=0)
+
+
 def test_model_round_trips_and_holds_no_raw_counts():
     one_row = pd.DataFrame({"a": [2] * 50, "b": [1] * 50, "c": [25] * 50, "d": ["w"] * 50})
     codes, _ = encode(one_row, SCHEMA)
