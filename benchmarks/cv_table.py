@@ -9,7 +9,9 @@ real-masked and random-baseline rows of the same split and settings stay valid, 
 random baseline alone costs ten encoder trainings. The experiment's rows whose name
 contains "synthetic" are dropped unless a --row of the same name replaces them; a --row
 may name several evaluate outputs (comma-separated) whose tasks are merged, the first
-giving the document count. Writes table.md and table.json like `hrsynth cv-experiment`.
+giving the document count. Writes table.md and table.json like `hrsynth cv-experiment`,
+plus, per synthetic row, how its CVs spread over the roles (from its manifest): at small ε
+that spread, not ε itself, is what moves the scores.
 """
 
 import argparse
@@ -39,6 +41,27 @@ def merged_result(paths: list[Path]) -> tuple[dict, dict]:
     return {**results[0], "tasks": tasks}, results[0]["config"]
 
 
+def role_spread(result: dict, roles: int) -> dict | None:
+    """Roles drawn and the fewest/most CVs of one role, for a purely synthetic training set."""
+    counts = (result["train"].get("manifest") or {}).get("rows_per_label")
+    if not counts or result["train"]["documents"] != sum(counts.values()):
+        return None
+    return {"roles_drawn": len(counts), "roles": roles,
+            "fewest": min(counts.values()) if len(counts) == roles else 0,
+            "most": max(counts.values())}
+
+
+def spread_markdown(rows: list[dict]) -> str:
+    lines = ["", "| synthetic set | roles drawn | fewest CVs of a role | most |",
+             "| --- | ---: | ---: | ---: |"]
+    for r in rows:
+        if r.get("role_spread"):
+            s = r["role_spread"]
+            lines.append(f"| {r['condition']} | {s['roles_drawn']} of {s['roles']} | "
+                         f"{s['fewest']} | {s['most']} |")
+    return "\n".join(lines) + "\n" if len(lines) > 3 else ""
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--experiment", required=True, help="a cv-experiment output folder")
@@ -50,7 +73,8 @@ def main(argv=None) -> None:
     for text in args.row:
         name, paths = parse_row(text)
         result, config = merged_result(paths)
-        replaced[name] = table_row(name, result, []) | {"evaluate_config": config}
+        replaced[name] = table_row(name, result, []) | {
+            "evaluate_config": config, "role_spread": role_spread(result, base["corpus"]["roles"])}
     rows = [replaced.pop(r["condition"], r) for r in base["rows"]
             if r["condition"] in replaced or "synthetic" not in r["condition"]]
     # The experiment's settings and wall time describe its own synthetic rows: the settings
@@ -61,6 +85,8 @@ def main(argv=None) -> None:
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     write_table(out, summary)
+    with (out / "table.md").open("a") as md:
+        md.write(spread_markdown(summary["rows"]))
     print((out / "table.md").read_text())
 
 
