@@ -42,6 +42,10 @@ def test_generated_cvs_meet_the_output_contract(experiment):
     assert ledger["spent"] <= 1.0 and ledger["budget"] == 1.0
     assert sum(e["purpose"].startswith("vocabulary") for e in ledger["entries"]) == 2
     assert manifest["config"]["doc_type"] == "cv"
+    # configs/cvs.yaml balances the roles: 8 CVs over the 5 roles of the schema.
+    assert manifest["config"]["cv_roles"] == "balanced"
+    assert manifest["cv_roles"]["mode"] == "balanced"
+    assert sorted(manifest["rows_per_label"].values()) == [1, 1, 2, 2, 2]
 
 
 def test_every_table_row_has_both_classifiers(experiment):

@@ -64,9 +64,10 @@ def test_balanced_roles_give_every_role_its_share(cv_model):
     assert max(counts.values()) - min(counts.values()) <= 1
     assert list(notes["dp_samples"]["role"]) == [j["label"] for j in jobs]
     assert notes["cv_roles"]["mode"] == "balanced" and notes["cv_roles"]["roles"] == len(domain)
-    default, _ = plan_documents(load_config(str(ROOT / "configs" / "cvs.yaml"),
-                                            {"dp_model": str(cv_model), "num_docs": 40}), "run")
-    assert [j["label"] for j in default] != [j["label"] for j in jobs]
+    drawn, notes = plan_documents(load_config(str(ROOT / "configs" / "cvs.yaml"), {
+        "dp_model": str(cv_model), "num_docs": 40, "cv_roles": "dp_model"}), "run")
+    assert [j["label"] for j in drawn] != [j["label"] for j in jobs]
+    assert notes["cv_roles"] == {"mode": "dp_model"}
 
 
 def test_cv_roles_is_checked():
@@ -77,7 +78,8 @@ def test_cv_roles_is_checked():
 
 
 def test_cv_roles_leaves_older_outputs_resumable():
-    fixed = {"dp_model": "no/such/model.json", "reference_date": "2026-01-01"}
+    fixed = {"dp_model": "no/such/model.json", "reference_date": "2026-01-01",
+             "cv_roles": "dp_model"}
     cfg = load_config(str(ROOT / "configs" / "cvs.yaml"), fixed)
     # The fingerprint of this config before cv_roles existed (commit 5b2092b).
     assert cfg.fingerprint() == "4a453b7b5a1c89ced956c22d739a6574f0b3c584158e905833bca8d25ad15185"
