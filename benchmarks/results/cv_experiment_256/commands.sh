@@ -37,13 +37,15 @@ for D in fresh fresh2; do
   python -m jobs.evaluate $COMMON --train $F/synthetic_eps1 --tasks fasttext,classify,intrinsic \
     --output $F/eval_eps1
 done
-# Draw 2's model again, roles balanced (cv_roles: balanced; code of 00a67ba): no refit. The
-# same for draw 3 was started and stopped unfinished, to give CI the cores before the deadline.
-F=out/cv_dev256_fresh
-python -m jobs.generate --config configs/cvs.yaml --dp-model $F/model_eps1.json \
-  --num-docs 256 --output $F/synthetic_eps1_balanced --seed 0
-python -m jobs.evaluate $COMMON --train $F/synthetic_eps1_balanced \
-  --tasks fasttext,classify,intrinsic --output $F/eval_eps1_balanced
+# The two fresh models again, roles balanced (cv_roles: balanced; code of 00a67ba, draw 3's
+# at e5a032b): no refit.
+for D in fresh fresh2; do
+  F=out/cv_dev256_$D
+  python -m jobs.generate --config configs/cvs.yaml --dp-model $F/model_eps1.json \
+    --num-docs 256 --output $F/synthetic_eps1_balanced --seed 0
+  python -m jobs.evaluate $COMMON --train $F/synthetic_eps1_balanced \
+    --tasks fasttext,classify,intrinsic --output $F/eval_eps1_balanced
+done
 O=out/cv_dev256/eval
 python -m benchmarks.cv_table --experiment out/cv_dev64 \
   --row "synthetic ε=0.1=$O/synthetic_eps0.1" \
@@ -55,4 +57,5 @@ python -m benchmarks.cv_table --experiment out/cv_dev64 \
   --row "synthetic ε=1, draw 2=out/cv_dev256_fresh/eval_eps1" \
   --row "synthetic ε=1, draw 3=out/cv_dev256_fresh2/eval_eps1" \
   --row "synthetic ε=1, draw 2, roles balanced=out/cv_dev256_fresh/eval_eps1_balanced" \
+  --row "synthetic ε=1, draw 3, roles balanced=out/cv_dev256_fresh2/eval_eps1_balanced" \
   --output benchmarks/results/cv_experiment_256
