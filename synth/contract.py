@@ -8,6 +8,13 @@ import pyarrow as pa
 
 from synth.persona import PERSONA_FIELDS
 
+# exact: the text is the sampled value; rendered: the text is the surface form the value
+# was planted in ('next Monday' for 2026-11-30); heuristic: the model restated it.
+MATCHES = ("exact", "rendered", "heuristic")
+# The `error` of a free-form ticket in which the locator finds none of its variables: kept
+# (its label is what was asked for) but flagged, counted in the manifest, and left out of
+# training by evaluate.
+NO_VARIABLES = "free-form text holds none of its variables"
 ENTITY = pa.struct([
     ("start", pa.int32()), ("end", pa.int32()), ("label", pa.string()),
     ("value", pa.string()), ("match", pa.string()),
@@ -56,7 +63,7 @@ def check_row(row: dict) -> list[str]:
             problems.append(f"entity {e['label']} overlaps the previous one")
         if e["match"] == "exact" and text[e["start"]:e["end"]] != e["value"]:
             problems.append(f"exact entity {e['label']} does not equal its value")
-        if e["match"] not in ("exact", "heuristic"):
+        if e["match"] not in MATCHES:
             problems.append(f"entity {e['label']} has match {e['match']!r}")
         last_end = max(last_end, e["end"])
     if row.get("doc_type") == "cv":

@@ -1,20 +1,33 @@
-"""Planned jobs -> finished contract rows: slots filled, text cleaned, entities located."""
+"""Planned jobs -> finished contract rows: slots filled, text cleaned, entities located,
+slips added outside the spans."""
 
 import re
 
+import numpy as np
+
+from synth.contract import NO_VARIABLES
 from synth.entities import locate
 from synth.params import GenerationParams
 from synth.rollout import Draft, fill_slots
+from synth.slips import add_slips
 
 
 def render(jobs: list[dict], generator, params: GenerationParams, style: str, seed: int):
-    drafts = [Draft(j["header"], list(j["pieces"]), j["instruction"]) for j in jobs]
+    """Contract rows for `jobs`; `style` is the prompt style of jobs that carry none (CVs)."""
+    drafts = [Draft(j["header"], list(j["pieces"]), j["instruction"], j.get("style", style),
+                    j.get("target_words"), tuple((j.get("surface") or {}).values()))
+              for j in jobs]
     batch_seed = seed * 1_000_003 + min(j["index"] for j in jobs)
-    fill_slots(drafts, generator, params, style, batch_seed)
+    fill_slots(drafts, generator, params, batch_seed)
     rows = []
     for job, draft in zip(jobs, drafts):
         text = draft.text()
-        entities = locate(text, job["entities"])
+        entities = locate(text, job["entities"], job.get("surface"))
+        if draft.style == "free" and job["entities"] and not entities:
+            draft.errors = [NO_VARIABLES]  # the retries ran out: say why, once
+        if job.get("slip_rate"):
+            slips_rng = np.random.default_rng([seed, job["index"]])
+            text, entities = add_slips(text, entities, job["slip_rate"], slips_rng)
         if job.get("doc_type") == "cv":  # 'university_2' -> 'university': one type per kind
             entities = [{**e, "label": re.sub(r"_\d+$", "", e["label"])} for e in entities]
         rows.append({

@@ -126,16 +126,17 @@ def _save_dequantised(tokenizer, model, folder: Path) -> None:
 class _SlotDone(StoppingCriteria):
     """Per-row stop: the row's new text holds a paragraph break or enough sentences."""
 
-    def __init__(self, tokenizer, prompt_len: int, sentences: int, min_new: int):
+    def __init__(self, tokenizer, prompt_len: int, sentences: int, paragraphs: int,
+                 min_new: int):
         self.tokenizer, self.prompt_len = tokenizer, prompt_len
-        self.sentences, self.min_new = sentences, min_new
+        self.sentences, self.paragraphs, self.min_new = sentences, paragraphs, min_new
 
     def __call__(self, input_ids, scores, **kwargs):
         new = input_ids[:, self.prompt_len :]
         if new.shape[1] < max(self.min_new, 1):
             return torch.zeros(len(input_ids), dtype=torch.bool, device=input_ids.device)
         texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
-        done = [is_finished(t, self.sentences) for t in texts]
+        done = [is_finished(t, self.sentences, self.paragraphs) for t in texts]
         return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
 
 
@@ -168,7 +169,7 @@ class Generator:
         torch.manual_seed(seed)
         prompt_len = enc.input_ids.shape[1]
         stop = _SlotDone(self.tokenizer, prompt_len, params.sentences_per_slot,
-                         params.min_new_tokens)
+                         params.paragraphs_per_slot, params.min_new_tokens)
         kwargs = {
             "max_new_tokens": params.max_new_tokens,
             "min_new_tokens": params.min_new_tokens or None,
@@ -200,7 +201,8 @@ class Generator:
 
         def finished(token_lists):
             texts = self.tokenizer.batch_decode(token_lists, skip_special_tokens=True)
-            return [is_finished(t, params.sentences_per_slot) for t in texts]
+            return [is_finished(t, params.sentences_per_slot, params.paragraphs_per_slot)
+                    for t in texts]
 
         new = sample_rows(self.model, enc, params, eos, finished,
                           _word_ids(self.tokenizer, params.bad_words), seed)

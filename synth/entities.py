@@ -1,6 +1,7 @@
 """Locate each sampled variable's surface form in the final ticket text.
 
-Values are inserted verbatim by the template, so most are found exactly; the model may
+Values are inserted by the template, as sampled or in the surface form the ticket's
+writer uses (synth/forms.py), so most are found exactly; the model may
 also restate them in other words ('three days', '7 percent', 'March 3rd'), which the
 heuristics below find. Every occurrence is marked (an unmarked mention would teach an NER
 model that it is not an entity); overlaps are resolved longest first, then earliest.
@@ -98,21 +99,28 @@ def _occurrences(text: str, needle: str, ignore_case: bool):
     return [(m.start(), m.end()) for m in re.finditer(pattern, text, flags)]
 
 
-def locate(text: str, values: dict[str, str]) -> list[dict]:
-    """Non-overlapping entity spans for `values` ({label: sampled value}) in `text`."""
+def locate(text: str, values: dict[str, str], surface: dict[str, str] | None = None) -> list[dict]:
+    """Non-overlapping entity spans for `values` ({label: sampled value}) in `text`.
+
+    `surface` ({label: the form the value was written in}, synth/forms.py) is looked for
+    first: a span of it has match 'rendered' and its text is that form."""
     candidates = []
     for order, (label, value) in enumerate(values.items()):
         value = str(value).strip()
         if not value:
             continue
-        found = [(s, e, "exact") for s, e in _occurrences(text, value, False)]
+        written = (surface or {}).get(label, value)
+        found = [] if written == value else [
+            (s, e, "rendered") for s, e in _occurrences(text, written, False)]
+        found += [(s, e, "exact") for s, e in _occurrences(text, value, False)]
         found += [(s, e, "heuristic") for s, e in _occurrences(text, value, True)
                   if (s, e, "exact") not in found]
         for alt in variants(value):
             found += [(s, e, "heuristic") for s, e in _occurrences(text, alt, True)]
         candidates += [(s, e, label, value, m, order) for s, e, m in found]
-    # Longest first; on a tie an exact match beats a heuristic one, then declaration order.
-    candidates.sort(key=lambda c: (-(c[1] - c[0]), c[4] != "exact", c[5], c[0]))
+    # Longest first; on a tie a planted form (exact or rendered) beats a heuristic one,
+    # then declaration order.
+    candidates.sort(key=lambda c: (-(c[1] - c[0]), c[4] == "heuristic", c[5], c[0]))
     taken, spans = [], []
     for s, e, label, value, match, _ in candidates:
         if any(s < te and ts < e for ts, te in taken):

@@ -5,7 +5,7 @@ chosen for the embedded SmolLM2-135M by measurement (benchmarks/prompt_styles.py
 README): a 135M model drifts off topic at temperature 1.0.
 """
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from synth import ConfigError
 
@@ -25,6 +25,8 @@ class GenerationParams:
     force_words: list[str] = field(default_factory=list)
     # Stop a slot after this many complete sentences (or at a blank line / end of text).
     sentences_per_slot: int = 2
+    # ... or after this many paragraphs (a template slot is one paragraph).
+    paragraphs_per_slot: int = 1
     # A slot that comes back empty after trimming is generated again, at most this often.
     max_retries: int = 2
 
@@ -37,6 +39,13 @@ PRESETS = {
                    "temperature": 1.0, "do_sample": True, "sentences_per_slot": 50},
     "default": {},
 }
+
+
+def free_params(params: GenerationParams) -> GenerationParams:
+    """A free-form ticket is one slot holding the whole email: three slots' worth of
+    tokens, several paragraphs (greeting, body, sign-off)."""
+    return replace(params, max_new_tokens=3 * params.max_new_tokens,
+                   sentences_per_slot=max(params.sentences_per_slot, 12), paragraphs_per_slot=5)
 
 
 def params_from(preset: str = "default", overrides: dict | None = None) -> GenerationParams:

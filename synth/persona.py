@@ -41,6 +41,7 @@ class Country:
     currency: str
     wage_scale: float
     date_order: str
+    date_separator: str = "/"  # how numeric dates are written: 30/6, 30.6.
 
 
 @cache

@@ -16,8 +16,14 @@ from synth.config import GenerateConfig
 from synth.persona import make_personas
 from synth.privbayes import from_dict
 from synth.samplers import SamplingContext, sampler_for
+from synth.forms import Writer, render_values
+from synth.shape import FREE_TEMPLATE_ID, WritingTally, choose_template, free_card, \
+    template_pools, ticket_pieces
 from synth.taxonomy import TAXONOMY_DIR, load_taxonomy, resolve_label
-from synth.template import fill, fixed_pieces
+from synth.template import fill, variables_in
+from synth.traits import STYLES, draw, draw_shape, traits_from, weights
+
+WRITER_STREAM = 1  # the seed's second stream: writer traits, prompt styles, surface forms
 
 
 def load_dp_model(path: str | None):
@@ -40,8 +46,15 @@ def chosen_labels(cfg: GenerateConfig, taxonomy) -> list[str]:
     return [resolve_label(taxonomy, name) for name in cfg.labels]
 
 
+def balanced_labels(labels: list, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n labels, each of `labels` n / len(labels) times (±1), in a seeded random order."""
+    per_doc = np.array([labels[i % len(labels)] for i in range(n)], dtype=object)
+    rng.shuffle(per_doc)
+    return per_doc
+
+
 def instruction(sub, persona: dict, values: dict) -> str:
-    facts = "; ".join(f"{k.replace('_', ' ')}: {values[k]}" for k in sub.variables)
+    facts = "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in values.items())
     return (f"Write a short email from {persona['name']}, who works at {persona['company']}, "
             f"to the HR department. The writer {sub.description}. Facts: {facts}. "
             "Write in the first person, stay on this topic, and use no placeholders.")
@@ -56,8 +69,7 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
     taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
     labels = chosen_labels(cfg, taxonomy)
     rng = np.random.default_rng(cfg.seed)
-    per_doc = np.array([labels[i % len(labels)] for i in range(cfg.num_docs)], dtype=object)
-    rng.shuffle(per_doc)
+    per_doc = balanced_labels(labels, cfg.num_docs, rng)
     personas = make_personas(cfg.num_docs, cfg.countries, rng)
     ctx = SamplingContext(reference_date=dt.date.fromisoformat(cfg.reference_date))
     model = load_dp_model(cfg.dp_model)
@@ -82,16 +94,37 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
         sampled = sampler(len(rows), rng, [personas[i] for i in rows], ctx)
         for k, i in enumerate(rows):
             values[i] = {name: sampled[name][k] for name in sampled}
+    # Traits, styles and forms draw from a stream of their own: with the first release's
+    # settings they draw nothing, and `rng` makes the same tickets it always made.
+    writer_rng = np.random.default_rng([cfg.seed, WRITER_STREAM])
+    traits, styles = traits_from(cfg.traits), weights(cfg.prompt_style, "prompt_style", STYLES)
+    pools = template_pools(taxonomy, cfg.templates)
+    tally = WritingTally()
     jobs = []
     for i in range(cfg.num_docs):
         sub, persona = taxonomy[per_doc[i]], personas[i]
-        template = sub.templates[rng.integers(len(sub.templates))]
-        all_values = {**persona, **values[i]}
+        shape = draw_shape(traits, sub, writer_rng)
+        style = draw(styles, writer_rng)
+        template = None if style == "free" else choose_template(sub, pools[sub.label], shape,
+                                                                 traits.omission, rng)
+        # With omission on, a variable the chosen template does not write is left out too.
+        kept = [v for v in sub.variables if v not in shape.omitted and (
+            template is None or not traits.omission or v in sub.uses(template))]
+        shown = kept + [v for v in sub.context_variables if v in values[i]]
+        writer = Writer(persona["country_code"], persona["locale"], ctx.reference_date)
+        surface, forms = render_values({k: values[i][k] for k in shown}, writer,
+                                       cfg.value_forms, writer_rng)
+        all_values = {**persona, **values[i], **surface}
+        left_out = set(sub.variables) - set(kept)
+        headers = _without(sub.headers, left_out)
+        subjects = _without(sub.subjects, left_out)
         header = "\n".join([
             f"From: {persona['name']} <{persona['company_email']}>",
-            fill(sub.headers[rng.integers(len(sub.headers))], all_values),
-            "Subject: " + fill(sub.subjects[rng.integers(len(sub.subjects))], all_values),
+            fill(headers[rng.integers(len(headers))], all_values),
+            "Subject: " + fill(subjects[rng.integers(len(subjects))], all_values),
         ])
+        entity_surface = {k: surface[k] for k in kept}
+        tally.add(sub, shape, style, template, {k: forms[k] for k in kept}, left_out)
         jobs.append({
             "index": i,
             "shard": i // cfg.shard_size,
@@ -99,15 +132,27 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
             "label": sub.label,
             "category": sub.category,
             "subcategory": sub.subcategory,
-            "template_id": template.id,
-            "header": header,
-            "pieces": fixed_pieces(template.body, all_values),
-            "instruction": instruction(sub, persona, values[i]),
-            "entities": {k: values[i][k] for k in sub.variables},
+            "template_id": template.id if template else FREE_TEMPLATE_ID,
+            "header": header if shape.header else "",
+            "pieces": ticket_pieces(template, shape, all_values, writer_rng),
+            "instruction": (free_card(sub, persona, entity_surface, shape) if style == "free"
+                            else instruction(sub, persona, entity_surface)),
+            "style": style,
+            "target_words": shape.target_words,
+            "slip_rate": traits.slip_rate,
+            "entities": {k: values[i][k] for k in kept},
+            "surface": entity_surface,
             "attributes": values[i],
             "persona": persona,
         })
+    notes["writing"] = tally.summary()
     return jobs, notes
+
+
+def _without(lines: tuple[str, ...], left_out: set[str]) -> tuple[str, ...]:
+    """Header or subject lines that do not name a left-out variable (when one does not)."""
+    kept = tuple(line for line in lines if not variables_in(line) & left_out)
+    return kept or lines
 
 
 def _absences(sampled: pd.DataFrame, seed: int) -> pd.DataFrame:

@@ -4,22 +4,31 @@ Slot j of every document in the batch is generated in one call, its prompt being
 text before it (header + body so far); then slot j+1, and so on. An empty slot (nothing
 left after trimming) is retried for just those rows, a bounded number of times; a slot
 that stays empty is recorded in the row's `error` and the ticket keeps its fixed text.
+
+A draft carries its own prompt style: `free` drafts (the model writes the whole ticket
+from an attribute card) are generated in a call of their own with free_params. A draft
+with a target length skips its later slots once the text would already reach it.
 """
 
 import re
 from dataclasses import dataclass, field
 
-from synth.params import GenerationParams
-from synth.trimming import trim_slot
+from synth.params import GenerationParams, free_params
+from synth.trimming import trim_free, trim_slot
 
 SYSTEM = "You write realistic, concise workplace emails in plain English."
+FREE_SYSTEM = "You write short, realistic emails that employees send to their HR department."
 
 
 @dataclass
 class Draft:
     header: str
     pieces: list[str]  # fixed text around the slots: len = slots + 1
-    instruction: str  # used by the chat prompt style
+    instruction: str  # the chat style's instruction, or the free style's attribute card
+    style: str = "plain"
+    target_words: int | None = None
+    # Free style: a draft is kept only when it holds one of these (the values as written).
+    needles: tuple[str, ...] = ()
     slots: list[str] = field(default_factory=list)
     generated_tokens: int = 0
     prompt_tokens: int = 0
@@ -34,6 +43,11 @@ class Draft:
                 parts.append(sep + self.slots[i])
         return "".join(parts)
 
+    def words_if_stopped(self) -> int:
+        """Words the ticket would have if every slot left were skipped."""
+        rest = self.pieces[len(self.slots) + 1:]
+        return len((self.body_so_far() + " " + " ".join(rest)).split())
+
     def text(self) -> str:
         """The finished body: single spaces, no trailing blanks, at most one blank line."""
         body = self.body_so_far()
@@ -42,44 +56,76 @@ class Draft:
         return re.sub(r"\n{3,}", "\n\n", body).strip()
 
 
-def build_prompt(draft: Draft, style: str, tokenizer) -> str:
-    so_far = (draft.header + "\n\n" + draft.body_so_far()).rstrip()
-    if style == "plain":
+def build_prompt(draft: Draft, tokenizer) -> str:
+    body = draft.body_so_far()
+    so_far = (draft.header + "\n\n" + body).rstrip() if draft.header else body.rstrip()
+    if draft.style == "plain":
         return so_far
-    messages = [{"role": "system", "content": SYSTEM},
+    system, start = (FREE_SYSTEM, body) if draft.style == "free" else (SYSTEM, so_far)
+    messages = [{"role": "system", "content": system},
                 {"role": "user", "content": draft.instruction}]
-    start = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
-    return start + so_far
+    opening = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    return opening + start
 
 
-def fill_slots(drafts: list[Draft], generator, params: GenerationParams, style: str,
+def _skip_past_target(draft: Draft) -> None:
+    """Skip a draft's later slots once its text already reaches its target length (its
+    first slot is always generated)."""
+    while (draft.target_words and draft.slots and len(draft.slots) < len(draft.pieces) - 1
+           and draft.words_if_stopped() >= draft.target_words):
+        draft.slots.append("")
+
+
+def _sentences(draft: Draft, sentences: int) -> int:
+    """One sentence when the ticket is within 20 words of its target length."""
+    near = draft.target_words and draft.target_words - draft.words_if_stopped() < 20
+    return 1 if near else sentences
+
+
+def _holding(text: str, needles: tuple[str, ...]) -> str:
+    """`text` if it holds one of `needles` (any case), else '' (the slot is retried)."""
+    lowered = text.lower()
+    return text if not needles or any(n.lower() in lowered for n in needles) else ""
+
+
+def fill_slots(drafts: list[Draft], generator, params: GenerationParams,
                seed: int) -> list[Draft]:
     """Generate every slot of every draft in place; returns the drafts.
 
     Each call batches every row that still has work: its next slot, or a retry of a slot
     that came back empty. Retries ride along with other rows' next slots instead of
     costing calls of their own, so a batch needs max(slots + retries) calls, not the sum.
+    Free-form drafts take calls of their own, with their own parameters.
     """
     failures = [0] * len(drafts)
     calls = 0
+    whole = free_params(params)
     while True:
+        for d in drafts:
+            _skip_past_target(d)
         pending = [i for i, d in enumerate(drafts) if len(d.slots) < len(d.pieces) - 1]
         if not pending:
             return drafts
-        prompts = [build_prompt(drafts[i], style, generator.tokenizer) for i in pending]
-        texts, counts, prompt_counts = generator.continue_prompts(prompts, params, seed + calls)
-        calls += 1
-        for i, raw, n, pn in zip(pending, texts, counts, prompt_counts):
-            d = drafts[i]
-            d.generated_tokens += n
-            d.prompt_tokens += pn
-            trimmed = trim_slot(raw, params.sentences_per_slot)
-            if trimmed:
-                d.slots.append(trimmed)
-                failures[i] = 0
+        for free in (False, True):
+            group = [i for i in pending if (drafts[i].style == "free") == free]
+            if not group:
                 continue
-            failures[i] += 1
-            if failures[i] > params.max_retries:
-                d.errors.append(f"slot {len(d.slots) + 1} empty after {failures[i]} attempts")
-                d.slots.append("")
-                failures[i] = 0
+            used = whole if free else params
+            prompts = [build_prompt(drafts[i], generator.tokenizer) for i in group]
+            texts, counts, prompt_counts = generator.continue_prompts(prompts, used, seed + calls)
+            calls += 1
+            for i, raw, n, pn in zip(group, texts, counts, prompt_counts):
+                d = drafts[i]
+                d.generated_tokens += n
+                d.prompt_tokens += pn
+                trimmed = (_holding(trim_free(raw), d.needles) if free else
+                           trim_slot(raw, _sentences(d, used.sentences_per_slot)))
+                if trimmed:
+                    d.slots.append(trimmed)
+                    failures[i] = 0
+                    continue
+                failures[i] += 1
+                if failures[i] > used.max_retries:
+                    d.errors.append(f"slot {len(d.slots) + 1} empty after {failures[i]} attempts")
+                    d.slots.append("")
+                    failures[i] = 0

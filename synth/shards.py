@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from synth import ConfigError
-from synth.contract import SCHEMA, to_table
+from synth.contract import NO_VARIABLES, SCHEMA, to_table
 
 RUN_FILE, MANIFEST, DP_SAMPLES = "_run.json", "_manifest.json", "_dp_samples.parquet"
 
@@ -128,6 +128,8 @@ def write_manifest(folder: Path, run: dict, declared: dict[str, set[str]], extra
         "rows": table.num_rows,
         "rows_per_label": dict(sorted(Counter(table["label"].to_pylist()).items())),
         "rows_with_error": sum(e is not None for e in table["error"].to_pylist()),
+        "rows_flagged_no_variables": sum(NO_VARIABLES in (e or "")
+                                         for e in table["error"].to_pylist()),
         "entity_coverage": coverage(table, declared),
         "tokens_generated": tokens,
         "shards": len(list(Path(folder).glob("part-*.parquet"))),

@@ -17,10 +17,19 @@ from synth.template import count_slots, variables_in
 TAXONOMY_DIR = DATA_DIR / "taxonomy"
 
 
+REGISTERS = ("formal", "informal")
+
+
 @dataclass(frozen=True)
 class Template:
     id: str
     body: str
+    register: str = "formal"
+    # The first release's templates: `templates: classic` reproduces its tickets, each
+    # with the greeting and sign-off it was written with.
+    classic: bool = False
+    greeting: str | None = None
+    sign_off: str | None = None
 
     @property
     def slots(self) -> int:
@@ -41,6 +50,12 @@ class Subcategory:
     templates: tuple[Template, ...]
     topic_words: tuple[str, ...]
     source: str
+    label_variable: str | None = None  # carries the label: never omitted
+    omission: dict | None = None  # variable -> share of tickets that leave it out
+
+    def uses(self, template: Template) -> set[str]:
+        """The declared variables a template writes into its ticket."""
+        return variables_in(template.body) & set(self.variables)
 
 
 def read_yaml(path: Path, what: str) -> object:
@@ -74,20 +89,15 @@ def load_subcategory(path: Path) -> Subcategory:
     variables = tuple(_require(doc, "variables", path))
     context = tuple(doc.get("context_variables") or ())
     declared = set(variables) | set(context) | set(PERSONA_FIELDS)
-    templates = []
-    for i, t in enumerate(_require(doc, "templates", path)):
-        tid, body = t.get("id", f"#{i}"), t.get("body", "")
-        slots = count_slots(body)
-        if not 1 <= slots <= 3:
-            raise ConfigError(
-                f"taxonomy file {path.name}: template '{tid}' has {slots} <generate> slots;"
-                " use 1 to 3"
-            )
-        templates.append(Template(tid, body))
+    templates = [_template(t, i, path) for i, t in enumerate(_require(doc, "templates", path))]
+    ids = [t.id for t in templates]
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"taxonomy file {path.name}: template ids repeat; make each unique")
+    label_variable, omission = _omission(doc, variables, path)
     headers, subjects = tuple(_require(doc, "headers", path)), tuple(_require(doc, "subjects", path))
-    for where, text in [("header", h) for h in headers] + [("subject", s) for s in subjects] + [
-        (f"template '{t.id}'", t.body) for t in templates
-    ]:
+    texts = [(f"template '{t.id}'", x) for t in templates
+             for x in (t.body, t.greeting or "", t.sign_off or "")]
+    for where, text in [("header", h) for h in headers] + [("subject", s) for s in subjects] + texts:
         unknown = variables_in(text) - declared
         if unknown:
             raise ConfigError(
@@ -107,7 +117,55 @@ def load_subcategory(path: Path) -> Subcategory:
         templates=tuple(templates),
         topic_words=tuple(doc.get("topic_words") or ()),
         source=path.name,
+        label_variable=label_variable,
+        omission=omission,
     )
+
+
+def _template(t, i: int, path: Path) -> Template:
+    if not isinstance(t, dict):
+        raise ConfigError(f"taxonomy file {path.name}: template #{i} must be a mapping "
+                          "with id and body")
+    tid, body = t.get("id", f"#{i}"), t.get("body", "")
+    slots = count_slots(body)
+    if not 1 <= slots <= 3:
+        raise ConfigError(
+            f"taxonomy file {path.name}: template '{tid}' has {slots} <generate> slots;"
+            " use 1 to 3"
+        )
+    register = t.get("register", "formal")
+    if register not in REGISTERS:
+        raise ConfigError(f"taxonomy file {path.name}: template '{tid}' has register "
+                          f"'{register}'; use one of {list(REGISTERS)}")
+    unknown = set(t) - {"id", "body", "register", "classic", "greeting", "sign_off"}
+    if unknown:
+        raise ConfigError(f"taxonomy file {path.name}: template '{tid}' has unknown key(s) "
+                          f"{sorted(unknown)}")
+    return Template(tid, body, register, bool(t.get("classic", False)), t.get("greeting"),
+                    t.get("sign_off"))
+
+
+def _omission(doc: dict, variables: tuple, path: Path) -> tuple[str | None, dict]:
+    label_variable = doc.get("label_variable")
+    if label_variable is not None and label_variable not in variables:
+        raise ConfigError(f"taxonomy file {path.name}: label_variable '{label_variable}' is "
+                          "not one of its variables")
+    omission = doc.get("omission") or {}
+    for name, rate in omission.items():
+        if name not in variables:
+            raise ConfigError(f"taxonomy file {path.name}: omission names '{name}', which is "
+                              "not one of its variables")
+        if name == label_variable:
+            raise ConfigError(f"taxonomy file {path.name}: omission names '{name}', the "
+                              "label_variable; the variable that carries the label is never "
+                              "left out")
+        if not isinstance(rate, (int, float)) or not 0 <= rate < 1:
+            raise ConfigError(f"taxonomy file {path.name}: omission of '{name}' must be a "
+                              f"share in [0, 1), got {rate!r}")
+    if omission and label_variable is None:
+        raise ConfigError(f"taxonomy file {path.name}: omission needs a label_variable "
+                          "(the variable never left out)")
+    return label_variable, dict(omission)
 
 
 def load_taxonomy(folder: Path | str = TAXONOMY_DIR) -> dict[str, Subcategory]:

@@ -29,9 +29,10 @@ def count_sentence_ends(text: str) -> int:
     return len(SENTENCE_END.findall(text))
 
 
-def is_finished(text: str, sentences: int) -> bool:
-    """Whether generation for this slot can stop: a paragraph ended or enough sentences."""
-    return "\n\n" in text.lstrip() or count_sentence_ends(text) >= sentences
+def is_finished(text: str, sentences: int, paragraphs: int = 1) -> bool:
+    """Whether generation for this slot can stop: enough paragraphs ended or enough
+    sentences."""
+    return text.lstrip().count("\n\n") >= paragraphs or count_sentence_ends(text) >= sentences
 
 
 def trim_slot(raw: str, sentences: int) -> str:
@@ -91,3 +92,22 @@ def whole_list(lines: list[str], ended: bool, max_words: int) -> str:
             seen.add(item.lower())
             items.append(item)
     return ", ".join(items) if len(items) >= 2 else ""
+
+
+HEADER_LINE = re.compile(r"^\s*(?:subject|from|to|date)\s*:.*$", re.IGNORECASE | re.MULTILINE)
+SIGN_OFF_WORDS = 5  # a last paragraph this short is a sign-off ('Best,\nAnna'), kept whole
+
+
+def trim_free(raw: str) -> str:
+    """A free-form ticket as the model wrote it, minus what a real one would not hold:
+    header lines, lines with placeholders, and a last sentence cut by the token limit.
+    Empty when fewer than three words are left (the slot is then retried)."""
+    text = HEADER_LINE.sub("", raw)
+    lines = [line for line in text.split("\n") if not PLACEHOLDER.search(line)]
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", "\n".join(lines)) if p.strip()]
+    if paragraphs and not SENTENCE_END.search(paragraphs[-1][-2:] + " ") and \
+            len(paragraphs[-1].split()) > SIGN_OFF_WORDS:
+        ends = list(SENTENCE_END.finditer(paragraphs[-1]))
+        paragraphs[-1] = paragraphs[-1][: ends[-1].end()] if ends else ""
+    text = "\n\n".join(p for p in paragraphs if p)
+    return text if len(text.split()) >= 3 else ""

@@ -16,6 +16,7 @@ from synth.cv.sections import CVTemplates, load_templates
 from synth.cv.table import GENERIC_COMPANY, NONE, OTHER_UNIVERSITY, SLOTS
 from synth.cv.vocabulary import load_vocabulary
 from synth.persona import make_personas
+from synth.plan import balanced_labels
 from synth.template import SLOT, fill
 
 DEGREE_BY_POSITION = ("Bachelor's", "Master's", "PhD")
@@ -144,7 +145,6 @@ def _sample_rows(model, cfg, rng: np.random.Generator) -> tuple[pd.DataFrame, di
     if cfg.cv_roles == "dp_model":
         return model.sample(cfg.num_docs, cfg.seed), {"mode": "dp_model"}
     domain = model.schema.attributes[model.schema.names.index("role")].values
-    roles = np.array([domain[i % len(domain)] for i in range(cfg.num_docs)], dtype=object)
-    rng.shuffle(roles)
+    roles = balanced_labels(domain, cfg.num_docs, rng)
     rows, clamped = model.sample_given("role", roles, cfg.seed)
     return rows, {"mode": "balanced", "roles": len(domain), "clamped_rows": clamped}
