@@ -48,6 +48,8 @@ bench: install bench-env
 	$(BIN)/python -m benchmarks.privbayes --seeds 10 --scale
 	test -f out/bench-train/_manifest.json || $(BIN)/python -m jobs.demo --output out/bench-train --num-docs 256
 	$(BIN)/python -m benchmarks.training --train out/bench-train --examples 256
+	$(BIN)/python -m benchmarks.generalisation
+	$(BIN)/python -m benchmarks.dev_fasttext
 
 clean:
 	rm -rf out .pytest_cache

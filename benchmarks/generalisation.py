@@ -22,6 +22,7 @@ Prints a table and writes benchmarks/results/generalisation.json.
 """
 
 import argparse
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -49,8 +50,13 @@ def template_halves(classic_only: bool) -> tuple[list[str], list[str]]:
     return first, second
 
 
-def make_set(config: str, n: int, seed: int, generator, dp_model: str, **overrides) -> list[dict]:
-    cfg = load_config(config, {"num_docs": n, "seed": seed, "dp_model": dp_model,
+def make_set(config: str, n: int, seed: int, generator, args, **overrides) -> list[dict]:
+    """Generate a test or training set (or read it back from --work: a rerun reuses it)."""
+    key = hashlib.sha256(json.dumps([config, n, seed, overrides], sort_keys=True).encode())
+    cached = Path(args.work, "sets", f"{Path(config).stem}-{seed}-{key.hexdigest()[:10]}.jsonl")
+    if cached.exists():
+        return [json.loads(line) for line in cached.read_text().splitlines()]
+    cfg = load_config(config, {"num_docs": n, "seed": seed, "dp_model": args.dp_model,
                                "reference_date": REFERENCE_DATE, **overrides})
     jobs, _ = plan_documents(cfg, f"gen{seed}")
     gen = dict(cfg.generation)
@@ -61,6 +67,8 @@ def make_set(config: str, n: int, seed: int, generator, dp_model: str, **overrid
     kept = [r for r in rows if NO_VARIABLES not in (r["error"] or "")]
     shown = {k: (f"{len(v)} ids" if k == "templates" else v) for k, v in overrides.items()}
     print(f"  {config} seed {seed} {shown}: {len(kept)} of {len(rows)} rows kept", flush=True)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text("".join(json.dumps(r, default=str) + "\n" for r in kept))
     return kept
 
 
@@ -72,16 +80,16 @@ def build_sets(generator, args) -> dict[str, dict[str, list[dict]]]:
         forms = "canonical" if name == "old" else "half_a"
         common = {"value_forms": forms, "templates": first}
         sets[name] = {
-            "train": make_set(config, train_n, 101, generator, args.dp_model, **common),
-            "same": make_set(config, test_n, 202, generator, args.dp_model, **common),
-            "other_forms": make_set(config, test_n, 303, generator, args.dp_model,
+            "train": make_set(config, train_n, 101, generator, args, **common),
+            "same": make_set(config, test_n, 202, generator, args, **common),
+            "other_forms": make_set(config, test_n, 303, generator, args,
                                     **{**common, "value_forms": "half_b"}),
-            "other_templates": make_set(config, test_n, 404, generator, args.dp_model,
+            "other_templates": make_set(config, test_n, 404, generator, args,
                                         **{**common, "templates": second}),
         }
     # About a quarter of SmolLM2's free-form tickets hold a variable (the rest are
     # flagged and dropped): generate twice as many.
-    sets["free"] = make_set(DEFAULTS["new"], 2 * test_n, 505, generator, args.dp_model,
+    sets["free"] = make_set(DEFAULTS["new"], 2 * test_n, 505, generator, args,
                             prompt_style="free")
     return sets
 
@@ -137,7 +145,10 @@ def score_default(name: str, sets: dict, args) -> dict:
         result["fasttext"][key] = metrics.classification([r["label"] for r in rows], guess,
                                                          labels)["macro_f1"]
     ner_tests = {"same": tests["same"], "other_forms": tests["other_forms"]}
-    predicted = fit("bio_ner", ner_tests, {"tags": tags})
+    # Token tagging needs more steps than 3 epochs of a few hundred tickets give it (at
+    # 5e-5 it still tags every word O): the CV experiment's 10 epochs at 1e-4.
+    predicted = fit("bio_ner", ner_tests, {"tags": tags, "epochs": args.ner_epochs,
+                                           "lr": args.ner_lr})
     tokenizer = encoder.load_tokenizer(common["encoder"])
     result["bio_ner"] = {}
     for key, rows in ner_tests.items():
@@ -173,12 +184,22 @@ def drops(scores: dict) -> list[dict]:
     return lines
 
 
+def target(old: dict, new: dict) -> str:
+    """'met' when the new default's drop is at most half the first release's; 'no signal'
+    when the new default's model scored 0 on its own kind of test (0 − 0 proves nothing)."""
+    if new["same"] <= 0:
+        return "no signal"
+    return "met" if new["drop"] <= max(old["drop"], 0) / 2 else "not met"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--train-per-label", type=int, default=40)
     p.add_argument("--test-per-label", type=int, default=20)
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--lr", type=float, default=5e-5)
+    p.add_argument("--ner-epochs", type=int, default=10)
+    p.add_argument("--ner-lr", type=float, default=1e-4)
     p.add_argument("--dp-model", default="out/absence_model.json")
     p.add_argument("--work", default="out/generalisation")
     args = p.parse_args(argv)
@@ -196,10 +217,10 @@ def main(argv=None):
     table = []
     print(f"\n{'line':<52}{'old same':>9}{'old drop':>9}{'new same':>9}{'new drop':>9}  target")
     for o, n in zip(old, new):
-        met = n["drop"] <= max(o["drop"], 0) / 2
-        table.append({"line": o["line"], "old": o, "new": n, "target_met": met})
+        verdict = target(o, n)
+        table.append({"line": o["line"], "old": o, "new": n, "target": verdict})
         print(f"{o['line']:<52}{o['same']:>9.3f}{o['drop']:>9.3f}{n['same']:>9.3f}"
-              f"{n['drop']:>9.3f}  {'met' if met else 'NOT met'}")
+              f"{n['drop']:>9.3f}  {verdict}")
     intrinsic = intrinsic_side_by_side(sets)
     RESULTS.write_text(json.dumps({
         "settings": vars(args), "reference_date": REFERENCE_DATE, "defaults": DEFAULTS,

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from synth import ConfigError
-from synth.params import params_from
 from synth.forms import MODES
+from synth.params import params_from
 from synth.taxonomy import read_yaml
 from synth.traits import STYLES, traits_from, weights
 

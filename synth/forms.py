@@ -228,12 +228,12 @@ def read_date(text: str, writer: Writer) -> dt.date:
     relative = {"today": 0, "tomorrow": 1, "yesterday": -1}
     if t.lower() in relative:
         return ref + dt.timedelta(days=relative[t.lower()])
-    if m := re.fullmatch(r"(this|next|last) (\w+)", t, re.I):
+    if m := re.fullmatch(r"(this|next|last) (\w+)", t, re.IGNORECASE):
         weekday = WEEKDAYS.index(m.group(2).capitalize())
         window = {"this": range(1, 7), "next": range(7, 14), "last": range(-7, 0)}
         return next(ref + dt.timedelta(days=k) for k in window[m.group(1).lower()]
                     if (ref + dt.timedelta(days=k)).weekday() == weekday)
-    if m := re.fullmatch(r"(?:this )?(\w+), the (\d+)(?:st|nd|rd|th)", t, re.I):
+    if m := re.fullmatch(r"(?:this )?(\w+), the (\d+)(?:st|nd|rd|th)", t, re.IGNORECASE):
         (only,) = _weekday_ordinal_matches(WEEKDAYS.index(m.group(1).capitalize()),
                                            int(m.group(2)), ref)
         return only
@@ -247,15 +247,15 @@ def read_date(text: str, writer: Writer) -> dt.date:
         a, b = int(m.group(1)), int(m.group(3))
         month, day = (a, b) if _month_first(writer) else (b, a)
         return _nearest_yearless(month, day, ref)
-    if m := re.fullmatch(rf"({MONTH_RE}) (\d{{1,2}}), (\d{{4}})", t, re.I):
+    if m := re.fullmatch(rf"({MONTH_RE}) (\d{{1,2}}), (\d{{4}})", t, re.IGNORECASE):
         return dt.date(int(m.group(3)), _month_number(m.group(1)), int(m.group(2)))
-    if m := re.fullmatch(rf"(\d{{1,2}}) ({MONTH_RE}) (\d{{4}})", t, re.I):
+    if m := re.fullmatch(rf"(\d{{1,2}}) ({MONTH_RE}) (\d{{4}})", t, re.IGNORECASE):
         return dt.date(int(m.group(3)), _month_number(m.group(2)), int(m.group(1)))
-    if m := re.fullmatch(rf"(?:the )?(\d{{1,2}})(?:st|nd|rd|th)? of ({MONTH_RE})", t, re.I):
+    if m := re.fullmatch(rf"(?:the )?(\d{{1,2}})(?:st|nd|rd|th)? of ({MONTH_RE})", t, re.IGNORECASE):
         return _nearest_yearless(_month_number(m.group(2)), int(m.group(1)), ref)
-    if m := re.fullmatch(rf"({MONTH_RE}) (\d{{1,2}})", t, re.I):
+    if m := re.fullmatch(rf"({MONTH_RE}) (\d{{1,2}})", t, re.IGNORECASE):
         return _nearest_yearless(_month_number(m.group(1)), int(m.group(2)), ref)
-    if m := re.fullmatch(rf"(\d{{1,2}}) ({MONTH_RE})", t, re.I):
+    if m := re.fullmatch(rf"(\d{{1,2}}) ({MONTH_RE})", t, re.IGNORECASE):
         return _nearest_yearless(_month_number(m.group(2)), int(m.group(1)), ref)
     raise ValueError(f"not a date form: {text!r}")
 

@@ -13,12 +13,18 @@ import pandas as pd
 
 from synth import ConfigError
 from synth.config import GenerateConfig
+from synth.forms import Writer, render_values
 from synth.persona import make_personas
 from synth.privbayes import from_dict
 from synth.samplers import SamplingContext, sampler_for
-from synth.forms import Writer, render_values
-from synth.shape import FREE_TEMPLATE_ID, WritingTally, choose_template, free_card, \
-    template_pools, ticket_pieces
+from synth.shape import (
+    FREE_TEMPLATE_ID,
+    WritingTally,
+    choose_template,
+    free_card,
+    template_pools,
+    ticket_pieces,
+)
 from synth.taxonomy import TAXONOMY_DIR, load_taxonomy, resolve_label
 from synth.template import fill, variables_in
 from synth.traits import STYLES, draw, draw_shape, traits_from, weights

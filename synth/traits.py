@@ -109,7 +109,7 @@ def target_words(length: dict, rng: np.random.Generator) -> int:
     """A log-normal length with the given mean and sd, at least 8 words."""
     sigma2 = np.log(1 + (length["sd"] / length["mean"]) ** 2)
     mu = np.log(length["mean"]) - sigma2 / 2
-    return max(8, int(round(rng.lognormal(mu, np.sqrt(sigma2)))))
+    return max(8, round(rng.lognormal(mu, np.sqrt(sigma2))))
 
 
 def draw_shape(traits: Traits, sub: Subcategory, rng: np.random.Generator) -> Shape:

@@ -7,7 +7,7 @@ import sys
 import pyarrow.parquet as pq
 import pytest
 
-from synth.contract import SCHEMA, check_row
+from synth.contract import NO_VARIABLES, SCHEMA, check_row
 from synth.taxonomy import load_taxonomy
 from tests.conftest import ROOT
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 
 MANIFEST_KEYS = {"run_id", "config", "seed", "rows", "rows_per_label", "entity_coverage",
                  "tokens_generated", "model", "generation_parameters", "epsilon_ledgers",
-                 "this_run", "prompt_style"}
+                 "this_run", "prompt_style", "writing", "rows_flagged_no_variables"}
 
 
 def test_generated_dataset_meets_the_contract(generated):
@@ -37,7 +37,12 @@ def test_generated_dataset_meets_the_contract(generated):
     ledger = next(iter(manifest["epsilon_ledgers"].values()))
     assert 0 < ledger["spent"] <= ledger["budget"] and ledger["entries"]
     assert manifest["tokens_generated"] == sum(r["generated_tokens"] for r in rows) > 0
-    assert manifest["entity_coverage"]["overall"]["share_rows_with_entity"] >= 0.9
+    # A free-form ticket flagged for holding none of its variables has no entity by
+    # definition; every other ticket should have one.
+    flagged = sum(NO_VARIABLES in (r["error"] or "") for r in rows)
+    assert manifest["rows_flagged_no_variables"] == flagged
+    with_entity = manifest["entity_coverage"]["overall"]["rows_with_entity"]
+    assert with_entity >= 0.9 * (16 - flagged) and flagged <= 8
     # The DP network's sampled rows sit beside the shards (not read as shards), one per
     # health-absence ticket, with the model's held-out split recorded for evaluate.
     samples = pq.read_table(generated / manifest["dp_samples"]).to_pylist()
