@@ -48,6 +48,13 @@ def free_params(params: GenerationParams) -> GenerationParams:
                    sentences_per_slot=max(params.sentences_per_slot, 12), paragraphs_per_slot=5)
 
 
+def long_params(params: GenerationParams) -> GenerationParams:
+    """A slot of a ticket with a long target length: up to three times the sentences and
+    tokens of a regular slot."""
+    return replace(params, max_new_tokens=3 * params.max_new_tokens,
+                   sentences_per_slot=3 * params.sentences_per_slot)
+
+
 def params_from(preset: str = "default", overrides: dict | None = None) -> GenerationParams:
     if preset not in PRESETS:
         raise ConfigError(f"generation.preset '{preset}' unknown; use one of {list(PRESETS)}")

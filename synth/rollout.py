@@ -13,11 +13,13 @@ with a target length skips its later slots once the text would already reach it.
 import re
 from dataclasses import dataclass, field
 
-from synth.params import GenerationParams, free_params
-from synth.trimming import trim_free, trim_slot
+from synth.params import GenerationParams, free_params, long_params
+from synth.trimming import cut_to_words, trim_free, trim_slot
 
 SYSTEM = "You write realistic, concise workplace emails in plain English."
 FREE_SYSTEM = "You write short, realistic emails that employees send to their HR department."
+# Words in an average generated sentence (SmolLM2's tickets: 16.5 on 160 new-default ones).
+WORDS_PER_SENTENCE = 16
 
 
 @dataclass
@@ -69,23 +71,49 @@ def build_prompt(draft: Draft, tokenizer) -> str:
 
 
 def _skip_past_target(draft: Draft) -> None:
-    """Skip a draft's later slots once its text already reaches its target length (its
-    first slot is always generated)."""
-    while (draft.target_words and draft.slots and len(draft.slots) < len(draft.pieces) - 1
-           and draft.words_if_stopped() >= draft.target_words):
+    """Skip a draft's slots once its text is within half a sentence of its target length
+    (a sentence more would overshoot by more than it fills): a short ticket may be its
+    template's own words alone, as a short human ticket is."""
+    while (draft.target_words and len(draft.slots) < len(draft.pieces) - 1
+           and draft.target_words - draft.words_if_stopped() < WORDS_PER_SENTENCE / 2):
         draft.slots.append("")
 
 
-def _sentences(draft: Draft, sentences: int) -> int:
-    """One sentence when the ticket is within 20 words of its target length."""
-    near = draft.target_words and draft.target_words - draft.words_if_stopped() < 20
-    return 1 if near else sentences
+def _sentences(draft: Draft, cap: int) -> int:
+    """Sentences the draft's next slot should keep: without a target, `cap`; with one,
+    the words still missing spread over the slots left, at WORDS_PER_SENTENCE a
+    sentence, rounded, at least one and at most `cap`."""
+    if not draft.target_words:
+        return cap
+    missing = draft.target_words - draft.words_if_stopped()
+    slots_left = len(draft.pieces) - 1 - len(draft.slots)
+    return max(1, min(cap, round(missing / (slots_left * WORDS_PER_SENTENCE))))
+
+
+def _call_group(draft: Draft, params: GenerationParams) -> str:
+    """free: the whole ticket; long: a slot that needs more sentences than a regular
+    call keeps (a long target); regular: the rest."""
+    if draft.style == "free":
+        return "free"
+    if draft.target_words and _sentences(draft, long_params(params).sentences_per_slot) > params.sentences_per_slot:
+        return "long"
+    return "regular"
 
 
 def _holding(text: str, needles: tuple[str, ...]) -> str:
     """`text` if it holds one of `needles` (any case), else '' (the slot is retried)."""
     lowered = text.lower()
     return text if not needles or any(n.lower() in lowered for n in needles) else ""
+
+
+def _free_text(raw: str, draft: Draft) -> str:
+    """A free draft's text cut to its target length; uncut when the cut would lose every
+    value it holds ('' when it holds none: the draft is retried)."""
+    whole = trim_free(raw)
+    if not draft.target_words:
+        return _holding(whole, draft.needles)
+    cut = cut_to_words(whole, draft.target_words - draft.words_if_stopped())
+    return _holding(cut, draft.needles) or _holding(whole, draft.needles)
 
 
 def fill_slots(drafts: list[Draft], generator, params: GenerationParams,
@@ -95,22 +123,25 @@ def fill_slots(drafts: list[Draft], generator, params: GenerationParams,
     Each call batches every row that still has work: its next slot, or a retry of a slot
     that came back empty. Retries ride along with other rows' next slots instead of
     costing calls of their own, so a batch needs max(slots + retries) calls, not the sum.
-    Free-form drafts take calls of their own, with their own parameters.
+    Free-form drafts, and slots of long tickets that need more sentences than a regular
+    call keeps, take calls of their own with their own parameters.
     """
     failures = [0] * len(drafts)
     calls = 0
-    whole = free_params(params)
+    group_params = {"regular": params, "long": long_params(params), "free": free_params(params)}
     while True:
         for d in drafts:
             _skip_past_target(d)
         pending = [i for i, d in enumerate(drafts) if len(d.slots) < len(d.pieces) - 1]
         if not pending:
             return drafts
-        for free in (False, True):
-            group = [i for i in pending if (drafts[i].style == "free") == free]
+        groups = {name: [] for name in group_params}  # regular first: old seeds hold
+        for i in pending:
+            groups[_call_group(drafts[i], params)].append(i)
+        for name, group in groups.items():
             if not group:
                 continue
-            used = whole if free else params
+            used, free = group_params[name], name == "free"
             prompts = [build_prompt(drafts[i], generator.tokenizer) for i in group]
             texts, counts, prompt_counts = generator.continue_prompts(prompts, used, seed + calls)
             calls += 1
@@ -118,7 +149,7 @@ def fill_slots(drafts: list[Draft], generator, params: GenerationParams,
                 d = drafts[i]
                 d.generated_tokens += n
                 d.prompt_tokens += pn
-                trimmed = (_holding(trim_free(raw), d.needles) if free else
+                trimmed = (_free_text(raw, d) if free else
                            trim_slot(raw, _sentences(d, used.sentences_per_slot)))
                 if trimmed:
                     d.slots.append(trimmed)

@@ -111,3 +111,25 @@ def trim_free(raw: str) -> str:
         paragraphs[-1] = paragraphs[-1][: ends[-1].end()] if ends else ""
     text = "\n\n".join(p for p in paragraphs if p)
     return text if len(text.split()) >= 3 else ""
+
+
+def cut_to_words(text: str, words: int) -> str:
+    """Whole sentences of `text` until about `words` words are reached (the sentence that
+    reaches it is kept); a short last paragraph, the sign-off, is kept whole."""
+    paragraphs = text.split("\n\n")
+    sign_off = paragraphs.pop() if len(paragraphs) > 1 and \
+        len(paragraphs[-1].split()) <= SIGN_OFF_WORDS else None
+    kept, count = [], 0
+    for paragraph in paragraphs:
+        cuts = [m.end() for m in SENTENCE_END.finditer(paragraph)] + [len(paragraph)]
+        start, taken = 0, ""
+        for end in cuts:
+            if count >= words:
+                break
+            count += len(paragraph[start:end].split())
+            taken, start = paragraph[:end], end
+        if taken.strip():
+            kept.append(taken.strip())
+        if count >= words:
+            break
+    return "\n\n".join(kept + ([sign_off] if sign_off else []))

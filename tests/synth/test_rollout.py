@@ -4,6 +4,7 @@ from synth.config import load_config
 from synth.documents import render
 from synth.params import params_from
 from synth.plan import plan_documents
+from synth.rollout import Draft, fill_slots
 
 
 class ScriptedGenerator:
@@ -51,3 +52,57 @@ def test_empty_slots_are_retried_then_recorded():
     row = render(planned, fake, params, "plain", seed=0)[0]
     assert row["error"] == "slot 1 empty after 2 attempts"
     assert row["generated_tokens"] == 5 * (2 + n_slots - 1)
+
+
+class ParamsRecorder(ScriptedGenerator):
+    """Also records the parameters of every call."""
+
+    def continue_prompts(self, prompts, params, seed):
+        self.params = getattr(self, "params", []) + [params]
+        return super().continue_prompts(prompts, params, seed)
+
+
+SIX_SENTENCES = " One two three. Four five six. Seven eight. Nine ten. Eleven. Twelve."
+
+
+def test_a_short_target_met_by_the_template_alone_generates_nothing():
+    draft = Draft(header="", pieces=["I need three days off from Monday for the dentist.", ""],
+                  instruction="", target_words=8)
+    fake = ParamsRecorder([])
+    fill_slots([draft], fake, params_from(), seed=0)
+    assert fake.calls == [] and draft.slots == [""] and not draft.errors
+
+
+def test_long_targets_get_calls_with_more_sentences_and_tokens():
+    params = params_from()
+    regular = Draft(header="", pieces=["Hello.", ""], instruction="")
+    long = Draft(header="", pieces=["Hello.", ""], instruction="", target_words=80)
+    fake = ParamsRecorder([SIX_SENTENCES, SIX_SENTENCES])
+    fill_slots([regular, long], fake, params, seed=0)
+    assert [len(c) for c in fake.calls] == [1, 1]  # regular first, then the long group
+    assert fake.params[0] == params
+    assert fake.params[1].max_new_tokens == 3 * params.max_new_tokens
+    assert regular.slots == ["One two three. Four five six."]  # sentences_per_slot = 2
+    # 79 words missing over one slot at 16 words a sentence: 5 sentences (cap 6).
+    assert long.slots == [SIX_SENTENCES.strip().removesuffix(" Twelve.")]
+
+
+def test_a_target_spreads_its_missing_words_over_the_slots_left():
+    draft = Draft(header="", pieces=["Hi.", " ", ""], instruction="", target_words=56)
+    fake = ParamsRecorder([SIX_SENTENCES, SIX_SENTENCES])
+    fill_slots([draft], fake, params_from(), seed=0)
+    # 55 missing over 2 slots: 2 sentences (6 words); then 49 over 1: 3 sentences, a long
+    # call's; then 41 missing, but no slot left.
+    assert draft.slots == ["One two three. Four five six.",
+                           "One two three. Four five six. Seven eight."]
+    assert [p.sentences_per_slot for p in fake.params] == [2, 6]
+
+
+def test_a_slot_is_skipped_when_half_a_sentence_or_less_is_missing():
+    draft = Draft(header="", pieces=["One two three four five.", " ", ""], instruction="",
+                  target_words=14)
+    fake = ParamsRecorder([SIX_SENTENCES])
+    fill_slots([draft], fake, params_from(), seed=0)
+    # 9 missing: one sentence (3 words); then 6 missing < 8: the last slot is skipped.
+    assert draft.slots == ["One two three.", ""] and len(fake.calls) == 1
+    assert all(p.max_new_tokens == params_from().max_new_tokens for p in fake.params)

@@ -1,4 +1,4 @@
-from synth.trimming import is_finished, trim_slot
+from synth.trimming import cut_to_words, is_finished, trim_slot
 
 
 def test_cuts_the_unfinished_last_sentence():
@@ -54,3 +54,12 @@ def test_prose_or_template_talk_cut_at_a_comma_is_not_a_list():
     assert trim_slot("\n- Led the migration of every payroll system we ran in Europe to the cloud"
                      "\n- Python\n", 3) == ""
     assert trim_slot(" Best regards, Anna, HR\n", 3) == ""
+
+
+def test_cut_to_words_keeps_whole_sentences_and_the_sign_off():
+    text = ("Dear HR,\n\nI need two weeks off. My mother is ill and I must care for her. "
+            "It is hard.\n\nSecond paragraph here. More.\n\nBest,\nAnna")
+    assert cut_to_words(text, 6) == "Dear HR,\n\nI need two weeks off.\n\nBest,\nAnna"
+    assert cut_to_words(text, 12) == ("Dear HR,\n\nI need two weeks off. My mother is ill "
+                                      "and I must care for her.\n\nBest,\nAnna")
+    assert cut_to_words(text, 100) == text
