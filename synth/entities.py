@@ -10,16 +10,10 @@ model that it is not an entity); overlaps are resolved longest first, then earli
 import datetime as dt
 import re
 
-NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-                "seventeen", "eighteen", "nineteen", "twenty"]
+from synth.forms import NUMBER_WORDS, ordinal
+
 STOP_WORDS = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "my", "our", "your", "his", "her", "their", "and", "or", "is", "are", "was", "be", "been", "that", "this", "these", "those", "it", "its", "as", "about"}
 DATE_FORMATS = ("%B %d, %Y", "%d %B %Y")
-
-
-def _ordinal(day: int) -> str:
-    suffix = "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
-    return f"{day}{suffix}"
 
 
 def _date_variants(value: str) -> list[str]:
@@ -32,7 +26,7 @@ def _date_variants(value: str) -> list[str]:
     else:
         return []
     month, short = d.strftime("%B"), d.strftime("%b")
-    day, o = d.day, _ordinal(d.day)
+    day, o = d.day, ordinal(d.day)
     return [f"{month} {day}, {d.year}", f"{day} {month} {d.year}", f"{month} {o}, {d.year}",
             f"{o} of {month} {d.year}", f"{o} of {month}", f"{month} {o}", f"{month} {day}",
             f"{day} {month}", f"{short} {day}", f"{day} {short}", d.isoformat(),

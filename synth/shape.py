@@ -12,6 +12,7 @@ from functools import cache
 import numpy as np
 
 from synth import DATA_DIR, ConfigError
+from synth.forms import load_catalogue
 from synth.taxonomy import Subcategory, Template, read_yaml
 from synth.template import SLOT, VARIABLE, fill, fixed_pieces
 from synth.traits import Shape
@@ -121,8 +122,6 @@ class WritingTally:
 
     def add(self, sub: Subcategory, shape: Shape, style: str, template: Template | None,
             forms: dict[str, str], left_out: set[str]) -> None:
-        from synth.forms import load_catalogue
-
         kind_of = load_catalogue().kind_of
         for name, form in forms.items():
             self.forms[kind_of.get(name, "as_sampled")][form] += 1
