@@ -116,16 +116,10 @@ def _read_train(location: str):
 
 def _load_private(args):
     """The private table and its schema, read before any training so a bad path fails fast."""
-    import pandas as pd
-
-    from synth.dp_schema import encode, load_schema
+    from synth.dp_schema import encode, load_schema, read_private_table
 
     schema = load_schema(args.schema)
-    try:
-        private = pd.read_csv(args.private, sep=schema.separator)
-    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
-        raise ConfigError(f"--private {args.private}: unreadable ({type(e).__name__}); "
-                          "check the path") from None
+    private = read_private_table(args.private, schema.to_dict(), "--private")
     try:
         encode(private, schema, on_out_of_domain="clip")
     except ConfigError as e:

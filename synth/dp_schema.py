@@ -6,6 +6,7 @@ a value outside it is an error naming the column (or, with on_out_of_domain='cli
 mapped to the nearest bin / the declared 'other' value and counted).
 """
 
+import codecs
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +34,7 @@ class Attribute:
 class Schema:
     attributes: list[Attribute]
     separator: str = ","
+    encoding: str = "utf-8"  # the private table's text encoding (e.g. latin-1)
 
     @property
     def names(self) -> list[str]:
@@ -41,6 +43,7 @@ class Schema:
     def to_dict(self) -> dict:
         return {
             "separator": self.separator,
+            "encoding": self.encoding,
             "attributes": {
                 a.name: {"column": a.column, "type": a.type, "values": a.values, "bins": a.bins,
                          "other": a.other}
@@ -68,11 +71,43 @@ def schema_from_dict(doc: dict, where: str = "schema") -> Schema:
         attributes.append(a)
     if not attributes:
         raise ConfigError(f"{where}: no attributes declared")
-    return Schema(attributes, doc.get("separator", ","))
+    return Schema(attributes, doc.get("separator", ","), _encoding(doc, where))
 
 
 def load_schema(path) -> Schema:
     return schema_from_dict(read_yaml(path, "schema"), f"schema {path}")
+
+
+def read_private_table(path, doc: dict, option: str) -> pd.DataFrame:
+    """The private table as its schema document declares it: separator, encoding, and
+    categorical columns read as text, so an empty cell stays missing instead of turning a
+    column of codes into floats. `doc` may still hold unresolved vocabularies; `option`
+    names the CLI flag in errors."""
+    encoding = _encoding(doc, f"schema for {option}")
+    text_columns = {spec.get("column", name): str
+                    for name, spec in (doc.get("attributes") or {}).items()
+                    if isinstance(spec, dict) and spec.get("type") == "categorical"}
+    try:
+        return pd.read_csv(path, sep=doc.get("separator", ","), encoding=encoding,
+                           dtype=text_columns)
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{option} {path}: not {encoding} text (byte "
+                          f"{e.object[e.start:e.start + 1]!r} at offset {e.start}); set "
+                          "'encoding:' in the schema (e.g. latin-1) or save the file as "
+                          "UTF-8") from None
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        raise ConfigError(f"{option} {path}: unreadable ({type(e).__name__}); check the "
+                          "path") from None
+
+
+def _encoding(doc: dict, where: str) -> str:
+    encoding = doc.get("encoding", "utf-8")
+    try:
+        codecs.lookup(encoding)
+    except (LookupError, TypeError):
+        raise ConfigError(f"{where}: unknown encoding {encoding!r}; use a Python codec name "
+                          "such as utf-8 or latin-1") from None
+    return encoding
 
 
 def encode(df: pd.DataFrame, schema: Schema, on_out_of_domain: str = "error"):
@@ -83,6 +118,12 @@ def encode(df: pd.DataFrame, schema: Schema, on_out_of_domain: str = "error"):
     if missing:
         raise ConfigError(f"private table lacks column(s) {missing} declared in the schema; "
                           "fix 'column' in the schema or the table header")
+    empty = {a.column: int(df[a.column].isna().sum()) for a in schema.attributes}
+    empty = {column: n for column, n in empty.items() if n}
+    if empty:
+        raise ConfigError(f"empty cells (of {len(df)} rows) in column(s) "
+                          f"{', '.join(f'{c!r}: {n}' for c, n in empty.items())}; fill them "
+                          "or drop those rows: a missing value is not in any domain")
     codes = np.empty((len(df), len(schema.attributes)), dtype=np.int64)
     clipped = {}
     for j, a in enumerate(schema.attributes):

@@ -1,0 +1,54 @@
+"""`hrsynth fit` on bad input a new user would try: one line on stderr, exit 2, naming
+the flag or column and the fix, before any private row is modelled."""
+
+import pytest
+import yaml
+
+from jobs import fit as fit_job
+
+SCHEMA = {"attributes": {"team": {"type": "categorical", "values": [1, 2, 3]},
+                         "site": {"type": "categorical", "values": ["Zürich", "Köln"]}}}
+ROWS = "team,site\n1,Zürich\n2,Köln\n3,Zürich\n1,Köln\n"
+
+
+def _fit(tmp_path, capsys, rows=ROWS, encoding="utf-8", schema=SCHEMA, epsilon="1"):
+    (tmp_path / "private.csv").write_bytes(rows.encode(encoding))
+    (tmp_path / "schema.yaml").write_text(yaml.safe_dump(schema))
+    code = fit_job.main(["--data", str(tmp_path / "private.csv"), "--schema",
+                         str(tmp_path / "schema.yaml"), "--epsilon", epsilon,
+                         "--output", str(tmp_path / "model.json")])
+    err = capsys.readouterr().err.strip()
+    return code, err
+
+
+@pytest.mark.parametrize("epsilon", ["inf", "1e308", "nan", "0", "-1"])
+def test_an_epsilon_that_protects_nobody_is_refused(tmp_path, capsys, epsilon):
+    code, err = _fit(tmp_path, capsys, epsilon=epsilon)
+    assert code == 2 and err.startswith("error: --epsilon must be a number in (0, 10000]")
+    assert "\n" not in err
+
+
+def test_a_latin1_table_is_named_and_read_once_the_schema_says_so(tmp_path, capsys):
+    code, err = _fit(tmp_path, capsys, encoding="latin-1")
+    assert code == 2 and "\n" not in err
+    assert err.startswith(f"error: --data {tmp_path / 'private.csv'}: not utf-8 text")
+    assert "set 'encoding:' in the schema (e.g. latin-1)" in err
+    code, err = _fit(tmp_path, capsys, encoding="latin-1",
+                     schema={**SCHEMA, "encoding": "latin-1"})
+    assert code == 0 and err == ""
+
+
+def test_an_unknown_encoding_is_named(tmp_path, capsys):
+    code, err = _fit(tmp_path, capsys, schema={**SCHEMA, "encoding": "klingon"})
+    assert code == 2 and "unknown encoding 'klingon'" in err
+
+
+def test_empty_cells_are_counted_as_missing_per_column(tmp_path, capsys):
+    """A column of codes with empty cells used to turn into floats ('1.0') and every row
+    was reported outside the domain."""
+    code, err = _fit(tmp_path, capsys, rows="team,site\n1,Zürich\n,Köln\n3,\n,Köln\n")
+    assert code == 2 and err == (
+        "error: empty cells (of 4 rows) in column(s) 'site': 1, 'team': 2; fill them or "
+        "drop those rows: a missing value is not in any domain")
+    code, err = _fit(tmp_path, capsys, rows="team,site\n1,Zürich\n2,Köln\n3,Zürich\n")
+    assert code == 0, err
