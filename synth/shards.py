@@ -32,10 +32,10 @@ def _write_json(path: Path, doc: dict) -> None:
 
 def open_output(folder: Path, config: dict, fingerprint: str) -> dict:
     """Create or reopen an output folder; refuse one made with another config."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = _writable_folder(Path(folder))
     run_file = folder / RUN_FILE
-    if run_file.exists():
+    # A run that wrote no shard has nothing to protect: a corrected rerun takes the folder.
+    if run_file.exists() and any(folder.glob("part-*.parquet")):
         previous = json.loads(run_file.read_text())
         if previous["fingerprint"] != fingerprint:
             changed = sorted(k for k in config if previous["config"].get(k) != config[k])
@@ -51,6 +51,22 @@ def open_output(folder: Path, config: dict, fingerprint: str) -> dict:
            "started": time.time(), "resumed": 0}
     _write_json(run_file, run)
     return run
+
+
+def _writable_folder(folder: Path) -> Path:
+    """`folder`, created; an --output that is a file or cannot be written is named."""
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"--output {folder} is a file; give a folder (shards and a "
+                          "manifest are written into it)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".write-test-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as e:
+        raise ConfigError(f"--output {folder} cannot be written ({e.strerror}); choose a "
+                          "folder you can write to") from None
+    return folder
 
 
 def finished_shards(folder: Path, expected_rows: dict[int, int]) -> set[int]:

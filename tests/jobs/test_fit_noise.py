@@ -12,8 +12,8 @@ import pandas as pd
 import yaml
 
 from jobs import fit as fit_job
-from synth.dp_noise import SECURE
 from synth import privbayes
+from synth.dp_noise import SECURE
 from synth.privbayes import noisy_counts
 
 VALUES = {"team": ["a", "b", "c"], "level": ["x", "y"], "site": ["n", "s", "e", "w"]}

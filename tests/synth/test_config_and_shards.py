@@ -67,3 +67,21 @@ def test_contract_check_catches_violations():
     problems = check_row(bad)
     assert any("${" in p for p in problems) and any("overlaps" in p for p in problems)
     assert any("does not equal" in p for p in problems) and any("match" in p for p in problems)
+
+
+def test_a_run_that_wrote_no_shard_does_not_lock_its_folder(tmp_path):
+    open_output(tmp_path, {"seed": 1}, "f1")  # then failed before its first shard
+    assert open_output(tmp_path, {"seed": 2}, "f2")["run_id"] == "f2"
+    write_shard(tmp_path, 0, [row(0)])
+    with pytest.raises(ConfigError, match="different config"):
+        open_output(tmp_path, {"seed": 1}, "f1")
+
+
+def test_an_output_that_is_a_file_or_unwritable_is_named(tmp_path):
+    a_file = tmp_path / "out.parquet"
+    a_file.write_text("x")
+    with pytest.raises(ConfigError, match=rf"^--output {a_file} is a file; give a folder"):
+        open_output(a_file, {"seed": 1}, "f1")
+    below_a_file = a_file / "run"
+    with pytest.raises(ConfigError, match=rf"^--output {below_a_file} cannot be written \("):
+        open_output(below_a_file, {"seed": 1}, "f1")
