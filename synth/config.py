@@ -7,11 +7,13 @@ with every output and its fingerprint decides whether a rerun may resume an outp
 import datetime as dt
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import ClassVar
 
 from synth import ConfigError
+from synth.checks import check_fields
 from synth.forms import MODES
 from synth.params import params_from
 from synth.taxonomy import read_yaml
@@ -73,7 +75,16 @@ class GenerateConfig:
         return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
 
 
+DEVICES = re.compile(r"auto|cpu|cuda(:\d+)?|mps")
+DTYPES = ("auto", "float32", "bfloat16", "float16")
+
+
 def validate(cfg: GenerateConfig) -> GenerateConfig:
+    check_fields(cfg, "")
+    if not DEVICES.fullmatch(cfg.device):
+        raise ConfigError(f"device {cfg.device!r} unknown; use auto, cpu, cuda, cuda:N or mps")
+    if cfg.dtype not in DTYPES:
+        raise ConfigError(f"dtype {cfg.dtype!r} unknown; use one of {list(DTYPES)}")
     if not isinstance(cfg.num_docs, int) or cfg.num_docs <= 0:
         raise ConfigError(f"num_docs must be a positive integer, got {cfg.num_docs!r}")
     for name in ("batch_size", "shard_size", "num_actors"):
@@ -123,4 +134,6 @@ def load_config(path: str | None, overrides: dict | None = None) -> GenerateConf
         raise ConfigError(f"config {path}: unknown setting(s) {sorted(unknown)}; "
                           f"known: {sorted(known)}")
     doc.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    if isinstance(doc.get("reference_date"), dt.date):  # YAML reads 2026-11-22 as a date
+        doc["reference_date"] = doc["reference_date"].isoformat()
     return validate(GenerateConfig(**doc))

@@ -8,6 +8,7 @@ README): a 135M model drifts off topic at temperature 1.0.
 from dataclasses import asdict, dataclass, field, fields, replace
 
 from synth import ConfigError
+from synth.checks import check_fields
 
 
 @dataclass
@@ -65,6 +66,7 @@ def params_from(preset: str = "default", overrides: dict | None = None) -> Gener
         raise ConfigError(f"generation: unknown parameter(s) {sorted(unknown)}; known: "
                           f"{sorted(known)}")
     p = GenerationParams(**values)
+    check_fields(p, "generation.")
     if p.max_new_tokens <= 0 or p.min_new_tokens < 0 or p.min_new_tokens > p.max_new_tokens:
         raise ConfigError("generation: need 0 ≤ min_new_tokens ≤ max_new_tokens and max > 0")
     if p.do_sample and not p.temperature > 0:

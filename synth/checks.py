@@ -1,0 +1,55 @@
+"""Settings checked against their dataclass annotations, before any work starts.
+
+A YAML file or a CLI override can hold any type: `top_k: "50"`, `batch_size: true` or
+`countries: US` would otherwise surface deep inside a Ray actor, after a cluster has
+scaled up. `check_fields` names the field, the type it needs and the value it got.
+"""
+
+import types
+import typing
+from dataclasses import fields
+
+from synth import ConfigError
+
+NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string",
+         dict: "a mapping", list: "a list", type(None): "empty (null)"}
+
+
+def _matches(value, hint) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, arm) for arm in typing.get_args(hint))
+    if origin is list:
+        (item,) = typing.get_args(hint) or (object,)
+        return isinstance(value, list) and all(_matches(v, item) for v in value)
+    if origin is dict:
+        return isinstance(value, dict)
+    if hint is object:
+        return True
+    if hint is float:  # an integer is a number; true is not
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def describe(hint) -> str:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(describe(arm) for arm in typing.get_args(hint))
+    if origin is list:
+        (item,) = typing.get_args(hint) or (object,)
+        return "a list" if item is object else f"a list of {describe(item).split(' ', 1)[1]}s"
+    if origin is dict:
+        return "a mapping"
+    return NAMES.get(hint, getattr(hint, "__name__", str(hint)))
+
+
+def check_fields(obj, where: str) -> None:
+    """Raise ConfigError on the first field whose value does not fit its annotation."""
+    hints = typing.get_type_hints(type(obj))
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        if not _matches(value, hints[f.name]):
+            raise ConfigError(f"{where}{f.name} must be {describe(hints[f.name])}, got "
+                              f"{value!r}")

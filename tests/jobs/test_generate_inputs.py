@@ -1,0 +1,38 @@
+"""`hrsynth generate` on settings of the wrong type or value: exit 2 and one line naming
+the field and what it takes, before a model is loaded or Ray starts."""
+
+import pytest
+import yaml
+
+from jobs import generate as generate_job
+
+PROBES = [
+    ({"generation": {"top_k": "50"}}, "generation.top_k must be an integer, got '50'"),
+    ({"generation": {"max_new_tokens": 40.5}},
+     "generation.max_new_tokens must be an integer, got 40.5"),
+    ({"generation": {"temperature": "hot"}}, "generation.temperature must be a number, got 'hot'"),
+    ({"dtype": "fp8"}, "dtype 'fp8' unknown; use one of ['auto', 'float32', 'bfloat16', 'float16']"),
+    ({"device": "tpu"}, "device 'tpu' unknown; use auto, cpu, cuda, cuda:N or mps"),
+    ({"batch_size": True}, "batch_size must be an integer, got True"),
+    ({"countries": "US"}, "countries must be a list of strings, got 'US'"),
+    ({"seed": "zero"}, "seed must be an integer, got 'zero'"),
+    ({"colour": "blue"}, "unknown setting(s) ['colour']"),
+]
+
+
+@pytest.mark.parametrize("setting, message", PROBES, ids=[str(p[0]) for p in PROBES])
+def test_bad_settings_are_named_in_one_line(tmp_path, capsys, setting, message):
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"num_docs": 8, **setting}))
+    code = generate_job.main(["--config", str(config), "--output", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and message in err, err
+    assert not (tmp_path / "out").exists()  # refused before the output was touched
+
+
+def test_an_unquoted_yaml_date_is_read_as_the_date(tmp_path):
+    from synth.config import load_config
+
+    config = tmp_path / "config.yaml"
+    config.write_text("reference_date: 2026-11-22\n")
+    assert load_config(str(config)).reference_date == "2026-11-22"
