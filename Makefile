@@ -33,6 +33,7 @@ test: install
 
 lint: install
 	$(BIN)/ruff check synth jobs eval tests benchmarks
+	$(BIN)/ruff format --check synth jobs eval tests benchmarks
 
 # DataSynthesizer, for benchmarks/privbayes.py only: its own environment (it needs numpy 1.x).
 bench-env: .venv-bench/.installed

@@ -46,19 +46,27 @@ def role_spread(result: dict, roles: int) -> dict | None:
     counts = (result["train"].get("manifest") or {}).get("rows_per_label")
     if not counts or result["train"]["documents"] != sum(counts.values()):
         return None
-    return {"roles_drawn": len(counts), "roles": roles,
-            "fewest": min(counts.values()) if len(counts) == roles else 0,
-            "most": max(counts.values())}
+    return {
+        "roles_drawn": len(counts),
+        "roles": roles,
+        "fewest": min(counts.values()) if len(counts) == roles else 0,
+        "most": max(counts.values()),
+    }
 
 
 def spread_markdown(rows: list[dict]) -> str:
-    lines = ["", "| synthetic set | roles drawn | fewest CVs of a role | most |",
-             "| --- | ---: | ---: | ---: |"]
+    lines = [
+        "",
+        "| synthetic set | roles drawn | fewest CVs of a role | most |",
+        "| --- | ---: | ---: | ---: |",
+    ]
     for r in rows:
         if r.get("role_spread"):
             s = r["role_spread"]
-            lines.append(f"| {r['condition']} | {s['roles_drawn']} of {s['roles']} | "
-                         f"{s['fewest']} | {s['most']} |")
+            lines.append(
+                f"| {r['condition']} | {s['roles_drawn']} of {s['roles']} | "
+                f"{s['fewest']} | {s['most']} |"
+            )
     return "\n".join(lines) + "\n" if len(lines) > 3 else ""
 
 
@@ -74,14 +82,22 @@ def main(argv=None) -> None:
         name, paths = parse_row(text)
         result, config = merged_result(paths)
         replaced[name] = table_row(name, result, []) | {
-            "evaluate_config": config, "role_spread": role_spread(result, base["corpus"]["roles"])}
-    rows = [replaced.pop(r["condition"], r) for r in base["rows"]
-            if r["condition"] in replaced or "synthetic" not in r["condition"]]
+            "evaluate_config": config,
+            "role_spread": role_spread(result, base["corpus"]["roles"]),
+        }
+    rows = [
+        replaced.pop(r["condition"], r)
+        for r in base["rows"]
+        if r["condition"] in replaced or "synthetic" not in r["condition"]
+    ]
     # The experiment's settings and wall time describe its own synthetic rows: the settings
     # are kept under another name, and each replacement row carries its evaluate config.
-    summary = {**{k: v for k, v in base.items() if k not in ("settings", "wall_s")},
-               "rows": rows + list(replaced.values()), "reused_from": args.experiment,
-               "experiment_settings": base.get("settings")}
+    summary = {
+        **{k: v for k, v in base.items() if k not in ("settings", "wall_s")},
+        "rows": rows + list(replaced.values()),
+        "reused_from": args.experiment,
+        "experiment_settings": base.get("settings"),
+    }
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     write_table(out, summary)

@@ -35,14 +35,22 @@ def main(argv=None):
         (path,) = Path(args.work, "sets").glob(pattern)
         rows = [json.loads(line) for line in path.read_text().splitlines()]
         guess, _ = fasttext_task.train_and_predict(
-            [r["text"] for r in rows], [r["label"] for r in rows], texts, 0, fasttext_task.THESIS)
+            [r["text"] for r in rows], [r["label"] for r in rows], texts, 0, fasttext_task.THESIS
+        )
         scores = metrics.classification(gold, guess, labels)
-        results[name] = {"training_set": path.name, "documents": len(rows),
-                         "macro_f1": scores["macro_f1"], "accuracy": scores["accuracy"]}
-        print(f"{name}: {len(rows)} tickets, macro F1 {scores['macro_f1']:.3f}, "
-              f"accuracy {scores['accuracy']:.3f}")
-    RESULTS.write_text(json.dumps({"test": args.test, "test_documents": len(gold),
-                                   "results": results}, indent=1))
+        results[name] = {
+            "training_set": path.name,
+            "documents": len(rows),
+            "macro_f1": scores["macro_f1"],
+            "accuracy": scores["accuracy"],
+        }
+        print(
+            f"{name}: {len(rows)} tickets, macro F1 {scores['macro_f1']:.3f}, "
+            f"accuracy {scores['accuracy']:.3f}"
+        )
+    RESULTS.write_text(
+        json.dumps({"test": args.test, "test_documents": len(gold), "results": results}, indent=1)
+    )
 
 
 if __name__ == "__main__":

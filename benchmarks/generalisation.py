@@ -56,14 +56,22 @@ def make_set(config: str, n: int, seed: int, generator, args, **overrides) -> li
     cached = Path(args.work, "sets", f"{Path(config).stem}-{seed}-{key.hexdigest()[:10]}.jsonl")
     if cached.exists():
         return [json.loads(line) for line in cached.read_text().splitlines()]
-    cfg = load_config(config, {"num_docs": n, "seed": seed, "dp_model": args.dp_model,
-                               "reference_date": REFERENCE_DATE, **overrides})
+    cfg = load_config(
+        config,
+        {
+            "num_docs": n,
+            "seed": seed,
+            "dp_model": args.dp_model,
+            "reference_date": REFERENCE_DATE,
+            **overrides,
+        },
+    )
     jobs, _ = plan_documents(cfg, f"gen{seed}")
     gen = dict(cfg.generation)
     params = params_from(gen.pop("preset", "default"), gen)
     rows = []
     for i in range(0, len(jobs), cfg.batch_size):
-        rows += render(jobs[i:i + cfg.batch_size], generator, params, "plain", seed)
+        rows += render(jobs[i : i + cfg.batch_size], generator, params, "plain", seed)
     kept = [r for r in rows if NO_VARIABLES not in (r["error"] or "")]
     shown = {k: (f"{len(v)} ids" if k == "templates" else v) for k, v in overrides.items()}
     print(f"  {config} seed {seed} {shown}: {len(kept)} of {len(rows)} rows kept", flush=True)
@@ -82,15 +90,16 @@ def build_sets(generator, args) -> dict[str, dict[str, list[dict]]]:
         sets[name] = {
             "train": make_set(config, train_n, 101, generator, args, **common),
             "same": make_set(config, test_n, 202, generator, args, **common),
-            "other_forms": make_set(config, test_n, 303, generator, args,
-                                    **{**common, "value_forms": "half_b"}),
-            "other_templates": make_set(config, test_n, 404, generator, args,
-                                        **{**common, "templates": second}),
+            "other_forms": make_set(
+                config, test_n, 303, generator, args, **{**common, "value_forms": "half_b"}
+            ),
+            "other_templates": make_set(
+                config, test_n, 404, generator, args, **{**common, "templates": second}
+            ),
         }
     # About a quarter of SmolLM2's free-form tickets hold a variable (the rest are
     # flagged and dropped): generate twice as many.
-    sets["free"] = make_set(DEFAULTS["new"], 2 * test_n, 505, generator, args,
-                            prompt_style="free")
+    sets["free"] = make_set(DEFAULTS["new"], 2 * test_n, 505, generator, args, prompt_style="free")
     return sets
 
 
@@ -107,78 +116,117 @@ def score_default(name: str, sets: dict, args) -> dict:
     from jobs import train
 
     own = sets[name]
-    tests = {"same": own["same"], "other_forms": own["other_forms"],
-             "other_templates": own["other_templates"], "free": sets["free"]}
+    tests = {
+        "same": own["same"],
+        "other_forms": own["other_forms"],
+        "other_templates": own["other_templates"],
+        "free": sets["free"],
+    }
     # Classification compares template-written tickets; free ones are their own test.
-    class_tests = {"same": _templated(tests["same"]),
-                   "other_templates": _templated(tests["other_templates"]), "free": tests["free"]}
+    class_tests = {
+        "same": _templated(tests["same"]),
+        "other_templates": _templated(tests["other_templates"]),
+        "free": tests["free"],
+    }
     taxonomy = load_taxonomy()
     labels = sorted(taxonomy)
     entity_labels = sorted({v for s in taxonomy.values() for v in s.variables})
     tags = ["O"] + [f"{p}-{e}" for e in entity_labels for p in "BI"]
-    ds = ray.data.from_items([{"text": r["text"], "label": r["label"],
-                               "entities": r["entities"]} for r in own["train"]])
-    common = {"encoder": encoder.resolve_encoder(None), "epochs": args.epochs, "lr": args.lr,
-              "batch_size": 16, "seed": 0}
+    ds = ray.data.from_items(
+        [{"text": r["text"], "label": r["label"], "entities": r["entities"]} for r in own["train"]]
+    )
+    common = {
+        "encoder": encoder.resolve_encoder(None),
+        "epochs": args.epochs,
+        "lr": args.lr,
+        "batch_size": 16,
+        "seed": 0,
+    }
     out = Path(args.work) / name
     result = {"train_documents": len(own["train"])}
 
     def fit(task, test_sets, extra):
         texts = [r["text"] for rows in test_sets.values() for r in rows]
-        _, predicted = train.fit(task, ds, {**common, **extra, "test_texts": texts}, out, 1,
-                                 False)
+        _, predicted = train.fit(task, ds, {**common, **extra, "test_texts": texts}, out, 1, False)
         split, at = {}, 0
         for key, rows in test_sets.items():
-            split[key] = predicted[at:at + len(rows)]
+            split[key] = predicted[at : at + len(rows)]
             at += len(rows)
         return split
 
     predicted = fit("classify", class_tests, {"labels": labels})
-    result["classify"] = {k: metrics.classification([r["label"] for r in rows], predicted[k],
-                                                    labels)["macro_f1"]
-                          for k, rows in class_tests.items()}
+    result["classify"] = {
+        k: metrics.classification([r["label"] for r in rows], predicted[k], labels)["macro_f1"]
+        for k, rows in class_tests.items()
+    }
     result["fasttext"] = {}
     for key, rows in class_tests.items():
         guess, _ = fasttext_task.train_and_predict(
-            [r["text"] for r in own["train"]], [r["label"] for r in own["train"]],
-            [r["text"] for r in rows], 0, fasttext_task.THESIS)
-        result["fasttext"][key] = metrics.classification([r["label"] for r in rows], guess,
-                                                         labels)["macro_f1"]
+            [r["text"] for r in own["train"]],
+            [r["label"] for r in own["train"]],
+            [r["text"] for r in rows],
+            0,
+            fasttext_task.THESIS,
+        )
+        result["fasttext"][key] = metrics.classification([r["label"] for r in rows], guess, labels)[
+            "macro_f1"
+        ]
     ner_tests = {"same": tests["same"], "other_forms": tests["other_forms"]}
     # Token tagging needs more steps than 3 epochs of a few hundred tickets give it (at
     # 5e-5 it still tags every word O): the CV experiment's 10 epochs at 1e-4.
-    predicted = fit("bio_ner", ner_tests, {"tags": tags, "epochs": args.ner_epochs,
-                                           "lr": args.ner_lr})
+    predicted = fit(
+        "bio_ner", ner_tests, {"tags": tags, "epochs": args.ner_epochs, "lr": args.ner_lr}
+    )
     tokenizer = encoder.load_tokenizer(common["encoder"])
     result["bio_ner"] = {}
     for key, rows in ner_tests.items():
-        gold = [encoder.word_tags(tokenizer, r["text"],
-                                  [(e["start"], e["end"], e["label"]) for e in r["entities"]])[1]
-                for r in rows]
+        gold = [
+            encoder.word_tags(
+                tokenizer, r["text"], [(e["start"], e["end"], e["label"]) for e in r["entities"]]
+            )[1]
+            for r in rows
+        ]
         scores = metrics.entity_scores(gold, predicted[key])
-        result["bio_ner"][key] = {"exact_f1": scores["exact"]["f1"],
-                                  "partial_f1": scores["partial"]["f1"],
-                                  "per_type_exact_f1": {k: v["f1"] for k, v in
-                                                        scores["per_type_exact"].items()}}
+        result["bio_ner"][key] = {
+            "exact_f1": scores["exact"]["f1"],
+            "partial_f1": scores["partial"]["f1"],
+            "per_type_exact_f1": {k: v["f1"] for k, v in scores["per_type_exact"].items()},
+        }
     return result
 
 
 def drops(scores: dict) -> list[dict]:
     """One line per compared score: the drop from 'same' to each other test set."""
     lines = []
-    for task, shifted in (("classify", ("other_templates", "free")),
-                          ("fasttext", ("other_templates", "free"))):
+    for task, shifted in (
+        ("classify", ("other_templates", "free")),
+        ("fasttext", ("other_templates", "free")),
+    ):
         for key in shifted:
-            lines.append({"line": f"{task} macro F1, {key}", "same": scores[task]["same"],
-                          "shifted": scores[task][key]})
+            lines.append(
+                {
+                    "line": f"{task} macro F1, {key}",
+                    "same": scores[task]["same"],
+                    "shifted": scores[task][key],
+                }
+            )
     ner = scores["bio_ner"]
     for metric in ("exact_f1", "partial_f1"):
-        lines.append({"line": f"bio_ner {metric}, other forms", "same": ner["same"][metric],
-                      "shifted": ner["other_forms"][metric]})
+        lines.append(
+            {
+                "line": f"bio_ner {metric}, other forms",
+                "same": ner["same"][metric],
+                "shifted": ner["other_forms"][metric],
+            }
+        )
     for kind in sorted(ner["same"]["per_type_exact_f1"]):
-        lines.append({"line": f"bio_ner exact F1 {kind}, other forms",
-                      "same": ner["same"]["per_type_exact_f1"][kind],
-                      "shifted": ner["other_forms"]["per_type_exact_f1"].get(kind, 0.0)})
+        lines.append(
+            {
+                "line": f"bio_ner exact F1 {kind}, other forms",
+                "same": ner["same"]["per_type_exact_f1"][kind],
+                "shifted": ner["other_forms"]["per_type_exact_f1"].get(kind, 0.0),
+            }
+        )
     for line in lines:
         line["drop"] = line["same"] - line["shifted"]
     return lines
@@ -219,17 +267,33 @@ def main(argv=None):
     for o, n in zip(old, new):
         verdict = target(o, n)
         table.append({"line": o["line"], "old": o, "new": n, "target": verdict})
-        print(f"{o['line']:<52}{o['same']:>9.3f}{o['drop']:>9.3f}{n['same']:>9.3f}"
-              f"{n['drop']:>9.3f}  {verdict}")
+        print(
+            f"{o['line']:<52}{o['same']:>9.3f}{o['drop']:>9.3f}{n['same']:>9.3f}"
+            f"{n['drop']:>9.3f}  {verdict}"
+        )
     intrinsic = intrinsic_side_by_side(sets)
-    RESULTS.write_text(json.dumps({
-        "settings": vars(args), "reference_date": REFERENCE_DATE, "defaults": DEFAULTS,
-        "set_sizes": {d: {k: len(v) for k, v in s.items()} if isinstance(s, dict) else len(s)
-                      for d, s in sets.items()},
-        "scores": scores, "table": table, "intrinsic": intrinsic,
-        "generation_s": round(generated_s, 1), "wall_s": round(time.time() - started, 1),
-        "samples": {name: [r["text"] for r in sets[name]["train"][:3]] for name in DEFAULTS},
-    }, indent=1))
+    RESULTS.write_text(
+        json.dumps(
+            {
+                "settings": vars(args),
+                "reference_date": REFERENCE_DATE,
+                "defaults": DEFAULTS,
+                "set_sizes": {
+                    d: {k: len(v) for k, v in s.items()} if isinstance(s, dict) else len(s)
+                    for d, s in sets.items()
+                },
+                "scores": scores,
+                "table": table,
+                "intrinsic": intrinsic,
+                "generation_s": round(generated_s, 1),
+                "wall_s": round(time.time() - started, 1),
+                "samples": {
+                    name: [r["text"] for r in sets[name]["train"][:3]] for name in DEFAULTS
+                },
+            },
+            indent=1,
+        )
+    )
     print(f"written to {RESULTS}")
 
 
@@ -237,9 +301,12 @@ def intrinsic_side_by_side(sets: dict) -> dict:
     """Intrinsic metrics of each default's training tickets (words, TTR, POS ratios)."""
     from eval.intrinsic import intrinsic
 
-    return {name: intrinsic([r["text"] for r in sets[name]["train"]],
-                            [r["label"] for r in sets[name]["train"]])["overall"]
-            for name in DEFAULTS}
+    return {
+        name: intrinsic(
+            [r["text"] for r in sets[name]["train"]], [r["label"] for r in sets[name]["train"]]
+        )["overall"]
+        for name in DEFAULTS
+    }
 
 
 if __name__ == "__main__":

@@ -46,9 +46,13 @@ def timed(jobs, generator, params, style, batch_size):
         rows += render(jobs[i : i + batch_size], generator, params, style, seed=0)
     seconds = time.perf_counter() - start
     tokens = sum(r["generated_tokens"] for r in rows)
-    return {"seconds": round(seconds, 2), "tokens": tokens,
-            "tokens_per_s": round(tokens / seconds, 2),
-            "tickets_per_s": round(len(rows) / seconds, 4), "peak_rss_mb": round(peak_rss_mb())}
+    return {
+        "seconds": round(seconds, 2),
+        "tokens": tokens,
+        "tokens_per_s": round(tokens / seconds, 2),
+        "tickets_per_s": round(len(rows) / seconds, 4),
+        "peak_rss_mb": round(peak_rss_mb()),
+    }
 
 
 def main(argv=None) -> dict:
@@ -59,8 +63,10 @@ def main(argv=None) -> dict:
     p.add_argument("--dp-model", default="out/absence_model.json")
     args = p.parse_args(argv)
     torch.set_num_threads(torch.get_num_threads())
-    cfg = load_config(args.config, {"num_docs": args.num_docs, "dp_model": args.dp_model,
-                                    "reference_date": "2026-11-22"})
+    cfg = load_config(
+        args.config,
+        {"num_docs": args.num_docs, "dp_model": args.dp_model, "reference_date": "2026-11-22"},
+    )
     jobs, _ = plan_documents(cfg, "bench")
     gen = dict(cfg.generation)
     params = params_from(gen.pop("preset", "default"), gen)
@@ -71,25 +77,38 @@ def main(argv=None) -> dict:
     model_dtype = generator.model.dtype
     roof = bf16 if model_dtype == torch.bfloat16 else fp32
     result = {
-        "model": cfg.model, "parameters": generator.parameters, "dtype": str(model_dtype),
-        "rows": len(jobs), "batch_size": args.batch_size, "prompt_style": cfg.prompt_style,
-        "generation_parameters": params.to_dict(), "threads": torch.get_num_threads(),
-        "matmul_gflops_fp32": round(fp32, 1), "matmul_gflops_bf16": round(bf16, 1),
-        "baseline": baseline, "ours": ours,
-        "baseline_tokens_per_s": baseline["tokens_per_s"], "tokens_per_s": ours["tokens_per_s"],
+        "model": cfg.model,
+        "parameters": generator.parameters,
+        "dtype": str(model_dtype),
+        "rows": len(jobs),
+        "batch_size": args.batch_size,
+        "prompt_style": cfg.prompt_style,
+        "generation_parameters": params.to_dict(),
+        "threads": torch.get_num_threads(),
+        "matmul_gflops_fp32": round(fp32, 1),
+        "matmul_gflops_bf16": round(bf16, 1),
+        "baseline": baseline,
+        "ours": ours,
+        "baseline_tokens_per_s": baseline["tokens_per_s"],
+        "tokens_per_s": ours["tokens_per_s"],
         "speedup": round(ours["tokens_per_s"] / baseline["tokens_per_s"], 2),
         "tickets_speedup": round(ours["tickets_per_s"] / baseline["tickets_per_s"], 2),
         "peak_rss_mb": ours["peak_rss_mb"],
         "roofline_share": round(2 * generator.parameters * ours["tokens_per_s"] / (roof * 1e9), 4),
         "baseline_roofline_share": round(
-            2 * generator.parameters * baseline["tokens_per_s"] / (roof * 1e9), 4),
+            2 * generator.parameters * baseline["tokens_per_s"] / (roof * 1e9), 4
+        ),
     }
     print(f"\n{'way':<28}{'tokens/s':>10}{'tickets/s':>11}{'seconds':>9}{'peak MB':>9}")
     for name, r in (("thesis (batch 1)", baseline), (f"ours (batch {args.batch_size})", ours)):
-        print(f"{name:<28}{r['tokens_per_s']:>10}{r['tickets_per_s']:>11}{r['seconds']:>9}"
-              f"{r['peak_rss_mb']:>9}")
-    print(f"speedup {result['speedup']}×; matmul fp32 {result['matmul_gflops_fp32']} / bf16 "
-          f"{result['matmul_gflops_bf16']} GFLOP/s; roofline share {result['roofline_share']}")
+        print(
+            f"{name:<28}{r['tokens_per_s']:>10}{r['tickets_per_s']:>11}{r['seconds']:>9}"
+            f"{r['peak_rss_mb']:>9}"
+        )
+    print(
+        f"speedup {result['speedup']}×; matmul fp32 {result['matmul_gflops_fp32']} / bf16 "
+        f"{result['matmul_gflops_bf16']} GFLOP/s; roofline share {result['roofline_share']}"
+    )
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=1))
     return result

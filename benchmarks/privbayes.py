@@ -34,8 +34,11 @@ from synth.dp_schema import encode, load_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "privbayes.json"
-PYTHON = {"hrsynth": sys.executable, "hrsynth-theta-off": sys.executable,
-          "datasynthesizer": str(ROOT / ".venv-bench/bin/python")}
+PYTHON = {
+    "hrsynth": sys.executable,
+    "hrsynth-theta-off": sys.executable,
+    "datasynthesizer": str(ROOT / ".venv-bench/bin/python"),
+}
 
 
 def absenteeism() -> tuple[np.ndarray, list[int]]:
@@ -51,8 +54,11 @@ def random_network(n: int, d: int, seed: int, max_parents: int = 2):
     sizes = rng.integers(2, 7, size=d).tolist()
     codes = np.zeros((n, d), dtype=np.int64)
     for i in range(d):
-        parents = list(rng.choice(i, size=min(i, int(rng.integers(1, max_parents + 1))),
-                                  replace=False)) if i else []
+        parents = (
+            list(rng.choice(i, size=min(i, int(rng.integers(1, max_parents + 1))), replace=False))
+            if i
+            else []
+        )
         index = np.zeros(n, dtype=np.int64)
         for p in parents:
             index = index * sizes[p] + codes[:, p]
@@ -70,7 +76,8 @@ def mean_pairwise_tvd(real: np.ndarray, synthetic: np.ndarray, sizes: list[int])
         cells = sizes[i] * sizes[j]
         p = np.bincount(real[:, i] * sizes[j] + real[:, j], minlength=cells) / len(real)
         q = np.bincount(synthetic[:, i] * sizes[j] + synthetic[:, j], minlength=cells) / len(
-            synthetic)
+            synthetic
+        )
         out.append(0.5 * np.abs(p - q).sum())
     return float(np.mean(out))
 
@@ -86,9 +93,22 @@ def run_tool(tool: str, codes, sizes, eps, seed, k, folder: Path, dataset: str) 
     stats_file = out.with_suffix(".json")
     if not stats_file.exists():
         result = subprocess.run(
-            [PYTHON[tool], str(ROOT / "benchmarks/privbayes_runner.py"), tool, str(path),
-             str(eps), str(seed), str(k), str(len(codes)), str(out)],
-            cwd=ROOT, check=False, capture_output=True, text=True)
+            [
+                PYTHON[tool],
+                str(ROOT / "benchmarks/privbayes_runner.py"),
+                tool,
+                str(path),
+                str(eps),
+                str(seed),
+                str(k),
+                str(len(codes)),
+                str(out),
+            ],
+            cwd=ROOT,
+            check=False,
+            capture_output=True,
+            text=True,
+        )
         if result.returncode != 0:
             raise RuntimeError(f"{tool} failed: {result.stderr[-1500:]}")
         stats_file.write_text(result.stdout.strip().splitlines()[-1])
@@ -100,9 +120,15 @@ def run_tool(tool: str, codes, sizes, eps, seed, k, folder: Path, dataset: str) 
 def record(name, codes, sizes, tool, eps, runs) -> dict:
     tvd = [r["tvd"] for r in runs]
     return {
-        "dataset": name, "rows": len(codes), "attributes": len(sizes), "tool": tool,
-        "epsilon": eps, "degree": 2, "seeds": len(runs),
-        "tvd_mean": float(np.mean(tvd)), "tvd_sd": float(np.std(tvd)),
+        "dataset": name,
+        "rows": len(codes),
+        "attributes": len(sizes),
+        "tool": tool,
+        "epsilon": eps,
+        "degree": 2,
+        "seeds": len(runs),
+        "tvd_mean": float(np.mean(tvd)),
+        "tvd_sd": float(np.std(tvd)),
         "fit_s": float(np.mean([r["fit_s"] for r in runs])),
         "peak_mb": float(max(r["peak_mb"] for r in runs)),
         "epsilon_spent": float(max(r["epsilon_spent"] for r in runs)),
@@ -115,12 +141,20 @@ def main(argv=None) -> list[dict]:
     p.add_argument("--epsilons", type=float, nargs="+", default=[0.1, 1.0, 10.0])
     p.add_argument("--tools", nargs="+", default=list(PYTHON))
     p.add_argument("--datasets", nargs="+", default=["absenteeism", "wide_50k_30"])
-    p.add_argument("--ds-wide-seeds", type=int, default=1,
-                   help="DataSynthesizer seeds on the wide table (hours per fit)")
+    p.add_argument(
+        "--ds-wide-seeds",
+        type=int,
+        default=1,
+        help="DataSynthesizer seeds on the wide table (hours per fit)",
+    )
     p.add_argument("--ds-wide-epsilons", type=float, nargs="+", default=[1.0])
     p.add_argument("--scale", action="store_true", help="also fit 1,000,000 × 20 at k = 2")
-    p.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) /
-                   "hrsynth-privbayes-bench", help="finished runs, reused on a rerun")
+    p.add_argument(
+        "--work",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "hrsynth-privbayes-bench",
+        help="finished runs, reused on a rerun",
+    )
     args = p.parse_args(argv)
     data = {"absenteeism": absenteeism, "wide_50k_30": lambda: random_network(50_000, 30, 0)}
     records = json.loads(RESULTS.read_text()) if RESULTS.exists() else []
@@ -133,8 +167,7 @@ def main(argv=None) -> list[dict]:
                 if eps not in args.ds_wide_epsilons:
                     continue
                 seeds = args.ds_wide_seeds
-            runs = [run_tool(tool, codes, sizes, eps, s, 2, args.work, name)
-                    for s in range(seeds)]
+            runs = [run_tool(tool, codes, sizes, eps, s, 2, args.work, name) for s in range(seeds)]
             rows.append(record(name, codes, sizes, tool, eps, runs))
             print(json.dumps(rows[-1]), flush=True)
     if args.scale:
@@ -151,12 +184,16 @@ def main(argv=None) -> list[dict]:
 
 
 def print_table(records: list[dict]) -> None:
-    print(f"\n{'dataset':<13}{'tool':<19}{'ε':>6}{'seeds':>6}{'TVD mean ± sd':>18}{'fit s':>10}"
-          f"{'peak MB':>9}{'ε spent':>9}")
+    print(
+        f"\n{'dataset':<13}{'tool':<19}{'ε':>6}{'seeds':>6}{'TVD mean ± sd':>18}{'fit s':>10}"
+        f"{'peak MB':>9}{'ε spent':>9}"
+    )
     for r in records:
-        print(f"{r['dataset']:<13}{r['tool']:<19}{r['epsilon']:>6}{r['seeds']:>6}"
-              f"{r['tvd_mean']:>11.4f} ± {r['tvd_sd']:.4f}{r['fit_s']:>10.2f}"
-              f"{r['peak_mb']:>9.0f}{r['epsilon_spent']:>9.3g}")
+        print(
+            f"{r['dataset']:<13}{r['tool']:<19}{r['epsilon']:>6}{r['seeds']:>6}"
+            f"{r['tvd_mean']:>11.4f} ± {r['tvd_sd']:.4f}{r['fit_s']:>10.2f}"
+            f"{r['peak_mb']:>9.0f}{r['epsilon_spent']:>9.3g}"
+        )
 
 
 if __name__ == "__main__":

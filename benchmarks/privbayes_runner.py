@@ -22,8 +22,14 @@ def run_hrsynth(codes: pd.DataFrame, sizes, eps, seed, k, n, theta="default"):
     from synth.dp_schema import schema_from_dict
     from synth.privbayes import fit
 
-    schema = schema_from_dict({"attributes": {c: {"type": "categorical", "values": list(range(s))}
-                                              for c, s in zip(codes.columns, sizes)}})
+    schema = schema_from_dict(
+        {
+            "attributes": {
+                c: {"type": "categorical", "values": list(range(s))}
+                for c, s in zip(codes.columns, sizes)
+            }
+        }
+    )
     start = time.perf_counter()
     extra = {} if theta == "default" else {"theta": theta}
     net = fit(codes.to_numpy(np.int64), schema, eps, degree=k, random_state=seed, **extra)
@@ -40,8 +46,12 @@ def run_datasynthesizer(path, codes, eps, seed, k, n):
     describer = DataDescriber(category_threshold=10_000)
     start = time.perf_counter()
     describer.describe_dataset_in_correlated_attribute_mode(
-        path, k=k, epsilon=eps, seed=seed,
-        attribute_to_is_categorical={c: True for c in codes.columns})
+        path,
+        k=k,
+        epsilon=eps,
+        seed=seed,
+        attribute_to_is_categorical={c: True for c in codes.columns},
+    )
     seconds = time.perf_counter() - start
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         describer.save_dataset_description_to_file(f.name)
@@ -59,13 +69,15 @@ if __name__ == "__main__":
     codes = raw.set_axis([c.split(":")[0] for c in raw.columns], axis=1)
     if tool.startswith("hrsynth"):
         theta = None if tool == "hrsynth-theta-off" else "default"
-        synthetic, seconds, spent = run_hrsynth(codes, sizes, float(eps), int(seed), int(k), int(n),
-                                                theta)
+        synthetic, seconds, spent = run_hrsynth(
+            codes, sizes, float(eps), int(seed), int(k), int(n), theta
+        )
     else:
         plain = path + ".plain.csv"
         codes.to_csv(plain, index=False)
-        synthetic, seconds, spent = run_datasynthesizer(plain, codes, float(eps), int(seed),
-                                                        int(k), int(n))
+        synthetic, seconds, spent = run_datasynthesizer(
+            plain, codes, float(eps), int(seed), int(k), int(n)
+        )
     synthetic.to_csv(out, index=False)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"fit_s": seconds, "peak_mb": peak, "epsilon_spent": spent}))

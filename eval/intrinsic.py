@@ -55,8 +55,10 @@ def _summarise(stats: list[dict]) -> dict:
     freqs = [f for s in stats for f in s["log_frequencies"]]
     return {
         "documents": len(stats),
-        **{k: float(np.mean([s[k] for s in stats]))
-           for k in ("ttr_1", "ttr_2", "noun_ratio", "propn_ratio", "verb_ratio")},
+        **{
+            k: float(np.mean([s[k] for s in stats]))
+            for k in ("ttr_1", "ttr_2", "noun_ratio", "propn_ratio", "verb_ratio")
+        },
         "log_frequency": float(np.mean(freqs)) if freqs else 0.0,
         "np_ratio": float(np.mean([len(s["noun_chunks"]) / max(s["words"], 1) for s in stats])),
         "np_length": _mean([n for s in stats for n in s["noun_chunks"]]),
@@ -79,5 +81,7 @@ def intrinsic(texts: list[str], labels: list[str], nlp=None, batch_size: int = 6
         stats = document_stats(doc)
         by_label[label].append(stats)
         everything.append(stats)
-    return {"overall": _summarise(everything),
-            "per_label": {label: _summarise(s) for label, s in sorted(by_label.items())}}
+    return {
+        "overall": _summarise(everything),
+        "per_label": {label: _summarise(s) for label, s in sorted(by_label.items())},
+    }

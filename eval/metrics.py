@@ -22,16 +22,20 @@ from sklearn.metrics import (
 
 def classification(y_true: list[str], y_pred: list[str], labels: list[str]) -> dict:
     precision, recall, f1, support = precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, zero_division=0)
+        y_true, y_pred, labels=labels, zero_division=0
+    )
     return {
         "accuracy": float(accuracy_score(y_true, y_pred)),
-        "macro_f1": float(f1_score(y_true, y_pred, labels=labels, average="macro",
-                                   zero_division=0)),
-        "weighted_f1": float(f1_score(y_true, y_pred, labels=labels, average="weighted",
-                                      zero_division=0)),
-        "per_class": {label: {"precision": float(p), "recall": float(r), "f1": float(f),
-                              "support": int(s)}
-                      for label, p, r, f, s in zip(labels, precision, recall, f1, support)},
+        "macro_f1": float(
+            f1_score(y_true, y_pred, labels=labels, average="macro", zero_division=0)
+        ),
+        "weighted_f1": float(
+            f1_score(y_true, y_pred, labels=labels, average="weighted", zero_division=0)
+        ),
+        "per_class": {
+            label: {"precision": float(p), "recall": float(r), "f1": float(f), "support": int(s)}
+            for label, p, r, f, s in zip(labels, precision, recall, f1, support)
+        },
         "labels": labels,
         "confusion": confusion_matrix(y_true, y_pred, labels=labels).tolist(),
     }
@@ -40,8 +44,13 @@ def classification(y_true: list[str], y_pred: list[str], labels: list[str]) -> d
 def _prf(tp_pred: int, n_pred: int, tp_gold: int, n_gold: int) -> dict:
     p = tp_pred / n_pred if n_pred else 0.0
     r = tp_gold / n_gold if n_gold else 0.0
-    return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0,
-            "predicted": n_pred, "gold": n_gold}
+    return {
+        "precision": p,
+        "recall": r,
+        "f1": 2 * p * r / (p + r) if p + r else 0.0,
+        "predicted": n_pred,
+        "gold": n_gold,
+    }
 
 
 def partial_match(true_tags: list[list[str]], pred_tags: list[list[str]]) -> dict:
@@ -65,19 +74,32 @@ def entity_scores(true_tags: list[list[str]], pred_tags: list[list[str]]) -> dic
     """Exact (seqeval, entity level) and partial precision/recall/F1 over BIO tags."""
     n_pred = sum(len(get_entities(s)) for s in pred_tags)
     n_gold = sum(len(get_entities(s)) for s in true_tags)
-    exact = {"precision": float(seqeval_precision(true_tags, pred_tags, zero_division=0)),
-             "recall": float(seqeval_recall(true_tags, pred_tags, zero_division=0)),
-             "f1": float(seqeval_f1(true_tags, pred_tags, zero_division=0)),
-             "predicted": n_pred, "gold": n_gold}
+    exact = {
+        "precision": float(seqeval_precision(true_tags, pred_tags, zero_division=0)),
+        "recall": float(seqeval_recall(true_tags, pred_tags, zero_division=0)),
+        "f1": float(seqeval_f1(true_tags, pred_tags, zero_division=0)),
+        "predicted": n_pred,
+        "gold": n_gold,
+    }
     report = seqeval_report(true_tags, pred_tags, output_dict=True, zero_division=0)
-    per_type = {kind: {"precision": float(r["precision"]), "recall": float(r["recall"]),
-                       "f1": float(r["f1-score"]), "support": int(r["support"])}
-                for kind, r in report.items() if not kind.endswith(" avg")}
-    return {"exact": exact, "partial": partial_match(true_tags, pred_tags),
-            "per_type_exact": per_type}
+    per_type = {
+        kind: {
+            "precision": float(r["precision"]),
+            "recall": float(r["recall"]),
+            "f1": float(r["f1-score"]),
+            "support": int(r["support"]),
+        }
+        for kind, r in report.items()
+        if not kind.endswith(" avg")
+    }
+    return {
+        "exact": exact,
+        "partial": partial_match(true_tags, pred_tags),
+        "per_type_exact": per_type,
+    }
 
 
 def type_token_ratio(tokens: list[str], n: int = 1) -> float:
     """Distinct n-grams over all n-grams (0 when the text is shorter than n)."""
-    grams = [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+    grams = [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
     return len(set(grams)) / len(grams) if grams else 0.0

@@ -29,8 +29,14 @@ def confusion_plot(scores: dict, title: str, path: Path) -> None:
     ax.set_xticks(ticks, [_short(x) for x in labels], rotation=45, ha="right")
     ax.set_yticks(ticks, [_short(x) for x in labels])
     for (i, j), n in np.ndenumerate(matrix):
-        ax.text(j, i, str(n), ha="center", va="center",
-                color="white" if n > matrix.max() / 2 else "black")
+        ax.text(
+            j,
+            i,
+            str(n),
+            ha="center",
+            va="center",
+            color="white" if n > matrix.max() / 2 else "black",
+        )
     ax.set(xlabel="predicted", ylabel="true", title=title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -57,8 +63,12 @@ def intrinsic_plot(scores: dict, path: Path) -> None:
     axes[0].set_xticks(x, INTRINSIC)
     axes[0].legend()
     axes[0].set_title("ratios (mean per document)")
-    axes[1].bar([0, 1], [synthetic["words_mean"], real["words_mean"]],
-                yerr=[synthetic["words_sd"], real["words_sd"]], color=["tab:blue", "tab:orange"])
+    axes[1].bar(
+        [0, 1],
+        [synthetic["words_mean"], real["words_mean"]],
+        yerr=[synthetic["words_sd"], real["words_sd"]],
+        color=["tab:blue", "tab:orange"],
+    )
     axes[1].set_xticks([0, 1], ["synthetic", "real"])
     axes[1].set_title("words per document (± sd)")
     fig.tight_layout()
@@ -87,31 +97,56 @@ def write_plots(result: dict, out: Path) -> list[str]:
 
 def _pairs(task: str, s: dict) -> list[tuple[str, object]]:
     if "macro_f1" in s:
-        return [("macro F1", s["macro_f1"]), ("weighted F1", s["weighted_f1"]),
-                ("accuracy", s["accuracy"])]
+        return [
+            ("macro F1", s["macro_f1"]),
+            ("weighted F1", s["weighted_f1"]),
+            ("accuracy", s["accuracy"]),
+        ]
     if "exact" in s:
         return [("F1 exact", s["exact"]["f1"]), ("F1 partial", s["partial"]["f1"])]
     if "end_to_end_recall" in s:
         return [("F1 (candidates)", s["f1"]), ("end-to-end recall", s["end_to_end_recall"])]
     if task == "intrinsic":
-        return [(f"{k} synthetic / real",
-                 f"{s['synthetic']['overall'][k]:.3f} / {s['real']['overall'][k]:.3f}")
-                for k in (*INTRINSIC, "np_ratio", "np_length", "verb_subtree_length",
-                          "log_frequency", "words_mean")
-                if k in s["synthetic"]["overall"] and k in s["real"]["overall"]]
+        return [
+            (
+                f"{k} synthetic / real",
+                f"{s['synthetic']['overall'][k]:.3f} / {s['real']['overall'][k]:.3f}",
+            )
+            for k in (
+                *INTRINSIC,
+                "np_ratio",
+                "np_length",
+                "verb_subtree_length",
+                "log_frequency",
+                "words_mean",
+            )
+            if k in s["synthetic"]["overall"] and k in s["real"]["overall"]
+        ]
     a, chars = s.get("attributes", {}), s["characters_reproduced"]
-    pairs = [("private characters reproduced", chars["share"]
-              if chars["share"] is not None else chars["note"])]
+    pairs = [
+        (
+            "private characters reproduced",
+            chars["share"] if chars["share"] is not None else chars["note"],
+        )
+    ]
     if "exact_match_rate" in a:
-        pairs += [("exact match rate", a["exact_match_rate"]),
-                  ("near match rate (≤ 1 attribute apart)", a["near_match_rate"])]
+        pairs += [
+            ("exact match rate", a["exact_match_rate"]),
+            ("near match rate (≤ 1 attribute apart)", a["near_match_rate"]),
+        ]
         h = a["holdout"]
         if h:
             b = h["baseline_holdout_to_fitted"]
-            pairs += [("held-out rows: exact / near match",
-                       f"{b['exact_match_rate']:.3f} / {b['near_match_rate']:.3f}"),
-                      ("closer to fitted than held-out (0.5 = no memorising)",
-                       h["closer_to_fitted_share"])]
+            pairs += [
+                (
+                    "held-out rows: exact / near match",
+                    f"{b['exact_match_rate']:.3f} / {b['near_match_rate']:.3f}",
+                ),
+                (
+                    "closer to fitted than held-out (0.5 = no memorising)",
+                    h["closer_to_fitted_share"],
+                ),
+            ]
         else:
             pairs.append(("DCR vs held-out", a["holdout_note"]))
     return pairs
@@ -123,31 +158,51 @@ def _history_lines(history: dict | None) -> list[str]:
     lines = ["", "## Against the previous run of this configuration", ""]
     if not history["rows"]:
         return lines + ["No earlier run of this configuration in the history table."]
-    lines += [f"Tolerance {history['tolerance']}; ⚠ marks a drop beyond it.", "",
-              "| task | metric | previous | now | change | |", "| --- | --- | ---: | ---: | ---: | --- |"]
+    lines += [
+        f"Tolerance {history['tolerance']}; ⚠ marks a drop beyond it.",
+        "",
+        "| task | metric | previous | now | change | |",
+        "| --- | --- | ---: | ---: | ---: | --- |",
+    ]
     for r in history["rows"]:
-        lines.append(f"| {r['task']} | {r['metric']} | {r['previous']:.3f} | {r['now']:.3f} | "
-                     f"{r['change']:+.3f} | {'⚠ drop' if r['flagged'] else ''} |")
+        lines.append(
+            f"| {r['task']} | {r['metric']} | {r['previous']:.3f} | {r['now']:.3f} | "
+            f"{r['change']:+.3f} | {'⚠ drop' if r['flagged'] else ''} |"
+        )
     return lines
 
 
 def markdown(result: dict, plots: list[str], history: dict | None = None) -> str:
-    lines = [f"# Evaluation of {result['train']['path']}", "",
-             (f"Test set {result['test']['path']} ({result['test']['documents']} documents, "
-              f"sha256 {result['test']['sha256'][:12]}…); training documents: "
-              f"{result['train']['documents']} (run {result['train']['run_id']})."), "",
-             "| task | score | value | wall s |", "| --- | --- | ---: | ---: |"]
+    lines = [
+        f"# Evaluation of {result['train']['path']}",
+        "",
+        (
+            f"Test set {result['test']['path']} ({result['test']['documents']} documents, "
+            f"sha256 {result['test']['sha256'][:12]}…); training documents: "
+            f"{result['train']['documents']} (run {result['train']['run_id']})."
+        ),
+        "",
+        "| task | score | value | wall s |",
+        "| --- | --- | ---: | ---: |",
+    ]
     for task, s in result["tasks"].items():
         for name, value in _pairs(task, s):
             shown = f"{value:.3f}" if isinstance(value, float) else value
             lines.append(f"| {task} | {name} | {shown} | {s['wall_s']:.1f} |")
     baseline = result.get("random_baseline") or {}
     if baseline:
-        lines += ["", "## Random baseline (training labels permuted)", "",
-                  "| task | runs | weighted F1 mean ± sd | macro F1 mean |",
-                  "| --- | ---: | ---: | ---: |"]
-        lines += [f"| {t} | {b['runs']} | {b['weighted_f1_mean']:.3f} ± {b['weighted_f1_sd']:.3f}"
-                  f" | {b['macro_f1_mean']:.3f} |" for t, b in baseline.items()]
+        lines += [
+            "",
+            "## Random baseline (training labels permuted)",
+            "",
+            "| task | runs | weighted F1 mean ± sd | macro F1 mean |",
+            "| --- | ---: | ---: | ---: |",
+        ]
+        lines += [
+            f"| {t} | {b['runs']} | {b['weighted_f1_mean']:.3f} ± {b['weighted_f1_sd']:.3f}"
+            f" | {b['macro_f1_mean']:.3f} |"
+            for t, b in baseline.items()
+        ]
     lines += _history_lines(history)
     if plots:
         lines += ["", "## Plots", ""] + [f"![{p}]({p})" for p in plots]

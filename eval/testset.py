@@ -50,8 +50,10 @@ def _records(path: Path) -> list:
             try:
                 records.append(json.loads(line))
             except json.JSONDecodeError as e:
-                raise ConfigError(f"--test {path}: line {number} is not JSON ({e.msg}); the "
-                                  "file must be a JSON list or one JSON object per line") from None
+                raise ConfigError(
+                    f"--test {path}: line {number} is not JSON ({e.msg}); the "
+                    "file must be a JSON list or one JSON object per line"
+                ) from None
     return records
 
 
@@ -89,20 +91,29 @@ def _check(record, labels: dict[str, str], entity_labels: set[str] | None) -> li
 
 
 def _is_span(span) -> bool:
-    return (isinstance(span, (list, tuple)) and len(span) == 3 and isinstance(span[0], int)
-            and isinstance(span[1], int) and isinstance(span[2], str))
+    return (
+        isinstance(span, (list, tuple))
+        and len(span) == 3
+        and isinstance(span[0], int)
+        and isinstance(span[1], int)
+        and isinstance(span[2], str)
+    )
 
 
-def load_testset(path: str | Path, labels: list[str] | None,
-                 entity_labels: set[str] | None = None) -> TestSet:
+def load_testset(
+    path: str | Path, labels: list[str] | None, entity_labels: set[str] | None = None
+) -> TestSet:
     """Read and check a test set; any bad record stops with a list of all of them.
 
     labels None: any label is accepted (CV roles), spelled as first seen."""
     path = Path(path)
     records = _records(path)
     allowed = None if labels is None else {label.lower(): label for label in labels}
-    problems = [f"record {i}: {reason}" for i, r in enumerate(records)
-                for reason in _check(r, allowed, entity_labels)]
+    problems = [
+        f"record {i}: {reason}"
+        for i, r in enumerate(records)
+        for reason in _check(r, allowed, entity_labels)
+    ]
     canonical = dict(allowed or {})
     for r in records:
         if labels is None and isinstance(r, dict) and isinstance(r.get("label"), str):
@@ -110,10 +121,16 @@ def load_testset(path: str | Path, labels: list[str] | None,
     if problems:
         shown = "; ".join(problems[:MAX_LISTED])
         more = f" (and {len(problems) - MAX_LISTED} more)" if len(problems) > MAX_LISTED else ""
-        raise ConfigError(f"--test {path}: {len(problems)} problem(s): {shown}{more}; "
-                          "fix those records (format: README, 'Test sets')")
+        raise ConfigError(
+            f"--test {path}: {len(problems)} problem(s): {shown}{more}; "
+            "fix those records (format: README, 'Test sets')"
+        )
     docs = tuple(
-        TestDoc(text=r.get("text", r.get("ticket")), label=canonical[r["label"].lower()],
-                entities=tuple(sorted(tuple(s) for s in r.get("entities", []))))
-        for r in records)
+        TestDoc(
+            text=r.get("text", r.get("ticket")),
+            label=canonical[r["label"].lower()],
+            entities=tuple(sorted(tuple(s) for s in r.get("entities", []))),
+        )
+        for r in records
+    )
     return TestSet(str(path), hashlib.sha256(path.read_bytes()).hexdigest(), docs)

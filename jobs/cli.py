@@ -6,13 +6,21 @@ import sys
 from jobs import cv_experiment, evaluate, extract, fit, generate, refresh
 from jobs.entry import guarded
 
-COMMANDS = {"extract": extract, "fit": fit, "generate": generate, "evaluate": evaluate,
-            "cv-experiment": cv_experiment, "refresh": refresh}
+COMMANDS = {
+    "extract": extract,
+    "fit": fit,
+    "generate": generate,
+    "evaluate": evaluate,
+    "cv-experiment": cv_experiment,
+    "refresh": refresh,
+}
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="hrsynth", description="Privacy-preserving "
-                                     "synthetic HR text: fit a DP model, generate documents.")
+    parser = argparse.ArgumentParser(
+        prog="hrsynth",
+        description="Privacy-preserving synthetic HR text: fit a DP model, generate documents.",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module in COMMANDS.items():
         module.add_arguments(sub.add_parser(name, help=module.__doc__.splitlines()[0]))

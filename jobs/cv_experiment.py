@@ -46,9 +46,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     # F1 on the development split; 10 epochs at 1e-4 scored 0.77. Chosen on that split.
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--lr", type=float, default=1e-4)
-    p.add_argument("--baseline-epochs", type=int, default=None,
-                   help="epochs of each permuted-label run (default: --epochs); labels "
-                        "carry no signal there, so fewer epochs only save time")
+    p.add_argument(
+        "--baseline-epochs",
+        type=int,
+        default=None,
+        help="epochs of each permuted-label run (default: --epochs); labels "
+        "carry no signal there, so fewer epochs only save time",
+    )
     p.add_argument("--base-model", default="minilm")
     p.add_argument("--min-count", type=int, default=5)
     p.add_argument("--as-of", type=int, default=None)
@@ -72,8 +76,9 @@ def split(cvs, test_share: float, seed: int):
 
 
 def _write_jsonl(path: Path, cvs) -> None:
-    path.write_text("".join(json.dumps({"text": c.text, "label": c.role}) + "\n" for c in cvs),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"text": c.text, "label": c.role}) + "\n" for c in cvs), encoding="utf-8"
+    )
 
 
 def _sha256(path: Path) -> str | None:
@@ -90,13 +95,31 @@ def _fit_once(out: Path, eps: float, args: argparse.Namespace) -> Path:
     """
     model = out / f"model_eps{eps:g}.json"
     record = out / f"model_eps{eps:g}.fitted.json"
-    key = {"epsilon": eps, "seed": args.seed, "table_sha256": _sha256(out / "table.csv"),
-           "schema_sha256": _sha256(Path(args.schema))}
+    key = {
+        "epsilon": eps,
+        "seed": args.seed,
+        "table_sha256": _sha256(out / "table.csv"),
+        "schema_sha256": _sha256(Path(args.schema)),
+    }
     if model.is_file() and record.is_file() and json.loads(record.read_text()) == key:
         print(f"reusing {model}: fitted on this table and schema by an earlier run", flush=True)
         return model
-    run_job(fit, "fit", ["--data", out / "table.csv", "--schema", args.schema, "--epsilon",
-                         eps, "--output", model, "--seed", args.seed])
+    run_job(
+        fit,
+        "fit",
+        [
+            "--data",
+            out / "table.csv",
+            "--schema",
+            args.schema,
+            "--epsilon",
+            eps,
+            "--output",
+            model,
+            "--seed",
+            args.seed,
+        ],
+    )
     record.write_text(json.dumps(key))
     return model
 
@@ -123,39 +146,89 @@ def run(args: argparse.Namespace) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     train, test = split(read_corpus(args.corpus), args.test_share, args.seed)
     if len({c.role for c in test}) < 2:
-        raise ConfigError(f"--corpus {args.corpus}: the test split has fewer than 2 roles; "
-                          "give more CVs per role")
+        raise ConfigError(
+            f"--corpus {args.corpus}: the test split has fewer than 2 roles; give more CVs per role"
+        )
     _write_jsonl(out / "train.jsonl", train)
     _write_jsonl(out / "test.jsonl", test)
     extra = ["--as-of", args.as_of] if args.as_of else []
-    run_job(extract, "extract", ["--corpus", out / "train.jsonl", "--output", out / "table.csv",
-                              "--min-count", args.min_count, *extra])
+    run_job(
+        extract,
+        "extract",
+        [
+            "--corpus",
+            out / "train.jsonl",
+            "--output",
+            out / "table.csv",
+            "--min-count",
+            args.min_count,
+            *extra,
+        ],
+    )
     synthetic = {}
     for eps in epsilons:
         model, folder = _fit_once(out, eps, args), out / f"synthetic_eps{eps:g}"
-        run_job(generate, "generate", ["--config", args.config, "--dp-model", model,
-                                    "--num-docs", args.num_docs, "--output", folder,
-                                    "--seed", args.seed])
+        run_job(
+            generate,
+            "generate",
+            [
+                "--config",
+                args.config,
+                "--dp-model",
+                model,
+                "--num-docs",
+                args.num_docs,
+                "--output",
+                folder,
+                "--seed",
+                args.seed,
+            ],
+        )
         synthetic[eps] = folder
     tasks = "fasttext" if args.skip_encoder else "fasttext,classify"
-    common = ["--test", out / "test.jsonl", "--doc-type", "cv", "--epochs", args.epochs,
-              "--lr", args.lr,
-              "--base-model", args.base_model, "--seed", args.seed]
+    common = [
+        "--test",
+        out / "test.jsonl",
+        "--doc-type",
+        "cv",
+        "--epochs",
+        args.epochs,
+        "--lr",
+        args.lr,
+        "--base-model",
+        args.base_model,
+        "--seed",
+        args.seed,
+    ]
     conditions = [("real", [out / "train.jsonl"], [])]
-    conditions += [(f"synthetic ε={e:g}", [synthetic[e]], ["--tasks", f"{tasks},intrinsic"])
-                   for e in epsilons]
-    conditions += [(f"real + synthetic ε={e:g}", [out / "train.jsonl", synthetic[e]], [])
-                   for e in combined]
+    conditions += [
+        (f"synthetic ε={e:g}", [synthetic[e]], ["--tasks", f"{tasks},intrinsic"]) for e in epsilons
+    ]
+    conditions += [
+        (f"real + synthetic ε={e:g}", [out / "train.jsonl", synthetic[e]], []) for e in combined
+    ]
     conditions += [("real, roles masked", [out / "train.jsonl"], ["--mask-roles"])]
-    conditions += [(f"synthetic ε={e:g}, roles masked", [synthetic[e]], ["--mask-roles"])
-                   for e in masked]
-    conditions += [("random baseline (labels permuted)", [out / "train.jsonl"],
-                    ["--permutations", args.permutations,
-                     "--epochs", args.baseline_epochs or args.epochs])]
-    summary = {"corpus": {"path": str(args.corpus), "cvs": len(train) + len(test),
-                          "train": len(train), "test": len(test),
-                          "roles": len({c.role for c in train + test})},
-               "settings": dict(vars(args)), "rows": [None] * len(conditions)}
+    conditions += [
+        (f"synthetic ε={e:g}, roles masked", [synthetic[e]], ["--mask-roles"]) for e in masked
+    ]
+    conditions += [
+        (
+            "random baseline (labels permuted)",
+            [out / "train.jsonl"],
+            ["--permutations", args.permutations, "--epochs", args.baseline_epochs or args.epochs],
+        )
+    ]
+    summary = {
+        "corpus": {
+            "path": str(args.corpus),
+            "cvs": len(train) + len(test),
+            "train": len(train),
+            "test": len(test),
+            "roles": len({c.role for c in train + test}),
+        },
+        "settings": dict(vars(args)),
+        "rows": [None] * len(conditions),
+    }
     # Run the cheap-and-central rows first; the table keeps the paper's order and is
     # rewritten after every row, so an interrupted run still leaves what it finished.
     order = sorted(range(len(conditions)), key=lambda k: ("masked" in conditions[k][0], k))
@@ -170,15 +243,30 @@ def run(args: argparse.Namespace) -> dict:
         summary["rows"][k] = table_row(name, result, flags)
         summary["wall_s"] = round(time.time() - started, 1)
         write_table(out, summary)
-        print(f"[{name}] " + ", ".join(f"{c} {v:.3f}" for c, v in
-                                       summary["rows"][k]["scores"].items()), flush=True)
+        print(
+            f"[{name}] "
+            + ", ".join(f"{c} {v:.3f}" for c, v in summary["rows"][k]["scores"].items()),
+            flush=True,
+        )
     print(table_markdown(summary))
     return summary
 
 
 # Settings that make two evaluate runs the same row (the output folder is the row's own).
-ROW_KEYS = ("train", "test", "tasks", "doc_type", "epochs", "lr", "batch_size", "seed",
-            "base_model", "mask_roles", "permutations", "num_workers")
+ROW_KEYS = (
+    "train",
+    "test",
+    "tasks",
+    "doc_type",
+    "epochs",
+    "lr",
+    "batch_size",
+    "seed",
+    "base_model",
+    "mask_roles",
+    "permutations",
+    "num_workers",
+)
 
 
 def _finished(argv: list) -> dict | None:
@@ -192,8 +280,10 @@ def _finished(argv: list) -> dict | None:
     if not path.is_file():
         return None
     done = json.loads(path.read_text())
-    same = all(json.dumps(done["config"].get(k), default=str) == json.dumps(args[k], default=str)
-               for k in ROW_KEYS)
+    same = all(
+        json.dumps(done["config"].get(k), default=str) == json.dumps(args[k], default=str)
+        for k in ROW_KEYS
+    )
     return done if same else None
 
 
@@ -215,15 +305,25 @@ def table_row(name: str, result: dict, flags: list) -> dict:
     if "intrinsic" in result["tasks"]:
         extra["intrinsic"] = result["tasks"]["intrinsic"]["synthetic"]["overall"]
         extra["intrinsic_real"] = result["tasks"]["intrinsic"]["real"]["overall"]
-    return {"condition": name, "scores": scores, "training_documents":
-            result["train"]["documents"], **extra}
+    return {
+        "condition": name,
+        "scores": scores,
+        "training_documents": result["train"]["documents"],
+        **extra,
+    }
 
 
 def table_markdown(summary: dict) -> str:
     c = summary["corpus"]
-    lines = [(f"Corpus: {c['cvs']} distinct CVs, {c['roles']} roles; train {c['train']}, "
-             f"test {c['test']} (stratified by role). Weighted F1 on the real test CVs."), "",
-             "| training data | documents | fastText | encoder |", "| --- | ---: | ---: | ---: |"]
+    lines = [
+        (
+            f"Corpus: {c['cvs']} distinct CVs, {c['roles']} roles; train {c['train']}, "
+            f"test {c['test']} (stratified by role). Weighted F1 on the real test CVs."
+        ),
+        "",
+        "| training data | documents | fastText | encoder |",
+        "| --- | ---: | ---: | ---: |",
+    ]
     for r in [r for r in summary["rows"] if r is not None]:
         cells = []
         for col in ("fastText", "encoder"):
@@ -234,10 +334,17 @@ def table_markdown(summary: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-INTRINSIC_ROWS = (("ttr_1", "TTR-1"), ("ttr_2", "TTR-2"), ("noun_ratio", "noun ratio"),
-                  ("verb_ratio", "verb ratio"), ("np_ratio", "NP ratio"),
-                  ("np_length", "mean NP length"), ("verb_subtree_length", "verb subtree length"),
-                  ("log_frequency", "log word frequency"), ("words_mean", "words"))
+INTRINSIC_ROWS = (
+    ("ttr_1", "TTR-1"),
+    ("ttr_2", "TTR-2"),
+    ("noun_ratio", "noun ratio"),
+    ("verb_ratio", "verb ratio"),
+    ("np_ratio", "NP ratio"),
+    ("np_length", "mean NP length"),
+    ("verb_subtree_length", "verb subtree length"),
+    ("log_frequency", "log word frequency"),
+    ("words_mean", "words"),
+)
 
 
 def intrinsic_markdown(summary: dict) -> str:
@@ -246,8 +353,11 @@ def intrinsic_markdown(summary: dict) -> str:
     if not rows:
         return ""
     names = [r["condition"].replace("synthetic ", "") for r in rows]
-    lines = ["", "| metric | real test CVs | " + " | ".join(names) + " |",
-             "| --- | ---: |" + " ---: |" * len(rows)]
+    lines = [
+        "",
+        "| metric | real test CVs | " + " | ".join(names) + " |",
+        "| --- | ---: |" + " ---: |" * len(rows),
+    ]
     for key, label in INTRINSIC_ROWS:
         values = [rows[0]["intrinsic_real"][key]] + [r["intrinsic"][key] for r in rows]
         lines.append(f"| {label} | " + " | ".join(f"{v:.3f}" for v in values) + " |")

@@ -23,12 +23,30 @@ def main(argv=None) -> int:
     model_file = "out/absence_model.json"
 
     # Through each job's own parser, so every other option keeps its documented default.
-    fit_args = parser_for(fit, "fit").parse_args([
-        "--data", "data/demo/absenteeism.csv", "--schema", "configs/absenteeism_schema.yaml",
-        "--epsilon", str(args.epsilon), "--output", model_file])
-    generate_args = parser_for(generate, "generate").parse_args([
-        "--config", "configs/tickets.yaml", "--output", args.output,
-        "--num-docs", str(args.num_docs), "--dp-model", model_file])
+    fit_args = parser_for(fit, "fit").parse_args(
+        [
+            "--data",
+            "data/demo/absenteeism.csv",
+            "--schema",
+            "configs/absenteeism_schema.yaml",
+            "--epsilon",
+            str(args.epsilon),
+            "--output",
+            model_file,
+        ]
+    )
+    generate_args = parser_for(generate, "generate").parse_args(
+        [
+            "--config",
+            "configs/tickets.yaml",
+            "--output",
+            args.output,
+            "--num-docs",
+            str(args.num_docs),
+            "--dp-model",
+            model_file,
+        ]
+    )
 
     def both():
         fit.run(fit_args)

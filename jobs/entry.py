@@ -18,8 +18,9 @@ def guarded(run: Callable, *args) -> int:
 
 
 def parser_for(module, name: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"hrsynth {name}",
-                                     description=module.__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog=f"hrsynth {name}", description=module.__doc__.splitlines()[0]
+    )
     module.add_arguments(parser)
     return parser
 

@@ -27,14 +27,21 @@ CV_TASKS = ("classify", "fasttext", "intrinsic")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--train", required=True, action="append",
-                   help="folder of synthetic Parquet shards, or a refresh root (its latest "
-                        "version), path or URI; for CVs also a "
-                        "real CV corpus (CSV/JSONL); repeat to train on several together")
+    p.add_argument(
+        "--train",
+        required=True,
+        action="append",
+        help="folder of synthetic Parquet shards, or a refresh root (its latest "
+        "version), path or URI; for CVs also a "
+        "real CV corpus (CSV/JSONL); repeat to train on several together",
+    )
     p.add_argument("--test", required=True, help="real labelled test set (JSON or JSONL)")
-    p.add_argument("--tasks", default=None,
-                   help=f"comma-separated, from {','.join(TASKS)} (default: all; privacy "
-                        "only when --private is given)")
+    p.add_argument(
+        "--tasks",
+        default=None,
+        help=f"comma-separated, from {','.join(TASKS)} (default: all; privacy "
+        "only when --private is given)",
+    )
     p.add_argument("--output", required=True)
     p.add_argument("--base-model", default="minilm")
     p.add_argument("--num-workers", type=int, default=1)
@@ -43,35 +50,57 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lr", type=float, default=5e-5)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--gpu", choices=["auto", "yes", "no"], default="auto")
-    p.add_argument("--private", help="the private table the DP model was fitted on (CSV); "
-                                     "enables the privacy task")
+    p.add_argument(
+        "--private",
+        help="the private table the DP model was fitted on (CSV); enables the privacy task",
+    )
     p.add_argument("--schema", help="that table's public schema (YAML), for --private")
     p.add_argument("--history", help="history Parquet table to append to (path or URI)")
-    p.add_argument("--tolerance", type=float, default=0.02,
-                   help="flag a metric that got worse by more than this since the last run")
-    p.add_argument("--doc-type", choices=["ticket", "cv"], default="ticket",
-                   help="cv: role classification (tasks classify, fasttext, intrinsic)")
-    p.add_argument("--mask-roles", action="store_true",
-                   help="CVs: replace role mentions in the training text with 'worker'")
-    p.add_argument("--permutations", type=int, default=0,
-                   help="also train this many times on permuted labels (random baseline)")
+    p.add_argument(
+        "--tolerance",
+        type=float,
+        default=0.02,
+        help="flag a metric that got worse by more than this since the last run",
+    )
+    p.add_argument(
+        "--doc-type",
+        choices=["ticket", "cv"],
+        default="ticket",
+        help="cv: role classification (tasks classify, fasttext, intrinsic)",
+    )
+    p.add_argument(
+        "--mask-roles",
+        action="store_true",
+        help="CVs: replace role mentions in the training text with 'worker'",
+    )
+    p.add_argument(
+        "--permutations",
+        type=int,
+        default=0,
+        help="also train this many times on permuted labels (random baseline)",
+    )
 
 
 def _tasks(args: argparse.Namespace) -> list[str]:
     known = CV_TASKS if args.doc_type == "cv" else TASKS
     if args.doc_type == "ticket" and (len(args.train) > 1 or args.mask_roles):
-        raise ConfigError("one --train folder for tickets; several --train and --mask-roles "
-                          "are for --doc-type cv")
+        raise ConfigError(
+            "one --train folder for tickets; several --train and --mask-roles are for --doc-type cv"
+        )
     if args.tasks is None:
         return [t for t in known if t != "privacy" or args.private]
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     unknown = [t for t in tasks if t not in known]
     if unknown or not tasks:
-        raise ConfigError(f"--tasks: unknown task(s) {unknown or args.tasks!r} for "
-                          f"--doc-type {args.doc_type}; choose from {', '.join(known)}")
+        raise ConfigError(
+            f"--tasks: unknown task(s) {unknown or args.tasks!r} for "
+            f"--doc-type {args.doc_type}; choose from {', '.join(known)}"
+        )
     if "privacy" in tasks and not (args.private and args.schema):
-        raise ConfigError("--tasks privacy needs the private table and its schema: add "
-                          "--private CSV --schema YAML")
+        raise ConfigError(
+            "--tasks privacy needs the private table and its schema: add "
+            "--private CSV --schema YAML"
+        )
     return tasks
 
 
@@ -83,10 +112,10 @@ def _check_train(location: str) -> None:
             raise ConfigError(f"--train {location}: file not found; check the path")
         return
     fs, folder = filesystem(location)
-    if not any(n.endswith(".parquet") and not n.startswith("_")
-               for n in list_names(fs, folder)):
-        raise ConfigError(f"--train {location}: no Parquet shards there; run `hrsynth "
-                          "generate` into it first")
+    if not any(n.endswith(".parquet") and not n.startswith("_") for n in list_names(fs, folder)):
+        raise ConfigError(
+            f"--train {location}: no Parquet shards there; run `hrsynth generate` into it first"
+        )
 
 
 def _manifest(location: str) -> dict | None:
@@ -108,7 +137,9 @@ def _read_train(location: str):
     from synth.storage import filesystem
 
     fs, folder = filesystem(location)
-    ds = ray.data.read_parquet(folder, filesystem=fs, columns=["text", "label", "entities", "error"])
+    ds = ray.data.read_parquet(
+        folder, filesystem=fs, columns=["text", "label", "entities", "error"]
+    )
     # A free-form ticket holding none of its variables is not a labelled example.
     ds = ds.filter(lambda row: NO_VARIABLES not in (row["error"] or ""))
     return ds.drop_columns(["error"]), _manifest(location)
@@ -135,8 +166,11 @@ def _privacy(args, private, schema, manifest: dict | None, train_texts: list[str
 
     samples_file = (manifest or {}).get("dp_samples")
     fs, folder = filesystem(args.train[0])
-    samples = (pq.read_table(join(folder, samples_file), filesystem=fs).to_pandas()
-               if samples_file else None)
+    samples = (
+        pq.read_table(join(folder, samples_file), filesystem=fs).to_pandas()
+        if samples_file
+        else None
+    )
     ledgers = (manifest or {}).get("epsilon_ledgers") or {}
     holdout = next(iter(ledgers.values()), {}).get("holdout")
     return privacy_checks(private, schema, samples, holdout, train_texts, args.seed)
@@ -164,9 +198,14 @@ def _cls_entity(ctx: dict) -> dict:
         for c in found:
             items.append((d.text, c[0], c[1]))
             truth.append(cls_entity.gold_label(c, d.label, d.entities))
-    m, predicted = train.fit("cls_entity", ray.data.from_items(train_rows),
-                             {**ctx["common"], "labels": sorted(classes),
-                              "test_candidates": items}, ctx["out"], ctx["workers"], ctx["gpu"])
+    m, predicted = train.fit(
+        "cls_entity",
+        ray.data.from_items(train_rows),
+        {**ctx["common"], "labels": sorted(classes), "test_candidates": items},
+        ctx["out"],
+        ctx["workers"],
+        ctx["gpu"],
+    )
     return {**cls_entity.scores(truth, predicted, missed), "training": m}
 
 
@@ -177,19 +216,19 @@ def _run_task(task: str, ctx: dict, args) -> dict:
     texts, gold, labels = ctx["texts"], ctx["gold"], ctx["labels"]
     fit_args = (ctx["out"], ctx["workers"], ctx["gpu"])
     if task == "classify":
-        m, predicted = train.fit("classify", ctx["ds"], {**ctx["common"], "labels": labels},
-                                 *fit_args)
+        m, predicted = train.fit(
+            "classify", ctx["ds"], {**ctx["common"], "labels": labels}, *fit_args
+        )
         return {**metrics.classification(gold, predicted, labels), "training": m}
     if task == "fasttext":
-        preset = (fasttext_task.LONG_DOCUMENTS if args.doc_type == "cv"
-                  else fasttext_task.THESIS)
+        preset = fasttext_task.LONG_DOCUMENTS if args.doc_type == "cv" else fasttext_task.THESIS
         predicted, used = fasttext_task.train_and_predict(
-            ctx["train_texts"], ctx["train_labels"], texts, args.seed, preset)
+            ctx["train_texts"], ctx["train_labels"], texts, args.seed, preset
+        )
         return {**metrics.classification(gold, predicted, labels), "hyperparameters": used}
     if task == "bio_ner":
         tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
-        m, predicted = train.fit("bio_ner", ctx["ds"], {**ctx["common"], "tags": tags},
-                                 *fit_args)
+        m, predicted = train.fit("bio_ner", ctx["ds"], {**ctx["common"], "tags": tags}, *fit_args)
         tokenizer = encoder.load_tokenizer(ctx["common"]["encoder"])
         true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in ctx["test"].docs]
         return {**metrics.entity_scores(true, predicted), "training": m}
@@ -197,8 +236,10 @@ def _run_task(task: str, ctx: dict, args) -> dict:
         return _cls_entity(ctx)
     if task == "privacy":
         return _privacy(args, *ctx["private"], ctx["manifest"], ctx["train_texts"])
-    return {"synthetic": intrinsic.intrinsic(ctx["train_texts"], ctx["train_labels"]),
-            "real": intrinsic.intrinsic(texts, gold)}
+    return {
+        "synthetic": intrinsic.intrinsic(ctx["train_texts"], ctx["train_labels"]),
+        "real": intrinsic.intrinsic(texts, gold),
+    }
 
 
 def _ticket_context(args, tasks: list[str]) -> dict:
@@ -214,8 +255,15 @@ def _ticket_context(args, tasks: list[str]) -> dict:
     connect(log_to_driver=False)
     ds, manifest = _read_train(args.train[0])
     rows = ds.take_all()
-    return {"ds": ds, "rows": rows, "manifest": manifest, "test": test, "labels": labels,
-            "entity_labels": entity_labels, "private": private}
+    return {
+        "ds": ds,
+        "rows": rows,
+        "manifest": manifest,
+        "test": test,
+        "labels": labels,
+        "entity_labels": entity_labels,
+        "private": private,
+    }
 
 
 def _cv_context(args) -> dict:
@@ -224,6 +272,7 @@ def _cv_context(args) -> dict:
 
     from eval.cv_data import mask_roles, read_sources
     from eval.testset import load_testset
+
     test = load_testset(args.test, None)
     for location in args.train:
         _check_train(location)
@@ -234,8 +283,15 @@ def _cv_context(args) -> dict:
     manifest = _manifest(args.train[0])
     connect(log_to_driver=False)
     labels = sorted({r["label"] for r in rows} | {d.label for d in test.docs})
-    return {"ds": ray.data.from_items(rows), "rows": rows, "manifest": manifest, "test": test,
-            "labels": labels, "entity_labels": [], "private": None}
+    return {
+        "ds": ray.data.from_items(rows),
+        "rows": rows,
+        "manifest": manifest,
+        "test": test,
+        "labels": labels,
+        "entity_labels": [],
+        "private": None,
+    }
 
 
 def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
@@ -251,19 +307,27 @@ def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
         for k in range(args.permutations):
             labels = permuted(ctx["train_labels"], args.seed + 1000 + k)
             rows = [{**r, "label": y} for r, y in zip(ctx["rows"], labels)]
-            shuffled = {**ctx, "train_labels": labels, "rows": rows,
-                        "ds": ray.data.from_items([{"text": r["text"], "label": r["label"]}
-                                                   for r in rows])}
+            shuffled = {
+                **ctx,
+                "train_labels": labels,
+                "rows": rows,
+                "ds": ray.data.from_items([{"text": r["text"], "label": r["label"]} for r in rows]),
+            }
             s = _run_task(task, shuffled, args)
             runs.append({"weighted_f1": s["weighted_f1"], "macro_f1": s["macro_f1"]})
         w = np.array([r["weighted_f1"] for r in runs])
-        out[task] = {"runs": len(runs), "weighted_f1_mean": float(w.mean()),
-                     "weighted_f1_sd": float(w.std(ddof=1)) if len(w) > 1 else 0.0,
-                     "macro_f1_mean": float(np.mean([r["macro_f1"] for r in runs])),
-                     "per_run": runs}
-        print(f"{task}: random baseline over {len(runs)} permutations: weighted F1 "
-              f"{out[task]['weighted_f1_mean']:.3f} ± {out[task]['weighted_f1_sd']:.3f}",
-              flush=True)
+        out[task] = {
+            "runs": len(runs),
+            "weighted_f1_mean": float(w.mean()),
+            "weighted_f1_sd": float(w.std(ddof=1)) if len(w) > 1 else 0.0,
+            "macro_f1_mean": float(np.mean([r["macro_f1"] for r in runs])),
+            "per_run": runs,
+        }
+        print(
+            f"{task}: random baseline over {len(runs)} permutations: weighted F1 "
+            f"{out[task]['weighted_f1_mean']:.3f} ± {out[task]['weighted_f1_sd']:.3f}",
+            flush=True,
+        )
     return out
 
 
@@ -284,17 +348,35 @@ def run(args: argparse.Namespace) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     rows, test, manifest = base["rows"], base["test"], base["manifest"]
     texts = [d.text for d in test.docs]
-    ctx = {**base, "train_texts": [r["text"] for r in rows],
-           "train_labels": [r["label"] for r in rows], "texts": texts,
-           "gold": [d.label for d in test.docs], "out": out, "workers": args.num_workers,
-           "gpu": train.use_gpu(args.gpu),
-           "common": {"encoder": encoder.resolve_encoder(args.base_model),
-                      "epochs": args.epochs, "lr": args.lr, "batch_size": args.batch_size,
-                      "seed": args.seed, "test_texts": texts}}
-    result = {"test": {"path": test.path, "sha256": test.sha256, "documents": len(test.docs)},
-              "train": {"path": ",".join(args.train), "documents": len(rows),
-                        "run_id": (manifest or {}).get("run_id"), "manifest": manifest},
-              "config": vars(args) | {"tasks": ",".join(tasks)}, "tasks": {}}
+    ctx = {
+        **base,
+        "train_texts": [r["text"] for r in rows],
+        "train_labels": [r["label"] for r in rows],
+        "texts": texts,
+        "gold": [d.label for d in test.docs],
+        "out": out,
+        "workers": args.num_workers,
+        "gpu": train.use_gpu(args.gpu),
+        "common": {
+            "encoder": encoder.resolve_encoder(args.base_model),
+            "epochs": args.epochs,
+            "lr": args.lr,
+            "batch_size": args.batch_size,
+            "seed": args.seed,
+            "test_texts": texts,
+        },
+    }
+    result = {
+        "test": {"path": test.path, "sha256": test.sha256, "documents": len(test.docs)},
+        "train": {
+            "path": ",".join(args.train),
+            "documents": len(rows),
+            "run_id": (manifest or {}).get("run_id"),
+            "manifest": manifest,
+        },
+        "config": vars(args) | {"tasks": ",".join(tasks)},
+        "tasks": {},
+    }
     for task in tasks:
         started = time.perf_counter()
         scores = _run_task(task, ctx, args)
@@ -308,8 +390,11 @@ def run(args: argparse.Namespace) -> dict:
         result["history"] = history.append_and_compare(args.history, result, args.tolerance)
     (out / "metrics.json").write_text(json.dumps(result, indent=1, default=str))
     (out / "report.md").write_text(report.markdown(result, plots, result.get("history")))
-    flagged = [f"{r['task']} {r['metric']}" for r in result.get("history", {}).get("rows", [])
-               if r["flagged"]]
+    flagged = [
+        f"{r['task']} {r['metric']}"
+        for r in result.get("history", {}).get("rows", [])
+        if r["flagged"]
+    ]
     if flagged:
         print(f"worse than the previous run by more than {args.tolerance}: {', '.join(flagged)}")
     print(f"metrics, report and {len(plots)} plots written to {out}")

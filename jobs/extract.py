@@ -19,12 +19,23 @@ from synth import ConfigError
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", required=True, help="private CV corpus (CSV or JSONL)")
     p.add_argument("--output", required=True, help="attribute table to write (CSV)")
-    p.add_argument("--min-count", type=int, default=5,
-                   help="names seen fewer times become 'Other University' / 'Generic Company'")
-    p.add_argument("--as-of", type=int, default=dt.date.today().year,
-                   help="the year 'present' / 'till date' means (default: this year)")
-    p.add_argument("--keep-duplicates", action="store_true",
-                   help="keep CVs whose text repeats another's (default: once each)")
+    p.add_argument(
+        "--min-count",
+        type=int,
+        default=5,
+        help="names seen fewer times become 'Other University' / 'Generic Company'",
+    )
+    p.add_argument(
+        "--as-of",
+        type=int,
+        default=dt.date.today().year,
+        help="the year 'present' / 'till date' means (default: this year)",
+    )
+    p.add_argument(
+        "--keep-duplicates",
+        action="store_true",
+        help="keep CVs whose text repeats another's (default: once each)",
+    )
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -44,10 +55,12 @@ def run(args: argparse.Namespace) -> dict:
     tmp = out.with_name(out.name + ".tmp")
     table.to_csv(tmp, index=False)
     tmp.replace(out)
-    print(f"{stats['cvs']} CVs -> {out}: {stats['with_university']} with a university, "
-          f"{stats['with_company']} with an employer; {stats['rare_universities']} university "
-          f"and {stats['rare_companies']} employer names seen < {args.min_count} times "
-          "generalised")
+    print(
+        f"{stats['cvs']} CVs -> {out}: {stats['with_university']} with a university, "
+        f"{stats['with_company']} with an employer; {stats['rare_universities']} university "
+        f"and {stats['rare_companies']} employer names seen < {args.min_count} times "
+        "generalised"
+    )
     return stats
 
 

@@ -33,26 +33,51 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--schema", required=True, help="public schema (YAML)")
     p.add_argument("--epsilon", type=float, required=True, help="total privacy budget ε")
     p.add_argument("--output", required=True, help="model file to write (JSON)")
-    p.add_argument("--degree", type=int, default=None, help="parents per attribute (default: chosen from n, d, ε)")
-    p.add_argument("--graph", default=None, help="fixed graph YAML {attribute: [parents]}: no structure ε")
-    p.add_argument("--seed", type=int, default=0,
-                   help="seeds the --holdout split only: the DP noise always comes from the "
-                        "operating system's secure generator, so nobody can replay it")
-    p.add_argument("--structure-share", type=float, default=STRUCTURE_SHARE,
-                   help="β: share of ε spent on choosing the structure (default: the paper's 0.3)")
-    p.add_argument("--theta", type=float, default=THETA,
-                   help="θ-usefulness: parent sets only as large as the noise allows (default 4)")
+    p.add_argument(
+        "--degree",
+        type=int,
+        default=None,
+        help="parents per attribute (default: chosen from n, d, ε)",
+    )
+    p.add_argument(
+        "--graph", default=None, help="fixed graph YAML {attribute: [parents]}: no structure ε"
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seeds the --holdout split only: the DP noise always comes from the "
+        "operating system's secure generator, so nobody can replay it",
+    )
+    p.add_argument(
+        "--structure-share",
+        type=float,
+        default=STRUCTURE_SHARE,
+        help="β: share of ε spent on choosing the structure (default: the paper's 0.3)",
+    )
+    p.add_argument(
+        "--theta",
+        type=float,
+        default=THETA,
+        help="θ-usefulness: parent sets only as large as the noise allows (default 4)",
+    )
     p.add_argument("--on-out-of-domain", choices=["error", "clip"], default="error")
-    p.add_argument("--holdout", type=float, default=0.0,
-                   help="share of rows kept out of the fit for evaluate's privacy checks "
-                        "(e.g. 0.2; the split is rebuilt from n, share and seed)")
+    p.add_argument(
+        "--holdout",
+        type=float,
+        default=0.0,
+        help="share of rows kept out of the fit for evaluate's privacy checks "
+        "(e.g. 0.2; the split is rebuilt from n, share and seed)",
+    )
 
 
 def run(args: argparse.Namespace) -> dict:
     if not math.isfinite(args.epsilon) or not 0 < args.epsilon <= MAX_EPSILON:
-        raise ConfigError(f"--epsilon must be a number in (0, {MAX_EPSILON:g}], got "
-                          f"{args.epsilon}: beyond that the noise is nil and the model no "
-                          "longer protects anyone")
+        raise ConfigError(
+            f"--epsilon must be a number in (0, {MAX_EPSILON:g}], got "
+            f"{args.epsilon}: beyond that the noise is nil and the model no "
+            "longer protects anyone"
+        )
     schema_doc = read_yaml(args.schema, "schema")
     if not isinstance(schema_doc, dict):
         raise ConfigError(f"schema {args.schema}: expected a mapping with 'attributes'")
@@ -60,21 +85,42 @@ def run(args: argparse.Namespace) -> dict:
     held_out = holdout_mask(len(table), args.holdout, args.seed)
     ledger = Ledger(float(args.epsilon))
     schema_doc, fitted, vocabularies = resolve_vocabularies(
-        schema_doc, table[~held_out], args.epsilon, ledger, noise_source(), f"schema {args.schema}")
+        schema_doc, table[~held_out], args.epsilon, ledger, noise_source(), f"schema {args.schema}"
+    )
     schema = schema_from_dict(schema_doc, f"schema {args.schema}")
     codes, clipped = encode(fitted, schema, args.on_out_of_domain)
     graph = read_yaml(args.graph, "graph") if args.graph else None
-    net = fit(codes, schema, args.epsilon, degree=args.degree, graph=graph,
-              structure_share=args.structure_share, theta=args.theta, ledger=ledger)
+    net = fit(
+        codes,
+        schema,
+        args.epsilon,
+        degree=args.degree,
+        graph=graph,
+        structure_share=args.structure_share,
+        theta=args.theta,
+        ledger=ledger,
+    )
     doc = net.to_dict()
     # Counts of clipped values are unnoised statistics of the private rows: they go to the
     # operator's console below, never into the model file that leaves the environment.
-    doc["fit"] = {"epsilon": args.epsilon, "noise": SECURE,
-                  "on_out_of_domain": args.on_out_of_domain, "schema_file": str(args.schema), "structure_share": args.structure_share,
-                  "theta": args.theta, "degree_asked": args.degree, "rows": len(table),
-                  "holdout": {"fraction": args.holdout, "seed": args.seed,
-                              "rows_held_out": int(held_out.sum())} if args.holdout else None,
-                  "vocabularies": vocabularies or None}
+    doc["fit"] = {
+        "epsilon": args.epsilon,
+        "noise": SECURE,
+        "on_out_of_domain": args.on_out_of_domain,
+        "schema_file": str(args.schema),
+        "structure_share": args.structure_share,
+        "theta": args.theta,
+        "degree_asked": args.degree,
+        "rows": len(table),
+        "holdout": {
+            "fraction": args.holdout,
+            "seed": args.seed,
+            "rows_held_out": int(held_out.sum()),
+        }
+        if args.holdout
+        else None,
+        "vocabularies": vocabularies or None,
+    }
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
@@ -83,17 +129,23 @@ def run(args: argparse.Namespace) -> dict:
     print(f"structure (degree {net.degree}):")
     for name in doc["order"]:
         print(f"  {name} <- {', '.join(doc['parents'][name]) or '(none)'}")
-    print(f"ε ledger: spent {net.ledger.spent:.4g} of {args.epsilon} in "
-          f"{len(net.ledger.entries)} mechanism calls ({doc['ledger']['relation']})")
+    print(
+        f"ε ledger: spent {net.ledger.spent:.4g} of {args.epsilon} in "
+        f"{len(net.ledger.entries)} mechanism calls ({doc['ledger']['relation']})"
+    )
     unused = [c for c in table.columns if c not in {a.column for a in schema.attributes}]
     if unused:
         print(f"columns not in the schema, not modelled: {unused}")
     if any(clipped.values()):
-        print("values mapped into their domain (--on-out-of-domain clip; not in the model "
-              "file): " + ", ".join(f"{k} {v}" for k, v in clipped.items() if v))
+        print(
+            "values mapped into their domain (--on-out-of-domain clip; not in the model "
+            "file): " + ", ".join(f"{k} {v}" for k, v in clipped.items() if v)
+        )
     if args.holdout:
-        print(f"{int(held_out.sum())} of {len(table)} rows held out for privacy checks "
-              f"(share {args.holdout}, seed {args.seed})")
+        print(
+            f"{int(held_out.sum())} of {len(table)} rows held out for privacy checks "
+            f"(share {args.holdout}, seed {args.seed})"
+        )
     print(f"model written to {out}")
     return doc
 

@@ -33,23 +33,36 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--num-actors", type=int)
     p.add_argument("--batch-size", type=int)
     p.add_argument("--shard-size", type=int, help="documents per Parquet shard")
-    p.add_argument("--prompt-style", choices=["chat", "plain", "free"],
-                   help="one style for every ticket (a config may give weights instead)")
+    p.add_argument(
+        "--prompt-style",
+        choices=["chat", "plain", "free"],
+        help="one style for every ticket (a config may give weights instead)",
+    )
     p.add_argument("--dp-model", help="PrivBayes model file for health-absence tickets")
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"],
-                   help="cuda: one GPU per actor even before an autoscaling cluster has "
-                        "started its GPU workers; auto: GPUs when the cluster has them")
+    p.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda"],
+        help="cuda: one GPU per actor even before an autoscaling cluster has "
+        "started its GPU workers; auto: GPUs when the cluster has them",
+    )
 
 
 def run(args: argparse.Namespace) -> dict:
     started = time.time()
-    cfg = load_config(args.config, {
-        "num_docs": args.num_docs, "seed": args.seed, "model": args.model,
-        "num_actors": args.num_actors, "batch_size": args.batch_size,
-        "shard_size": getattr(args, "shard_size", None),
-        "prompt_style": args.prompt_style, "dp_model": args.dp_model,
-        "device": getattr(args, "device", None),
-    })
+    cfg = load_config(
+        args.config,
+        {
+            "num_docs": args.num_docs,
+            "seed": args.seed,
+            "model": args.model,
+            "num_actors": args.num_actors,
+            "batch_size": args.batch_size,
+            "shard_size": getattr(args, "shard_size", None),
+            "prompt_style": args.prompt_style,
+            "dp_model": args.dp_model,
+            "device": getattr(args, "device", None),
+        },
+    )
     out = Path(args.output)
     if (out / "_run.json").exists() and cfg.reference_date:
         previous = json.loads((out / "_run.json").read_text())["config"]
@@ -66,8 +79,10 @@ def run(args: argparse.Namespace) -> dict:
     shard_sizes = Counter(j["shard"] for j in jobs)
     done = finished_shards(out, shard_sizes)
     todo = [j for j in jobs if j["shard"] not in done]
-    print(f"{len(jobs)} documents in {len(shard_sizes)} shards; {len(done)} already written, "
-          f"{len(todo)} documents to generate")
+    print(
+        f"{len(jobs)} documents in {len(shard_sizes)} shards; {len(done)} already written, "
+        f"{len(todo)} documents to generate"
+    )
     written_tokens = 0
 
     def on_shard(shard, rows):
@@ -91,18 +106,27 @@ def run(args: argparse.Namespace) -> dict:
     from synth.params import params_from
 
     params = params_from(gen.pop("preset", "default"), gen)
-    manifest = write_manifest(out, run_info, declared, {
-        "model": cfg.model,
-        "prompt_style": cfg.prompt_style,
-        "generation_parameters": params.to_dict(),
-        "epsilon_ledgers": notes["dp_models"],
-        "dp_samples": dp_samples,
-        **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
-        **({"writing": notes["writing"]} if "writing" in notes else {}),
-        "this_run": {"documents_generated": len(todo), "wall_s": round(wall, 2),
-                     "generation_wall_s": round(gen_wall, 2), "tokens_generated": written_tokens,
-                     "tokens_per_s": round(written_tokens / gen_wall, 2) if todo else None},
-    })
+    manifest = write_manifest(
+        out,
+        run_info,
+        declared,
+        {
+            "model": cfg.model,
+            "prompt_style": cfg.prompt_style,
+            "generation_parameters": params.to_dict(),
+            "epsilon_ledgers": notes["dp_models"],
+            "dp_samples": dp_samples,
+            **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
+            **({"writing": notes["writing"]} if "writing" in notes else {}),
+            "this_run": {
+                "documents_generated": len(todo),
+                "wall_s": round(wall, 2),
+                "generation_wall_s": round(gen_wall, 2),
+                "tokens_generated": written_tokens,
+                "tokens_per_s": round(written_tokens / gen_wall, 2) if todo else None,
+            },
+        },
+    )
     print_summary(out, manifest)
     return manifest
 
@@ -119,14 +143,20 @@ def print_summary(out: Path, m: dict) -> None:
     print(f"\n{'label':<36}{'rows':>6}{'with entity':>13}{'vars found':>12}")
     for label, n in m["rows_per_label"].items():
         c = cov.get(label, {})
-        print(f"{label:<36}{n:>6}{c.get('share_rows_with_entity', 0):>13.0%}"
-              f"{c.get('share_variables_found', 0):>12.0%}")
+        print(
+            f"{label:<36}{n:>6}{c.get('share_rows_with_entity', 0):>13.0%}"
+            f"{c.get('share_variables_found', 0):>12.0%}"
+        )
     o = m["entity_coverage"]["overall"]
-    print(f"{'all':<36}{m['rows']:>6}{o['share_rows_with_entity']:>13.0%}"
-          f"{o['share_variables_found']:>12.0%}")
+    print(
+        f"{'all':<36}{m['rows']:>6}{o['share_rows_with_entity']:>13.0%}"
+        f"{o['share_variables_found']:>12.0%}"
+    )
     r = m["this_run"]
-    print(f"\ntokens generated this run: {r['tokens_generated']} in {r['generation_wall_s']} s "
-          f"({r['tokens_per_s']} tokens/s); rows with a slot error: {m['rows_with_error']}")
+    print(
+        f"\ntokens generated this run: {r['tokens_generated']} in {r['generation_wall_s']} s "
+        f"({r['tokens_per_s']} tokens/s); rows with a slot error: {m['rows_with_error']}"
+    )
     spent = {k: v["spent"] for k, v in m["epsilon_ledgers"].items()}
     print(f"ε spent by the DP models used: {spent or 'none'}")
     print(f"output: {out.resolve()}")

@@ -23,8 +23,16 @@ from synth.params import params_from
 class SlotFiller:
     """Ray Data actor: holds one model, turns a batch of jobs into contract rows."""
 
-    def __init__(self, model: str, device: str, dtype: str, generation: dict, style: str,
-                 seed: int, threads: int):
+    def __init__(
+        self,
+        model: str,
+        device: str,
+        dtype: str,
+        generation: dict,
+        style: str,
+        seed: int,
+        threads: int,
+    ):
         import torch
 
         from synth.engine import Generator
@@ -40,8 +48,7 @@ class SlotFiller:
 
         jobs = [json.loads(s) for s in batch.column("job").to_pylist()]
         rows = render(jobs, self.generator, self.params, self.style, self.seed)
-        return pa.table({"shard": [j["shard"] for j in jobs],
-                         "row": [json.dumps(r) for r in rows]})
+        return pa.table({"shard": [j["shard"] for j in jobs], "row": [json.dumps(r) for r in rows]})
 
 
 def generate(jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard) -> None:
@@ -53,19 +60,24 @@ def generate(jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard) -> No
     ]
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
-    gpus = cfg.device.startswith("cuda") or (cfg.device == "auto"
-                                             and ray.cluster_resources().get("GPU", 0) > 0)
+    gpus = cfg.device.startswith("cuda") or (
+        cfg.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0
+    )
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     actors = cfg.num_actors
     threads = cfg.threads_per_actor or max(1, cpus // actors)
     ds = ray.data.from_arrow(blocks).map_batches(
         SlotFiller,
-        fn_constructor_kwargs={"model": cfg.model, "device": cfg.device, "dtype": cfg.dtype,
-                                   "generation": cfg.generation,
-                                   # tickets carry their own style; this one is for CVs
-                                   "style": cfg.prompt_style if isinstance(
-                                       cfg.prompt_style, str) else "plain",
-                                   "seed": cfg.seed, "threads": threads},
+        fn_constructor_kwargs={
+            "model": cfg.model,
+            "device": cfg.device,
+            "dtype": cfg.dtype,
+            "generation": cfg.generation,
+            # tickets carry their own style; this one is for CVs
+            "style": cfg.prompt_style if isinstance(cfg.prompt_style, str) else "plain",
+            "seed": cfg.seed,
+            "threads": threads,
+        },
         batch_size=cfg.batch_size,
         batch_format="pyarrow",
         compute=ray.data.ActorPoolStrategy(size=actors),

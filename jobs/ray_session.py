@@ -43,9 +43,11 @@ def ray_address() -> str:
         return "local"
     if answers(recorded):
         return recorded
-    print(f"Ray: nothing answers at {recorded} (recorded in {path} by an earlier "
-          "`ray start`); starting a local cluster. Set RAY_ADDRESS to join another one.",
-          file=sys.stderr)
+    print(
+        f"Ray: nothing answers at {recorded} (recorded in {path} by an earlier "
+        "`ray start`); starting a local cluster. Set RAY_ADDRESS to join another one.",
+        file=sys.stderr,
+    )
     return "local"
 
 

@@ -40,21 +40,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--test", required=True, help="real labelled test set for the evaluation")
     p.add_argument("--tasks", default="classify,fasttext,intrinsic")
     p.add_argument("--num-docs", type=int)
-    p.add_argument("--seed", type=int, help="default: drawn from the version's time, so each "
-                        "refresh samples new documents; recorded in the manifest either way")
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="default: drawn from the version's time, so each "
+        "refresh samples new documents; recorded in the manifest either way",
+    )
     p.add_argument("--fit-data", help="private table: refit the DP model in this refresh")
     p.add_argument("--fit-schema", help="its public schema (YAML), with --fit-data")
     p.add_argument("--epsilon", type=float, help="privacy budget of the refit, with --fit-data")
-    p.add_argument("--total-budget", type=float,
-                   help="cap on the ε all refits into this root may spend together (the "
-                        "account is ROOT/privacy_account.json); a refit over it is refused")
+    p.add_argument(
+        "--total-budget",
+        type=float,
+        help="cap on the ε all refits into this root may spend together (the "
+        "account is ROOT/privacy_account.json); a refit over it is refused",
+    )
     p.add_argument("--dp-model", help="an existing DP model file, instead of refitting")
     p.add_argument("--model", help="generation model (Hugging Face id, folder, .gguf)")
     p.add_argument("--num-actors", type=int)
     p.add_argument("--batch-size", type=int)
     p.add_argument("--device", choices=["auto", "cpu", "cuda"])
-    p.add_argument("--gpu", choices=["auto", "yes", "no"], default="auto",
-                   help="evaluation training on GPU")
+    p.add_argument(
+        "--gpu", choices=["auto", "yes", "no"], default="auto", help="evaluation training on GPU"
+    )
     p.add_argument("--epochs", type=int, default=3)
     p.add_argument("--keep", type=int, default=5, help="successful versions to keep")
 
@@ -82,32 +90,97 @@ def _steps(args, stage: Path, root: str, status: dict) -> None:
     dp_model = args.dp_model
     if args.fit_data:
         dp_model = stage / "model.json"
-        account = privacy_account.charge(root, status["version"], args.epsilon, args.fit_data,
-                                         args.total_budget)
-        print(f"refresh: ε spent on the private data by this root's refits: "
-              f"{account['spent']:g}" + (f" of {args.total_budget:g}" if args.total_budget
-                                          is not None else " (no --total-budget)"), flush=True)
-        run_job(fit, "fit", ["--data", args.fit_data, "--schema", args.fit_schema,
-                          "--epsilon", args.epsilon, "--output", dp_model,
-                          *_optional("--seed", args.seed)])
-        status["steps"].append({"step": "fit", "at": time.time(), "epsilon": args.epsilon,
-                                "epsilon_all_refits": account["spent"]})
-    manifest = run_job(generate, "generate", [
-        "--config", args.config, "--output", stage / "data", *_optional("--dp-model", dp_model),
-        *_optional("--num-docs", args.num_docs), *_optional("--seed", args.seed),
-        *_optional("--model", args.model), *_optional("--num-actors", args.num_actors),
-        *_optional("--batch-size", args.batch_size), *_optional("--device", args.device)])
-    status["steps"].append({"step": "generate", "at": time.time(), "rows": manifest["rows"],
-                            "epsilon_spent": {k: v["spent"] for k, v in
-                                              manifest["epsilon_ledgers"].items()}})
-    result = run_job(evaluate, "evaluate", [
-        "--train", stage / "data", "--test", args.test, "--output", stage / "eval",
-        "--tasks", args.tasks, "--gpu", args.gpu, "--epochs", args.epochs,
-        "--history", join(root, "history.parquet"), *_optional("--seed", args.seed)])
+        account = privacy_account.charge(
+            root, status["version"], args.epsilon, args.fit_data, args.total_budget
+        )
+        print(
+            f"refresh: ε spent on the private data by this root's refits: "
+            f"{account['spent']:g}"
+            + (
+                f" of {args.total_budget:g}"
+                if args.total_budget is not None
+                else " (no --total-budget)"
+            ),
+            flush=True,
+        )
+        run_job(
+            fit,
+            "fit",
+            [
+                "--data",
+                args.fit_data,
+                "--schema",
+                args.fit_schema,
+                "--epsilon",
+                args.epsilon,
+                "--output",
+                dp_model,
+                *_optional("--seed", args.seed),
+            ],
+        )
+        status["steps"].append(
+            {
+                "step": "fit",
+                "at": time.time(),
+                "epsilon": args.epsilon,
+                "epsilon_all_refits": account["spent"],
+            }
+        )
+    manifest = run_job(
+        generate,
+        "generate",
+        [
+            "--config",
+            args.config,
+            "--output",
+            stage / "data",
+            *_optional("--dp-model", dp_model),
+            *_optional("--num-docs", args.num_docs),
+            *_optional("--seed", args.seed),
+            *_optional("--model", args.model),
+            *_optional("--num-actors", args.num_actors),
+            *_optional("--batch-size", args.batch_size),
+            *_optional("--device", args.device),
+        ],
+    )
+    status["steps"].append(
+        {
+            "step": "generate",
+            "at": time.time(),
+            "rows": manifest["rows"],
+            "epsilon_spent": {k: v["spent"] for k, v in manifest["epsilon_ledgers"].items()},
+        }
+    )
+    result = run_job(
+        evaluate,
+        "evaluate",
+        [
+            "--train",
+            stage / "data",
+            "--test",
+            args.test,
+            "--output",
+            stage / "eval",
+            "--tasks",
+            args.tasks,
+            "--gpu",
+            args.gpu,
+            "--epochs",
+            args.epochs,
+            "--history",
+            join(root, "history.parquet"),
+            *_optional("--seed", args.seed),
+        ],
+    )
     from eval.history import headline
 
-    status["steps"].append({"step": "evaluate", "at": time.time(),
-                            "metrics": {f"{t} {m}": v for t, m, v, _ in headline(result)}})
+    status["steps"].append(
+        {
+            "step": "evaluate",
+            "at": time.time(),
+            "metrics": {f"{t} {m}": v for t, m, v, _ in headline(result)},
+        }
+    )
 
 
 def _publish(stage: Path, root: str, version: str) -> None:
@@ -115,8 +188,12 @@ def _publish(stage: Path, root: str, version: str) -> None:
     if "://" not in root:
         return
     fs, folder = filesystem(root)
-    pafs.copy_files(str(stage), join(folder, version), source_filesystem=pafs.LocalFileSystem(),
-                    destination_filesystem=fs)
+    pafs.copy_files(
+        str(stage),
+        join(folder, version),
+        source_filesystem=pafs.LocalFileSystem(),
+        destination_filesystem=fs,
+    )
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -125,32 +202,48 @@ def run(args: argparse.Namespace) -> dict:
     fs, folder = filesystem(root)
     fs.create_dir(folder, recursive=True)
     if args.fit_data:  # refused before a version folder exists
-        privacy_account.check(privacy_account.read_account(root), args.epsilon,
-                              args.total_budget)
+        privacy_account.check(privacy_account.read_account(root), args.epsilon, args.total_budget)
     version = versions.new_version()
     if args.seed is None:  # a new sample per refresh, still reproducible from the manifest
         args.seed = int("".join(c for c in version if c.isdigit())) % 2**31
     with tempfile.TemporaryDirectory(prefix="hrsynth-refresh-") as scratch:
         stage = Path(scratch, version) if "://" in root else Path(folder, version)
         stage.mkdir(parents=True)
-        status = {"version": version, "status": "running", "started": time.time(),
-                  "config": args.config, "seed": args.seed, "steps": []}
+        status = {
+            "version": version,
+            "status": "running",
+            "started": time.time(),
+            "config": args.config,
+            "seed": args.seed,
+            "steps": [],
+        }
         print(f"refresh: building {join(root, version)}", flush=True)
         try:
             _steps(args, stage, root, status)
         except BaseException as error:
-            status.update(status="failed", error=f"{type(error).__name__}: {error}",
-                          failed_at=time.time(), traceback=traceback.format_exc(limit=5))
+            status.update(
+                status="failed",
+                error=f"{type(error).__name__}: {error}",
+                failed_at=time.time(),
+                traceback=traceback.format_exc(limit=5),
+            )
             versions.write_json(pafs.LocalFileSystem(), str(stage / versions.STATUS), status)
             _publish(stage, root, version)
-            print(f"refresh failed; latest still names "
-                  f"{(versions.read_latest(root) or {}).get('version')}", file=sys.stderr)
+            print(
+                f"refresh failed; latest still names "
+                f"{(versions.read_latest(root) or {}).get('version')}",
+                file=sys.stderr,
+            )
             raise
         status.update(status="succeeded", finished=time.time())
         versions.write_json(pafs.LocalFileSystem(), str(stage / versions.STATUS), status)
         _publish(stage, root, version)
-    pointer = {"version": version, "data": f"{version}/data", "updated_at": status["finished"],
-               "steps": status["steps"]}
+    pointer = {
+        "version": version,
+        "data": f"{version}/data",
+        "updated_at": status["finished"],
+        "steps": status["steps"],
+    }
     versions.move_latest(root, pointer)
     deleted = versions.prune(root, args.keep)
     print(f"refresh: latest → {version}; deleted {deleted or 'no old versions'}", flush=True)

@@ -48,8 +48,9 @@ def train_loop(config: dict) -> None:
     if task == "classify":
         model = encoder.sequence_classifier(config["encoder"], len(config["labels"]))
     elif task == "cls_entity":
-        model = cls_entity.CandidateClassifier(encoder.base_model(config["encoder"]),
-                                               len(config["labels"]))
+        model = cls_entity.CandidateClassifier(
+            encoder.base_model(config["encoder"]), len(config["labels"])
+        )
     else:
         model = encoder.token_classifier(config["encoder"], len(config["tags"]))
     model = ray.train.torch.prepare_model(model)
@@ -58,17 +59,19 @@ def train_loop(config: dict) -> None:
     seen, started = 0, time.perf_counter()
     model.train()
     for _ in range(config["epochs"]):
-        for batch in shard.iter_batches(batch_size=config["batch_size"], batch_format="numpy",
-                                        local_shuffle_buffer_size=256,
-                                        local_shuffle_seed=config["seed"]):
+        for batch in shard.iter_batches(
+            batch_size=config["batch_size"],
+            batch_format="numpy",
+            local_shuffle_buffer_size=256,
+            local_shuffle_seed=config["seed"],
+        ):
             enc = encoder.encode(tokenizer, list(batch["text"]))
             targets = _batch_targets(task, tokenizer, batch, enc, config)
             offsets = enc.pop("offset_mapping")
             if task == "cls_entity":
                 enc["span_mask"] = cls_entity.span_mask(offsets, batch["start"], batch["end"])
             device = ray.train.torch.get_device()
-            output = model(**{k: v.to(device) for k, v in enc.items()},
-                           labels=targets.to(device))
+            output = model(**{k: v.to(device) for k, v in enc.items()}, labels=targets.to(device))
             loss = output[0] if isinstance(output, tuple) else output.loss
             loss.backward()
             optimizer.step()
@@ -78,8 +81,13 @@ def train_loop(config: dict) -> None:
     workers = ray.train.get_context().get_world_size()
     # Shards are split equally across workers, so rank 0's rate times the workers is the
     # job's rate.
-    metrics = {"examples": seen, "train_s": seconds, "examples_per_s": seen / seconds,
-               "workers": workers, "examples_per_s_all_workers": seen * workers / seconds}
+    metrics = {
+        "examples": seen,
+        "train_s": seconds,
+        "examples_per_s": seen / seconds,
+        "workers": workers,
+        "examples_per_s_all_workers": seen * workers / seconds,
+    }
     if ray.train.get_context().get_world_rank() != 0:
         ray.train.report(metrics)
         return
@@ -89,8 +97,10 @@ def train_loop(config: dict) -> None:
     if task == "classify":
         predicted = [config["labels"][i] for i in encoder.predict_classes(bare, tokenizer, texts)]
     elif task == "cls_entity":
-        predicted = [config["labels"][i] for i in
-                     encoder.predict_candidates(bare, tokenizer, config["test_candidates"])]
+        predicted = [
+            config["labels"][i]
+            for i in encoder.predict_candidates(bare, tokenizer, config["test_candidates"])
+        ]
     else:
         predicted = encoder.predict_word_tags(bare, tokenizer, texts, config["tags"])
     with tempfile.TemporaryDirectory() as folder:
@@ -103,8 +113,9 @@ def train_loop(config: dict) -> None:
         ray.train.report(metrics, checkpoint=ray.train.Checkpoint.from_directory(folder))
 
 
-def fit(task: str, dataset, config: dict, output: Path, num_workers: int,
-        use_gpu: bool) -> tuple[dict, list]:
+def fit(
+    task: str, dataset, config: dict, output: Path, num_workers: int, use_gpu: bool
+) -> tuple[dict, list]:
     """Run one TorchTrainer; returns (rank-0 metrics, test-set predictions)."""
     import ray
     from ray.train import RunConfig, ScalingConfig
@@ -119,8 +130,9 @@ def fit(task: str, dataset, config: dict, output: Path, num_workers: int,
     trainer = TorchTrainer(
         train_loop,
         train_loop_config=config,
-        scaling_config=ScalingConfig(num_workers=num_workers, use_gpu=use_gpu,
-                                     resources_per_worker={"CPU": reserved}),
+        scaling_config=ScalingConfig(
+            num_workers=num_workers, use_gpu=use_gpu, resources_per_worker={"CPU": reserved}
+        ),
         run_config=RunConfig(name=task, storage_path=str(Path(output, "checkpoints").resolve())),
         datasets={"train": dataset},
     )

@@ -11,8 +11,15 @@ from dataclasses import fields
 
 from synth import ConfigError
 
-NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string",
-         dict: "a mapping", list: "a list", type(None): "empty (null)"}
+NAMES = {
+    int: "an integer",
+    float: "a number",
+    bool: "true or false",
+    str: "a string",
+    dict: "a mapping",
+    list: "a list",
+    type(None): "empty (null)",
+}
 
 
 def _matches(value, hint) -> bool:
@@ -24,6 +31,8 @@ def _matches(value, hint) -> bool:
         return isinstance(value, list) and all(_matches(v, item) for v in value)
     if origin is dict:
         return isinstance(value, dict)
+    if origin is typing.Literal:
+        return isinstance(value, str) and value in typing.get_args(hint)
     if hint is object:
         return True
     if hint is float:  # an integer is a number; true is not
@@ -42,6 +51,8 @@ def describe(hint) -> str:
         return "a list" if item is object else f"a list of {describe(item).split(' ', 1)[1]}s"
     if origin is dict:
         return "a mapping"
+    if origin is typing.Literal:
+        return ", ".join(repr(a) for a in typing.get_args(hint))
     return NAMES.get(hint, getattr(hint, "__name__", str(hint)))
 
 
@@ -51,5 +62,4 @@ def check_fields(obj, where: str) -> None:
     for f in fields(obj):
         value = getattr(obj, f.name)
         if not _matches(value, hints[f.name]):
-            raise ConfigError(f"{where}{f.name} must be {describe(hints[f.name])}, got "
-                              f"{value!r}")
+            raise ConfigError(f"{where}{f.name} must be {describe(hints[f.name])}, got {value!r}")

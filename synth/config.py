@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from synth import ConfigError
 from synth.checks import check_fields
@@ -48,7 +48,7 @@ class GenerateConfig:
     cv_roles: str = "dp_model"
     # Tickets only. Which templates: "classic" (the first release's four per label),
     # "all", or a list of template ids.
-    templates: str | list = "classic"
+    templates: Literal["all", "classic"] | list[str] = "classic"
     # How sampled values are written: "canonical" (as sampled), "all" (every form in
     # synth/data/forms/forms.yaml, by weight), "half_a" / "half_b" (the holdout halves).
     value_forms: str = "canonical"
@@ -59,18 +59,27 @@ class GenerateConfig:
     RUNTIME_ONLY = ("num_actors", "threads_per_actor", "batch_size", "device")
     # Settings added after outputs existed, left out of the fingerprint at their default
     # so that an output begun before them still resumes.
-    ADDED_LATER: ClassVar[dict] = {"cv_roles": "dp_model", "templates": "classic",
-                                   "value_forms": "canonical", "traits": {}}
+    ADDED_LATER: ClassVar[dict] = {
+        "cv_roles": "dp_model",
+        "templates": "classic",
+        "value_forms": "canonical",
+        "traits": {},
+    }
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     def fingerprint(self) -> str:
-        content = {k: v for k, v in self.to_dict().items()
-                   if k not in self.RUNTIME_ONLY and self.ADDED_LATER.get(k, object()) != v}
+        content = {
+            k: v
+            for k, v in self.to_dict().items()
+            if k not in self.RUNTIME_ONLY and self.ADDED_LATER.get(k, object()) != v
+        }
         for key in ("dp_model",):
             if content.get(key) and Path(content[key]).exists():
-                content[key + "_sha256"] = hashlib.sha256(Path(content[key]).read_bytes()).hexdigest()
+                content[key + "_sha256"] = hashlib.sha256(
+                    Path(content[key]).read_bytes()
+                ).hexdigest()
                 content[key] = Path(content[key]).name
         return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
 
@@ -92,8 +101,10 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
             raise ConfigError(f"{name} must be a positive integer, got {getattr(cfg, name)!r}")
     weights(cfg.prompt_style, "prompt_style", STYLES)
     if cfg.doc_type == "cv" and cfg.prompt_style not in ("chat", "plain"):
-        raise ConfigError(f"prompt_style {cfg.prompt_style!r}: CVs are written section by "
-                          "section; use 'plain' or 'chat'")
+        raise ConfigError(
+            f"prompt_style {cfg.prompt_style!r}: CVs are written section by "
+            "section; use 'plain' or 'chat'"
+        )
     if cfg.value_forms not in MODES:
         raise ConfigError(f"value_forms '{cfg.value_forms}' unknown; use one of {list(MODES)}")
     if not (cfg.templates in ("all", "classic") or isinstance(cfg.templates, list)):
@@ -104,13 +115,16 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     if cfg.doc_type not in ("ticket", "cv"):
         raise ConfigError(f"doc_type '{cfg.doc_type}' unknown; use 'ticket' or 'cv'")
     if cfg.doc_type == "cv" and cfg.labels != "all":
-        raise ConfigError("labels: CVs take their role from the DP model; leave labels 'all' "
-                          "(cv_roles: balanced gives every role equally often)")
+        raise ConfigError(
+            "labels: CVs take their role from the DP model; leave labels 'all' "
+            "(cv_roles: balanced gives every role equally often)"
+        )
     if cfg.cv_roles not in ("dp_model", "balanced"):
         raise ConfigError(f"cv_roles '{cfg.cv_roles}' unknown; use 'dp_model' or 'balanced'")
     if cfg.doc_type != "cv" and cfg.cv_roles != "dp_model":
-        raise ConfigError("cv_roles applies to doc_type cv only; ticket labels are always "
-                          "balanced (see labels)")
+        raise ConfigError(
+            "cv_roles applies to doc_type cv only; ticket labels are always balanced (see labels)"
+        )
     gen = dict(cfg.generation or {})
     params_from(gen.pop("preset", "default"), gen)  # raises on unknown parameters
     if cfg.reference_date is None:
@@ -131,8 +145,9 @@ def load_config(path: str | None, overrides: dict | None = None) -> GenerateConf
     known = {f.name for f in fields(GenerateConfig)}
     unknown = set(doc) - known
     if unknown:
-        raise ConfigError(f"config {path}: unknown setting(s) {sorted(unknown)}; "
-                          f"known: {sorted(known)}")
+        raise ConfigError(
+            f"config {path}: unknown setting(s) {sorted(unknown)}; known: {sorted(known)}"
+        )
     doc.update({k: v for k, v in (overrides or {}).items() if v is not None})
     if isinstance(doc.get("reference_date"), dt.date):  # YAML reads 2026-11-22 as a date
         doc["reference_date"] = doc["reference_date"].isoformat()

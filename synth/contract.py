@@ -15,32 +15,39 @@ MATCHES = ("exact", "rendered", "heuristic")
 # (its label is what was asked for) but flagged, counted in the manifest, and left out of
 # training by evaluate.
 NO_VARIABLES = "free-form text holds none of its variables"
-ENTITY = pa.struct([
-    ("start", pa.int32()), ("end", pa.int32()), ("label", pa.string()),
-    ("value", pa.string()), ("match", pa.string()),
-])
+ENTITY = pa.struct(
+    [
+        ("start", pa.int32()),
+        ("end", pa.int32()),
+        ("label", pa.string()),
+        ("value", pa.string()),
+        ("match", pa.string()),
+    ]
+)
 PERSONA = pa.struct([(name, pa.string()) for name in PERSONA_FIELDS])
 
-SCHEMA = pa.schema([
-    ("id", pa.string()),
-    ("doc_type", pa.string()),
-    ("category", pa.string()),
-    ("subcategory", pa.string()),
-    ("label", pa.string()),
-    ("text", pa.string()),
-    ("header", pa.string()),
-    ("entities", pa.list_(ENTITY)),
-    ("attributes", pa.map_(pa.string(), pa.string())),
-    ("persona", PERSONA),
-    ("template_id", pa.string()),
-    ("model", pa.string()),
-    ("seed", pa.int64()),
-    ("run_id", pa.string()),
-    # Per-row accounting (beyond DESIGN's list): tokens in and out, slot failures.
-    ("prompt_tokens", pa.int32()),
-    ("generated_tokens", pa.int32()),
-    ("error", pa.string()),
-])
+SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("doc_type", pa.string()),
+        ("category", pa.string()),
+        ("subcategory", pa.string()),
+        ("label", pa.string()),
+        ("text", pa.string()),
+        ("header", pa.string()),
+        ("entities", pa.list_(ENTITY)),
+        ("attributes", pa.map_(pa.string(), pa.string())),
+        ("persona", PERSONA),
+        ("template_id", pa.string()),
+        ("model", pa.string()),
+        ("seed", pa.int64()),
+        ("run_id", pa.string()),
+        # Per-row accounting (beyond DESIGN's list): tokens in and out, slot failures.
+        ("prompt_tokens", pa.int32()),
+        ("generated_tokens", pa.int32()),
+        ("error", pa.string()),
+    ]
+)
 
 
 def to_table(rows: list[dict]) -> pa.Table:
@@ -61,7 +68,7 @@ def check_row(row: dict) -> list[str]:
             problems.append(f"entity {e['label']} has offsets outside the text")
         elif e["start"] < last_end:
             problems.append(f"entity {e['label']} overlaps the previous one")
-        if e["match"] == "exact" and text[e["start"]:e["end"]] != e["value"]:
+        if e["match"] == "exact" and text[e["start"] : e["end"]] != e["value"]:
             problems.append(f"exact entity {e['label']} does not equal its value")
         if e["match"] not in MATCHES:
             problems.append(f"entity {e['label']} has match {e['match']!r}")

@@ -35,21 +35,31 @@ def _pick(logits: torch.Tensor, params: GenerationParams, rng: torch.Generator) 
 
 
 @torch.inference_mode()
-def sample_rows(model, enc, params: GenerationParams, eos_ids: set[int],
-                finished: Callable[[list[list[int]]], list[bool]], bad_words_ids=None,
-                seed: int = 0) -> list[list[int]]:
+def sample_rows(
+    model,
+    enc,
+    params: GenerationParams,
+    eos_ids: set[int],
+    finished: Callable[[list[list[int]]], list[bool]],
+    bad_words_ids=None,
+    seed: int = 0,
+) -> list[list[int]]:
     """New token ids per row; `finished(token_lists)` says which of those rows may stop."""
     rng = torch.Generator(device=enc.input_ids.device).manual_seed(seed)
     seq, mask = enc.input_ids, enc.attention_mask
-    processors = [RepetitionPenaltyLogitsProcessor(params.repetition_penalty)] \
-        if params.repetition_penalty != 1.0 else []
+    processors = (
+        [RepetitionPenaltyLogitsProcessor(params.repetition_penalty)]
+        if params.repetition_penalty != 1.0
+        else []
+    )
     if params.no_repeat_ngram_size:
         processors.append(NoRepeatNGramLogitsProcessor(params.no_repeat_ngram_size))
     if bad_words_ids:
         processors.append(NoBadWordsLogitsProcessor(bad_words_ids, eos_token_id=list(eos_ids)))
     positions = (mask.long().cumsum(-1) - 1).clamp(min=0)
-    out = model(input_ids=seq, attention_mask=mask, position_ids=positions, use_cache=True,
-                logits_to_keep=1)
+    out = model(
+        input_ids=seq, attention_mask=mask, position_ids=positions, use_cache=True, logits_to_keep=1
+    )
     cache, last_pos = out.past_key_values, positions[:, -1]
     active = list(range(len(seq)))  # original row index of each batch position
     new: list[list[int]] = [[] for _ in active]
@@ -79,6 +89,11 @@ def sample_rows(model, enc, params: GenerationParams, eos_ids: set[int],
             cache.batch_select_indices(idx)
             seq, mask, last_pos, token = seq[idx], mask[idx], last_pos[idx], token[idx]
             active = [active[p] for p in keep]
-        out = model(input_ids=token[:, None], attention_mask=mask,
-                    position_ids=last_pos[:, None], past_key_values=cache, use_cache=True)
+        out = model(
+            input_ids=token[:, None],
+            attention_mask=mask,
+            position_ids=last_pos[:, None],
+            past_key_values=cache,
+            use_cache=True,
+        )
     return new

@@ -28,4 +28,3 @@ def noise_source(random_state: int | np.random.RandomState | None = None):
     if isinstance(random_state, np.random.RandomState):
         return random_state
     return np.random.RandomState(random_state)
-

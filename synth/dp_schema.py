@@ -45,8 +45,13 @@ class Schema:
             "separator": self.separator,
             "encoding": self.encoding,
             "attributes": {
-                a.name: {"column": a.column, "type": a.type, "values": a.values, "bins": a.bins,
-                         "other": a.other}
+                a.name: {
+                    "column": a.column,
+                    "type": a.type,
+                    "values": a.values,
+                    "bins": a.bins,
+                    "other": a.other,
+                }
                 for a in self.attributes
             },
         }
@@ -58,16 +63,22 @@ def schema_from_dict(doc: dict, where: str = "schema") -> Schema:
     attributes = []
     for name, spec in doc["attributes"].items():
         kind = spec.get("type")
-        a = Attribute(name=name, column=spec.get("column", name), type=kind,
-                      values=list(spec.get("values") or []), bins=list(spec.get("bins") or []),
-                      other=spec.get("other"))
+        a = Attribute(
+            name=name,
+            column=spec.get("column", name),
+            type=kind,
+            values=list(spec.get("values") or []),
+            bins=list(spec.get("bins") or []),
+            other=spec.get("other"),
+        )
         if kind == "categorical" and len(a.values) < 1:
             raise ConfigError(f"{where}: attribute '{name}' needs a non-empty 'values' list")
         elif kind == "numeric" and (len(a.bins) < 2 or sorted(a.bins) != a.bins):
             raise ConfigError(f"{where}: attribute '{name}' needs increasing 'bins' (≥ 2 edges)")
         elif kind not in ("categorical", "numeric"):
-            raise ConfigError(f"{where}: attribute '{name}' has type {kind!r}; use "
-                              "'categorical' or 'numeric'")
+            raise ConfigError(
+                f"{where}: attribute '{name}' has type {kind!r}; use 'categorical' or 'numeric'"
+            )
         attributes.append(a)
     if not attributes:
         raise ConfigError(f"{where}: no attributes declared")
@@ -84,20 +95,26 @@ def read_private_table(path, doc: dict, option: str) -> pd.DataFrame:
     column of codes into floats. `doc` may still hold unresolved vocabularies; `option`
     names the CLI flag in errors."""
     encoding = _encoding(doc, f"schema for {option}")
-    text_columns = {spec.get("column", name): str
-                    for name, spec in (doc.get("attributes") or {}).items()
-                    if isinstance(spec, dict) and spec.get("type") == "categorical"}
+    text_columns = {
+        spec.get("column", name): str
+        for name, spec in (doc.get("attributes") or {}).items()
+        if isinstance(spec, dict) and spec.get("type") == "categorical"
+    }
     try:
-        return pd.read_csv(path, sep=doc.get("separator", ","), encoding=encoding,
-                           dtype=text_columns)
+        return pd.read_csv(
+            path, sep=doc.get("separator", ","), encoding=encoding, dtype=text_columns
+        )
     except UnicodeDecodeError as e:
-        raise ConfigError(f"{option} {path}: not {encoding} text (byte "
-                          f"{e.object[e.start:e.start + 1]!r} at offset {e.start}); set "
-                          "'encoding:' in the schema (e.g. latin-1) or save the file as "
-                          "UTF-8") from None
+        raise ConfigError(
+            f"{option} {path}: not {encoding} text (byte "
+            f"{e.object[e.start : e.start + 1]!r} at offset {e.start}); set "
+            "'encoding:' in the schema (e.g. latin-1) or save the file as "
+            "UTF-8"
+        ) from None
     except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as e:
-        raise ConfigError(f"{option} {path}: unreadable ({type(e).__name__}); check the "
-                          "path") from None
+        raise ConfigError(
+            f"{option} {path}: unreadable ({type(e).__name__}); check the path"
+        ) from None
 
 
 def _encoding(doc: dict, where: str) -> str:
@@ -105,8 +122,10 @@ def _encoding(doc: dict, where: str) -> str:
     try:
         codecs.lookup(encoding)
     except (LookupError, TypeError):
-        raise ConfigError(f"{where}: unknown encoding {encoding!r}; use a Python codec name "
-                          "such as utf-8 or latin-1") from None
+        raise ConfigError(
+            f"{where}: unknown encoding {encoding!r}; use a Python codec name "
+            "such as utf-8 or latin-1"
+        ) from None
     return encoding
 
 
@@ -116,14 +135,18 @@ def encode(df: pd.DataFrame, schema: Schema, on_out_of_domain: str = "error"):
         raise ConfigError("the private table has no rows; nothing to fit")
     missing = [a.column for a in schema.attributes if a.column not in df.columns]
     if missing:
-        raise ConfigError(f"private table lacks column(s) {missing} declared in the schema; "
-                          "fix 'column' in the schema or the table header")
+        raise ConfigError(
+            f"private table lacks column(s) {missing} declared in the schema; "
+            "fix 'column' in the schema or the table header"
+        )
     empty = {a.column: int(df[a.column].isna().sum()) for a in schema.attributes}
     empty = {column: n for column, n in empty.items() if n}
     if empty:
-        raise ConfigError(f"empty cells (of {len(df)} rows) in column(s) "
-                          f"{', '.join(f'{c!r}: {n}' for c, n in empty.items())}; fill them "
-                          "or drop those rows: a missing value is not in any domain")
+        raise ConfigError(
+            f"empty cells (of {len(df)} rows) in column(s) "
+            f"{', '.join(f'{c!r}: {n}' for c, n in empty.items())}; fill them "
+            "or drop those rows: a missing value is not in any domain"
+        )
     codes = np.empty((len(df), len(schema.attributes)), dtype=np.int64)
     clipped = {}
     for j, a in enumerate(schema.attributes):
@@ -141,8 +164,11 @@ def encode(df: pd.DataFrame, schema: Schema, on_out_of_domain: str = "error"):
                 x = x.clip(a.bins[0], np.nextafter(a.bins[-1], -np.inf))
             idx = pd.Series(np.searchsorted(a.bins, x, side="right") - 1, index=col.index)
             idx[x.isna()] = np.nan
-        still_bad = idx.isna() if a.type == "categorical" else (bad if on_out_of_domain != "clip"
-                                                                 else x.isna())
+        still_bad = (
+            idx.isna()
+            if a.type == "categorical"
+            else (bad if on_out_of_domain != "clip" else x.isna())
+        )
         if still_bad.any():
             raise ConfigError(
                 f"column '{a.column}': {int(still_bad.sum())} value(s) outside the declared "

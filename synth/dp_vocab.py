@@ -26,18 +26,26 @@ NONE = "none"
 
 def _spec(name: str, spec: dict, where: str) -> dict:
     if not isinstance(spec, dict) or not spec.get("other"):
-        raise ConfigError(f"{where}: vocabulary '{name}' needs 'other' (the value rare or "
-                          "unlisted names become)")
+        raise ConfigError(
+            f"{where}: vocabulary '{name}' needs 'other' (the value rare or unlisted names become)"
+        )
     source = spec.get("candidates", name)
     if source not in FILES and not str(source).endswith((".yaml", ".yml")):
-        raise ConfigError(f"{where}: vocabulary '{name}': candidates {source!r} is neither "
-                          f"{sorted(FILES)} nor a .yaml file")
+        raise ConfigError(
+            f"{where}: vocabulary '{name}': candidates {source!r} is neither "
+            f"{sorted(FILES)} nor a .yaml file"
+        )
     share = spec.get("epsilon_share", 0.0 if spec.get("public") else 0.1)
     if not spec.get("public") and not 0 < share < 1:
         raise ConfigError(f"{where}: vocabulary '{name}': epsilon_share must be in (0, 1)")
-    return {"candidates": source, "other": spec["other"], "min_count": spec.get("min_count", 5),
-            "margin": spec.get("margin", 3.0),
-            "public": bool(spec.get("public")), "epsilon_share": share}
+    return {
+        "candidates": source,
+        "other": spec["other"],
+        "min_count": spec.get("min_count", 5),
+        "margin": spec.get("margin", 3.0),
+        "public": bool(spec.get("public")),
+        "epsilon_share": share,
+    }
 
 
 def _candidates(source: str) -> list[str]:
@@ -46,8 +54,9 @@ def _candidates(source: str) -> list[str]:
     return list(load_vocabulary(source.rsplit("/", 1)[-1], source).canonical)
 
 
-def resolve(doc: dict, table: pd.DataFrame, epsilon: float, ledger: Ledger, rng,
-            where: str = "schema") -> tuple[dict, pd.DataFrame, dict]:
+def resolve(
+    doc: dict, table: pd.DataFrame, epsilon: float, ledger: Ledger, rng, where: str = "schema"
+) -> tuple[dict, pd.DataFrame, dict]:
     """Fill every vocabulary attribute's `values`; map the table's other names to `other`.
 
     Returns the completed schema document, the mapped table and a public note per
@@ -78,21 +87,38 @@ def resolve(doc: dict, table: pd.DataFrame, epsilon: float, ledger: Ledger, rng,
             noisy = np.array([mech.randomise(float(c)) for c in counts])
             threshold = spec["min_count"] - 0.5 + spec["margin"] * sensitivity / spent
             kept = [c for c, v in zip(candidates, noisy) if v >= threshold]
-            ledger.spend(f"vocabulary '{name}': noisy counts of {len(candidates)} public "
-                         f"candidates over {cols}", spent, sensitivity, "Laplace")
+            ledger.spend(
+                f"vocabulary '{name}': noisy counts of {len(candidates)} public "
+                f"candidates over {cols}",
+                spent,
+                sensitivity,
+                "Laplace",
+            )
         domain = [NONE, spec["other"], *kept]
         for a, c in zip(members, cols):
             doc["attributes"][a] = {k: v for k, v in attributes[a].items() if k != "vocabulary"}
-            doc["attributes"][a] |= {"type": "categorical", "values": domain,
-                                     "other": spec["other"]}
-            table[c] = table[c].astype(str).where(table[c].astype(str).isin(domain),
-                                                  spec["other"])
-        notes[name] = {"candidates": len(candidates), "kept": len(kept), "epsilon": spent,
-                       "min_count": spec["min_count"], "margin": spec["margin"],
-                       "public": spec["public"]}
-    unresolved = [a for a, s in attributes.items()
-                  if s.get("vocabulary") and s["vocabulary"] not in vocabularies]
+            doc["attributes"][a] |= {
+                "type": "categorical",
+                "values": domain,
+                "other": spec["other"],
+            }
+            table[c] = table[c].astype(str).where(table[c].astype(str).isin(domain), spec["other"])
+        notes[name] = {
+            "candidates": len(candidates),
+            "kept": len(kept),
+            "epsilon": spent,
+            "min_count": spec["min_count"],
+            "margin": spec["margin"],
+            "public": spec["public"],
+        }
+    unresolved = [
+        a
+        for a, s in attributes.items()
+        if s.get("vocabulary") and s["vocabulary"] not in vocabularies
+    ]
     if unresolved:
-        raise ConfigError(f"{where}: attribute(s) {unresolved} name a vocabulary that is not "
-                          "declared under 'vocabularies'")
+        raise ConfigError(
+            f"{where}: attribute(s) {unresolved} name a vocabulary that is not "
+            "declared under 'vocabularies'"
+        )
     return doc, table, notes

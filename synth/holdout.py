@@ -14,8 +14,9 @@ from synth import ConfigError
 def holdout_mask(rows: int, fraction: float, seed: int) -> np.ndarray:
     """Boolean mask over the table's rows: True for the held-out ones."""
     if not 0.0 <= fraction < 1.0:
-        raise ConfigError(f"holdout share {fraction}: use a number in [0, 1), e.g. "
-                          "`hrsynth fit --holdout 0.2`")
+        raise ConfigError(
+            f"holdout share {fraction}: use a number in [0, 1), e.g. `hrsynth fit --holdout 0.2`"
+        )
     held = round(rows * fraction)
     mask = np.zeros(rows, dtype=bool)
     # Its own stream, so the split never shifts with how the fit uses its seed.

@@ -28,10 +28,19 @@ class Ledger:
                 f"ε budget exceeded: {self.spent:.6g} spent + {epsilon:.6g} > {self.budget}"
             )
         self.entries.append(
-            {"purpose": purpose, "epsilon": epsilon, "sensitivity": sensitivity,
-             "mechanism": mechanism}
+            {
+                "purpose": purpose,
+                "epsilon": epsilon,
+                "sensitivity": sensitivity,
+                "mechanism": mechanism,
+            }
         )
 
     def to_dict(self) -> dict:
-        return {"budget": self.budget, "spent": self.spent, "relation": RELATION,
-                "composition": "sequential", "entries": self.entries}
+        return {
+            "budget": self.budget,
+            "spent": self.spent,
+            "relation": RELATION,
+            "composition": "sequential",
+            "entries": self.entries,
+        }

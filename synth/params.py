@@ -36,8 +36,15 @@ class GenerationParams:
 
 
 PRESETS = {
-    "thesis": {"max_new_tokens": 50, "top_k": 50, "top_p": 0.85, "repetition_penalty": 1.2,
-                   "temperature": 1.0, "do_sample": True, "sentences_per_slot": 50},
+    "thesis": {
+        "max_new_tokens": 50,
+        "top_k": 50,
+        "top_p": 0.85,
+        "repetition_penalty": 1.2,
+        "temperature": 1.0,
+        "do_sample": True,
+        "sentences_per_slot": 50,
+    },
     "default": {},
 }
 
@@ -45,15 +52,22 @@ PRESETS = {
 def free_params(params: GenerationParams) -> GenerationParams:
     """A free-form ticket is one slot holding the whole email: three slots' worth of
     tokens, several paragraphs (greeting, body, sign-off)."""
-    return replace(params, max_new_tokens=3 * params.max_new_tokens,
-                   sentences_per_slot=max(params.sentences_per_slot, 12), paragraphs_per_slot=5)
+    return replace(
+        params,
+        max_new_tokens=3 * params.max_new_tokens,
+        sentences_per_slot=max(params.sentences_per_slot, 12),
+        paragraphs_per_slot=5,
+    )
 
 
 def long_params(params: GenerationParams) -> GenerationParams:
     """A slot of a ticket with a long target length: up to three times the sentences and
     tokens of a regular slot."""
-    return replace(params, max_new_tokens=3 * params.max_new_tokens,
-                   sentences_per_slot=3 * params.sentences_per_slot)
+    return replace(
+        params,
+        max_new_tokens=3 * params.max_new_tokens,
+        sentences_per_slot=3 * params.sentences_per_slot,
+    )
 
 
 def params_from(preset: str = "default", overrides: dict | None = None) -> GenerationParams:
@@ -63,8 +77,9 @@ def params_from(preset: str = "default", overrides: dict | None = None) -> Gener
     known = {f.name for f in fields(GenerationParams)}
     unknown = set(values) - known
     if unknown:
-        raise ConfigError(f"generation: unknown parameter(s) {sorted(unknown)}; known: "
-                          f"{sorted(known)}")
+        raise ConfigError(
+            f"generation: unknown parameter(s) {sorted(unknown)}; known: {sorted(known)}"
+        )
     p = GenerationParams(**values)
     check_fields(p, "generation.")
     if p.max_new_tokens <= 0 or p.min_new_tokens < 0 or p.min_new_tokens > p.max_new_tokens:
@@ -72,6 +87,8 @@ def params_from(preset: str = "default", overrides: dict | None = None) -> Gener
     if p.do_sample and not p.temperature > 0:
         raise ConfigError("generation.temperature must be > 0 when do_sample is true")
     if p.force_words and p.num_beams < 2:
-        raise ConfigError("generation.force_words needs num_beams ≥ 2 and do_sample false "
-                          "(constrained beam search)")
+        raise ConfigError(
+            "generation.force_words needs num_beams ≥ 2 and do_sample false "
+            "(constrained beam search)"
+        )
     return p

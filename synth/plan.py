@@ -38,8 +38,9 @@ def load_dp_model(path: str | None):
     try:
         return from_dict(json.loads(Path(path).read_text()))
     except FileNotFoundError:
-        raise ConfigError(f"dp_model {path} not found; run `hrsynth fit …` first "
-                          "(make demo does) or fix the path") from None
+        raise ConfigError(
+            f"dp_model {path} not found; run `hrsynth fit …` first (make demo does) or fix the path"
+        ) from None
     except (json.JSONDecodeError, KeyError):
         raise ConfigError(f"dp_model {path} is not a valid model file; refit it") from None
 
@@ -61,9 +62,11 @@ def balanced_labels(labels: list, n: int, rng: np.random.Generator) -> np.ndarra
 
 def instruction(sub, persona: dict, values: dict) -> str:
     facts = "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in values.items())
-    return (f"Write a short email from {persona['name']}, who works at {persona['company']}, "
-            f"to the HR department. The writer {sub.description}. Facts: {facts}. "
-            "Write in the first person, stay on this topic, and use no placeholders.")
+    return (
+        f"Write a short email from {persona['name']}, who works at {persona['company']}, "
+        f"to the HR department. The writer {sub.description}. Facts: {facts}. "
+        "Write in the first person, stay on this topic, and use no placeholders."
+    )
 
 
 def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
@@ -89,14 +92,18 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
         sampler = sampler_for(sub.sampler, label)
         if sub.sampler == "health_absence":
             if model is None:
-                raise ConfigError(f"label '{label}' needs a DP absence model: set dp_model "
-                                  "(run `hrsynth fit`) or drop the label")
+                raise ConfigError(
+                    f"label '{label}' needs a DP absence model: set dp_model "
+                    "(run `hrsynth fit`) or drop the label"
+                )
             sampled_rows = model.sample(len(rows), cfg.seed)
             ctx.absences = _absences(sampled_rows, cfg.seed)
             notes["dp_samples"] = sampled_rows.assign(id=[f"{run_id}-{i:08d}" for i in rows])
             notes["dp_models"][cfg.dp_model] = model.to_dict()["ledger"] | {
-                "degree": model.degree, "used_for": label,
-                "holdout": model.fit_info.get("holdout")}
+                "degree": model.degree,
+                "used_for": label,
+                "holdout": model.fit_info.get("holdout"),
+            }
         sampled = sampler(len(rows), rng, [personas[i] for i in rows], ctx)
         for k, i in enumerate(rows):
             values[i] = {name: sampled[name][k] for name in sampled}
@@ -111,46 +118,61 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
         sub, persona = taxonomy[per_doc[i]], personas[i]
         shape = draw_shape(traits, sub, writer_rng)
         style = draw(styles, writer_rng)
-        template = None if style == "free" else choose_template(sub, pools[sub.label], shape,
-                                                                 traits.omission, rng)
+        template = (
+            None
+            if style == "free"
+            else choose_template(sub, pools[sub.label], shape, traits.omission, rng)
+        )
         # With omission on, a variable the chosen template does not write is left out too.
-        kept = [v for v in sub.variables if v not in shape.omitted and (
-            template is None or not traits.omission or v in sub.uses(template))]
+        kept = [
+            v
+            for v in sub.variables
+            if v not in shape.omitted
+            and (template is None or not traits.omission or v in sub.uses(template))
+        ]
         shown = kept + [v for v in sub.context_variables if v in values[i]]
         writer = Writer(persona["country_code"], persona["locale"], ctx.reference_date)
-        surface, forms = render_values({k: values[i][k] for k in shown}, writer,
-                                       cfg.value_forms, writer_rng)
+        surface, forms = render_values(
+            {k: values[i][k] for k in shown}, writer, cfg.value_forms, writer_rng
+        )
         all_values = {**persona, **values[i], **surface}
         left_out = set(sub.variables) - set(kept)
         headers = _without(sub.headers, left_out)
         subjects = _without(sub.subjects, left_out)
-        header = "\n".join([
-            f"From: {persona['name']} <{persona['company_email']}>",
-            fill(headers[rng.integers(len(headers))], all_values),
-            "Subject: " + fill(subjects[rng.integers(len(subjects))], all_values),
-        ])
+        header = "\n".join(
+            [
+                f"From: {persona['name']} <{persona['company_email']}>",
+                fill(headers[rng.integers(len(headers))], all_values),
+                "Subject: " + fill(subjects[rng.integers(len(subjects))], all_values),
+            ]
+        )
         entity_surface = {k: surface[k] for k in kept}
         tally.add(sub, shape, style, template, {k: forms[k] for k in kept}, left_out)
-        jobs.append({
-            "index": i,
-            "shard": i // cfg.shard_size,
-            "id": f"{run_id}-{i:08d}",
-            "label": sub.label,
-            "category": sub.category,
-            "subcategory": sub.subcategory,
-            "template_id": template.id if template else FREE_TEMPLATE_ID,
-            "header": header if shape.header else "",
-            "pieces": ticket_pieces(template, shape, all_values, writer_rng),
-            "instruction": (free_card(sub, persona, entity_surface, shape) if style == "free"
-                            else instruction(sub, persona, entity_surface)),
-            "style": style,
-            "target_words": shape.target_words,
-            "slip_rate": traits.slip_rate,
-            "entities": {k: values[i][k] for k in kept},
-            "surface": entity_surface,
-            "attributes": values[i],
-            "persona": persona,
-        })
+        jobs.append(
+            {
+                "index": i,
+                "shard": i // cfg.shard_size,
+                "id": f"{run_id}-{i:08d}",
+                "label": sub.label,
+                "category": sub.category,
+                "subcategory": sub.subcategory,
+                "template_id": template.id if template else FREE_TEMPLATE_ID,
+                "header": header if shape.header else "",
+                "pieces": ticket_pieces(template, shape, all_values, writer_rng),
+                "instruction": (
+                    free_card(sub, persona, entity_surface, shape)
+                    if style == "free"
+                    else instruction(sub, persona, entity_surface)
+                ),
+                "style": style,
+                "target_words": shape.target_words,
+                "slip_rate": traits.slip_rate,
+                "entities": {k: values[i][k] for k in kept},
+                "surface": entity_surface,
+                "attributes": values[i],
+                "persona": persona,
+            }
+        )
     notes["writing"] = tally.summary()
     return jobs, notes
 

@@ -33,17 +33,22 @@ def check(account: dict, epsilon: float, total_budget: float | None) -> None:
             f"--epsilon {epsilon:g} would bring the ε spent on this root's private data to "
             f"{after:g}, over --total-budget {total_budget:g} ({len(account['entries'])} "
             "refits so far, see privacy_account.json): reuse a fitted model with --dp-model, "
-            "or raise --total-budget as a deliberate decision")
+            "or raise --total-budget as a deliberate decision"
+        )
 
 
-def charge(root: str, version: str, epsilon: float, data: str,
-           total_budget: float | None) -> dict:
+def charge(root: str, version: str, epsilon: float, data: str, total_budget: float | None) -> dict:
     """Record one refit (checked against the budget first); returns the new account."""
     account = read_account(root)
     check(account, epsilon, total_budget)
-    entries = [*account["entries"], {"version": version, "epsilon": epsilon,
-                                     "data": str(data), "at": time.time()}]
-    account = {"spent": sum(e["epsilon"] for e in entries), "total_budget": total_budget,
-               "entries": entries}
+    entries = [
+        *account["entries"],
+        {"version": version, "epsilon": epsilon, "data": str(data), "at": time.time()},
+    ]
+    account = {
+        "spent": sum(e["epsilon"] for e in entries),
+        "total_budget": total_budget,
+        "entries": entries,
+    }
     replace_json(root, ACCOUNT, account, version)
     return account

@@ -241,9 +241,17 @@ def _check_graph(graph: dict[str, list[str]], names: list[str]) -> tuple[list[in
     return order, parents
 
 
-def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = None,
-        graph: dict | None = None, random_state=None, structure_share: float = STRUCTURE_SHARE,
-        theta: float | None = THETA, ledger: Ledger | None = None) -> BayesNet:
+def fit(
+    codes: np.ndarray,
+    schema: Schema,
+    epsilon: float,
+    degree: int | None = None,
+    graph: dict | None = None,
+    random_state=None,
+    structure_share: float = STRUCTURE_SHARE,
+    theta: float | None = THETA,
+    ledger: Ledger | None = None,
+) -> BayesNet:
     """Fit on encoded private rows (see dp_schema.encode). Spends at most `epsilon`.
 
     degree caps the parents per attribute (None: chosen from n, d and ε); theta limits
@@ -283,8 +291,9 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
         # No structure budget when no parent set at all is θ-useful: k = 0 in effect.
         degree = feasible_degree(sizes, degree, max_cells)
         eps_structure = epsilon * structure_share if degree > 0 else 0.0
-        order, parents = _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng,
-                                           max_cells)
+        order, parents = _greedy_structure(
+            codes, sizes, degree, eps_structure, ledger, rng, max_cells
+        )
     head = _head(order, parents, degree)
     tables = d - len(head) + 1 if head else d
     # Shaved by 1e-12 so that float rounding of the sum can never exceed the budget.
@@ -296,8 +305,12 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
         shape = [sizes[a] for a in head]
         counts = np.bincount(_combined(codes, head, sizes), minlength=int(np.prod(shape)))
         joint = noisy_counts(counts, eps_each, rng).clip(min=0).reshape(shape)
-        ledger.spend(f"joint counts of {[schema.names[a] for a in head]}", eps_each,
-                     COUNT_SENSITIVITY, "Laplace")
+        ledger.spend(
+            f"joint counts of {[schema.names[a] for a in head]}",
+            eps_each,
+            COUNT_SENSITIVITY,
+            "Laplace",
+        )
         for j, a in enumerate(head):
             marginal = joint.sum(axis=tuple(range(j + 1, len(head)))).reshape(-1, sizes[a])
             conditionals[a] = _normalise(marginal, eps_each, n, theta)
@@ -310,9 +323,12 @@ def fit(codes: np.ndarray, schema: Schema, epsilon: float, degree: int | None = 
             minlength=p_size * sizes[i],
         ).astype(float)
         noisy = noisy_counts(counts, eps_each, rng).reshape(p_size, sizes[i])
-        ledger.spend(f"conditional counts of {schema.names[i]} | "
-                     f"{[schema.names[p] for p in parents[i]]}", eps_each,
-                     COUNT_SENSITIVITY, "Laplace")
+        ledger.spend(
+            f"conditional counts of {schema.names[i]} | {[schema.names[p] for p in parents[i]]}",
+            eps_each,
+            COUNT_SENSITIVITY,
+            "Laplace",
+        )
         conditionals[i] = _normalise(noisy, eps_each, n, theta)
     assert ledger.spent <= ledger.budget, "ledger exceeds the budget"
     return BayesNet(schema, order, parents, conditionals, ledger, degree)
@@ -364,11 +380,13 @@ def _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng, max_cell
             eps_step = eps_structure / steps * (1 - 1e-12)
             # One sensitivity for all candidates: the larger of the paper's two cases.
             sens = max(mi_sensitivity(n, True), mi_sensitivity(n, False))
-            mech = Exponential(epsilon=eps_step, sensitivity=sens, utility=utilities,
-                               random_state=rng)
+            mech = Exponential(
+                epsilon=eps_step, sensitivity=sens, utility=utilities, random_state=rng
+            )
             choice = mech.randomise()
-            ledger.spend("structure: choose next (attribute, parents)", eps_step, sens,
-                         "Exponential")
+            ledger.spend(
+                "structure: choose next (attribute, parents)", eps_step, sens, "Exponential"
+            )
         x, ps = candidates[choice]
         order.append(x)
         parents[x] = ps

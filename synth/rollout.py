@@ -47,7 +47,7 @@ class Draft:
 
     def words_if_stopped(self) -> int:
         """Words the ticket would have if every slot left were skipped."""
-        rest = self.pieces[len(self.slots) + 1:]
+        rest = self.pieces[len(self.slots) + 1 :]
         return len((self.body_so_far() + " " + " ".join(rest)).split())
 
     def text(self) -> str:
@@ -64,8 +64,10 @@ def build_prompt(draft: Draft, tokenizer) -> str:
     if draft.style == "plain":
         return so_far
     system, start = (FREE_SYSTEM, body) if draft.style == "free" else (SYSTEM, so_far)
-    messages = [{"role": "system", "content": system},
-                {"role": "user", "content": draft.instruction}]
+    messages = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": draft.instruction},
+    ]
     opening = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
     return opening + start
 
@@ -74,8 +76,11 @@ def _skip_past_target(draft: Draft) -> None:
     """Skip a draft's slots once its text is within half a sentence of its target length
     (a sentence more would overshoot by more than it fills): a short ticket may be its
     template's own words alone, as a short human ticket is."""
-    while (draft.target_words and len(draft.slots) < len(draft.pieces) - 1
-           and draft.target_words - draft.words_if_stopped() < WORDS_PER_SENTENCE / 2):
+    while (
+        draft.target_words
+        and len(draft.slots) < len(draft.pieces) - 1
+        and draft.target_words - draft.words_if_stopped() < WORDS_PER_SENTENCE / 2
+    ):
         draft.slots.append("")
 
 
@@ -95,7 +100,10 @@ def _call_group(draft: Draft, params: GenerationParams) -> str:
     call keeps (a long target); regular: the rest."""
     if draft.style == "free":
         return "free"
-    if draft.target_words and _sentences(draft, long_params(params).sentences_per_slot) > params.sentences_per_slot:
+    if (
+        draft.target_words
+        and _sentences(draft, long_params(params).sentences_per_slot) > params.sentences_per_slot
+    ):
         return "long"
     return "regular"
 
@@ -116,8 +124,7 @@ def _free_text(raw: str, draft: Draft) -> str:
     return _holding(cut, draft.needles) or _holding(whole, draft.needles)
 
 
-def fill_slots(drafts: list[Draft], generator, params: GenerationParams,
-               seed: int) -> list[Draft]:
+def fill_slots(drafts: list[Draft], generator, params: GenerationParams, seed: int) -> list[Draft]:
     """Generate every slot of every draft in place; returns the drafts.
 
     Each call batches every row that still has work: its next slot, or a retry of a slot
@@ -149,8 +156,11 @@ def fill_slots(drafts: list[Draft], generator, params: GenerationParams,
                 d = drafts[i]
                 d.generated_tokens += n
                 d.prompt_tokens += pn
-                trimmed = (_free_text(raw, d) if free else
-                           trim_slot(raw, _sentences(d, used.sentences_per_slot)))
+                trimmed = (
+                    _free_text(raw, d)
+                    if free
+                    else trim_slot(raw, _sentences(d, used.sentences_per_slot))
+                )
                 if trimmed:
                     d.slots.append(trimmed)
                     failures[i] = 0

@@ -58,8 +58,9 @@ def accommodation(n, rng, personas, ctx):
 
 
 def complaint(n, rng, personas, ctx):
-    complaints, targets = sources.read_list("complaints.txt"), sources.read_list(
-        "complaint_targets.txt"
+    complaints, targets = (
+        sources.read_list("complaints.txt"),
+        sources.read_list("complaint_targets.txt"),
     )
     return {
         "complaint": [complaints[i] for i in rng.integers(len(complaints), size=n)],

@@ -37,27 +37,29 @@ def template_pools(taxonomy: dict[str, Subcategory], choice) -> dict[str, list[T
         pools = {label: [t for t in sub.templates if t.classic] for label, sub in taxonomy.items()}
         empty = sorted(label for label, pool in pools.items() if not pool)
         if empty:
-            raise ConfigError(f"templates: classic, but {empty} have no classic template; "
-                              "use 'all' or list template ids")
+            raise ConfigError(
+                f"templates: classic, but {empty} have no classic template; "
+                "use 'all' or list template ids"
+            )
         return pools
     if not isinstance(choice, list) or not choice:
         raise ConfigError("templates must be 'all', 'classic' or a list of template ids")
     known = {t.id for sub in taxonomy.values() for t in sub.templates}
     unknown = sorted(set(choice) - known)
     if unknown:
-        raise ConfigError(f"templates: unknown template id(s) {unknown}; ids are in the "
-                          "taxonomy files")
-    pools = {label: [t for t in sub.templates if t.id in choice]
-             for label, sub in taxonomy.items()}
+        raise ConfigError(
+            f"templates: unknown template id(s) {unknown}; ids are in the taxonomy files"
+        )
+    pools = {label: [t for t in sub.templates if t.id in choice] for label, sub in taxonomy.items()}
     empty = sorted(label for label, pool in pools.items() if not pool)
     if empty:
-        raise ConfigError(f"templates: no listed template for {empty}; list at least one "
-                          "per label")
+        raise ConfigError(f"templates: no listed template for {empty}; list at least one per label")
     return pools
 
 
-def choose_template(sub: Subcategory, pool: list[Template], shape: Shape, omission: bool,
-                    rng: np.random.Generator) -> Template:
+def choose_template(
+    sub: Subcategory, pool: list[Template], shape: Shape, omission: bool, rng: np.random.Generator
+) -> Template:
     """A template of the ticket's register (else any); with omission on, one writing
     exactly the kept variables when one does, else a subset of them, else any."""
     candidates = [t for t in pool if t.register == shape.register] or pool
@@ -67,8 +69,9 @@ def choose_template(sub: Subcategory, pool: list[Template], shape: Shape, omissi
         subset = [t for t in candidates if sub.uses(t) <= kept]
         candidates = exact or subset or candidates
     if shape.target_words:  # a short ticket needs a short template
-        candidates = [t for t in candidates if fixed_words(t) <= shape.target_words / 2] or \
-            [min(candidates, key=fixed_words)]
+        candidates = [t for t in candidates if fixed_words(t) <= shape.target_words / 2] or [
+            min(candidates, key=fixed_words)
+        ]
     return candidates[rng.integers(len(candidates))]
 
 
@@ -77,8 +80,9 @@ def fixed_words(template: Template) -> int:
     return len(VARIABLE.sub("x", template.body.replace(SLOT, " ")).split())
 
 
-def ticket_pieces(template: Template | None, shape: Shape, values: dict,
-                  rng: np.random.Generator) -> list[str]:
+def ticket_pieces(
+    template: Template | None, shape: Shape, values: dict, rng: np.random.Generator
+) -> list[str]:
     """The fixed text around the slots, greeting and sign-off included as drawn.
 
     A free-form ticket (no template) is one slot after the greeting; the model writes
@@ -104,12 +108,14 @@ def free_card(sub: Subcategory, persona: dict, surface: dict, shape: Shape) -> s
     facts = "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in surface.items())
     tone = "casual" if shape.register == "informal" else "polite"
     length = f", about {shape.target_words} words" if shape.target_words else ""
-    close = (f" Sign it {persona['first_name']}." if shape.sign_off else "")
+    close = f" Sign it {persona['first_name']}." if shape.sign_off else ""
     # Short and plain: a 135M model follows a card of a few lines, not a paragraph.
-    return (f"Write a short email to HR from {persona['name']}. The writer "
-            f"{sub.description}. Use the details that feel natural, written as here: "
-            f"{facts}. Tone: {tone}{length}. First person, no subject line, no "
-            f"placeholders.{close}")
+    return (
+        f"Write a short email to HR from {persona['name']}. The writer "
+        f"{sub.description}. Use the details that feel natural, written as here: "
+        f"{facts}. Tone: {tone}{length}. First person, no subject line, no "
+        f"placeholders.{close}"
+    )
 
 
 class WritingTally:
@@ -120,8 +126,15 @@ class WritingTally:
         self.left_out = Counter()
         self.traits = defaultdict(Counter)
 
-    def add(self, sub: Subcategory, shape: Shape, style: str, template: Template | None,
-            forms: dict[str, str], left_out: set[str]) -> None:
+    def add(
+        self,
+        sub: Subcategory,
+        shape: Shape,
+        style: str,
+        template: Template | None,
+        forms: dict[str, str],
+        left_out: set[str],
+    ) -> None:
         kind_of = load_catalogue().kind_of
         for name, form in forms.items():
             self.forms[kind_of.get(name, "as_sampled")][form] += 1
@@ -130,10 +143,13 @@ class WritingTally:
         self.traits["register"][shape.register] += 1
         for name in ("greeting", "sign_off", "header"):
             self.traits[name][str(getattr(shape, name)).lower()] += 1
-        self.traits["template"]["free" if template is None else
-                                "classic" if template.classic else "new"] += 1
+        self.traits["template"][
+            "free" if template is None else "classic" if template.classic else "new"
+        ] += 1
 
     def summary(self) -> dict:
-        return {"forms_per_kind": {k: dict(sorted(v.items())) for k, v in sorted(self.forms.items())},
-                "variables_left_out": dict(sorted(self.left_out.items())),
-                "traits": {k: dict(sorted(v.items())) for k, v in sorted(self.traits.items())}}
+        return {
+            "forms_per_kind": {k: dict(sorted(v.items())) for k, v in sorted(self.forms.items())},
+            "variables_left_out": dict(sorted(self.left_out.items())),
+            "traits": {k: dict(sorted(v.items())) for k, v in sorted(self.traits.items())},
+        }

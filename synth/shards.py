@@ -47,8 +47,13 @@ def open_output(folder: Path, config: dict, fingerprint: str) -> dict:
         previous["resumed"] = previous.get("resumed", 0) + 1
         _write_json(run_file, previous)
         return previous
-    run = {"fingerprint": fingerprint, "run_id": fingerprint[:12], "config": config,
-           "started": time.time(), "resumed": 0}
+    run = {
+        "fingerprint": fingerprint,
+        "run_id": fingerprint[:12],
+        "config": config,
+        "started": time.time(),
+        "resumed": 0,
+    }
     _write_json(run_file, run)
     return run
 
@@ -56,16 +61,19 @@ def open_output(folder: Path, config: dict, fingerprint: str) -> dict:
 def _writable_folder(folder: Path) -> Path:
     """`folder`, created; an --output that is a file or cannot be written is named."""
     if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"--output {folder} is a file; give a folder (shards and a "
-                          "manifest are written into it)")
+        raise ConfigError(
+            f"--output {folder} is a file; give a folder (shards and a "
+            "manifest are written into it)"
+        )
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / f".write-test-{os.getpid()}"
         probe.touch()
         probe.unlink()
     except OSError as e:
-        raise ConfigError(f"--output {folder} cannot be written ({e.strerror}); choose a "
-                          "folder you can write to") from None
+        raise ConfigError(
+            f"--output {folder} cannot be written ({e.strerror}); choose a folder you can write to"
+        ) from None
     return folder
 
 
@@ -108,14 +116,18 @@ def write_dp_samples(folder: Path, samples) -> str:
 
 def read_output(folder: Path) -> pa.Table:
     files = sorted(Path(folder).glob("part-*.parquet"))
-    return pa.concat_tables([pq.read_table(f, schema=SCHEMA) for f in files]) if files else \
-        SCHEMA.empty_table()
+    return (
+        pa.concat_tables([pq.read_table(f, schema=SCHEMA) for f in files])
+        if files
+        else SCHEMA.empty_table()
+    )
 
 
 def coverage(table: pa.Table, declared: dict[str, set[str]]) -> dict:
     """Entity coverage overall and per label: rows with ≥ 1 entity, variables found."""
-    per_label = defaultdict(lambda: {"rows": 0, "rows_with_entity": 0, "variables": 0,
-                                     "variables_found": 0})
+    per_label = defaultdict(
+        lambda: {"rows": 0, "rows_with_entity": 0, "variables": 0, "variables_found": 0}
+    )
     for label, entities in zip(table["label"].to_pylist(), table["entities"].to_pylist()):
         stats = per_label[label]
         found = {e["label"] for e in entities}
@@ -124,14 +136,21 @@ def coverage(table: pa.Table, declared: dict[str, set[str]]) -> dict:
         stats["rows_with_entity"] += bool(entities)
         stats["variables"] += len(wanted)
         stats["variables_found"] += len(found)
+
     def shares(s):
-        return {**s, "share_rows_with_entity": s["rows_with_entity"] / max(s["rows"], 1),
-                "share_variables_found": s["variables_found"] / max(s["variables"], 1)}
+        return {
+            **s,
+            "share_rows_with_entity": s["rows_with_entity"] / max(s["rows"], 1),
+            "share_variables_found": s["variables_found"] / max(s["variables"], 1),
+        }
+
     total = Counter()
     for s in per_label.values():
         total.update(s)
-    return {"overall": shares(dict(total)), "per_label": {k: shares(v) for k, v in
-                                                          sorted(per_label.items())}}
+    return {
+        "overall": shares(dict(total)),
+        "per_label": {k: shares(v) for k, v in sorted(per_label.items())},
+    }
 
 
 def write_manifest(folder: Path, run: dict, declared: dict[str, set[str]], extra: dict) -> dict:
@@ -144,8 +163,9 @@ def write_manifest(folder: Path, run: dict, declared: dict[str, set[str]], extra
         "rows": table.num_rows,
         "rows_per_label": dict(sorted(Counter(table["label"].to_pylist()).items())),
         "rows_with_error": sum(e is not None for e in table["error"].to_pylist()),
-        "rows_flagged_no_variables": sum(NO_VARIABLES in (e or "")
-                                         for e in table["error"].to_pylist()),
+        "rows_flagged_no_variables": sum(
+            NO_VARIABLES in (e or "") for e in table["error"].to_pylist()
+        ),
         "entity_coverage": coverage(table, declared),
         "tokens_generated": tokens,
         "shards": len(list(Path(folder).glob("part-*.parquet"))),

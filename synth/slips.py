@@ -49,8 +49,9 @@ def _edit(text: str, m: re.Match, kind: str, rng) -> tuple[int, int, str] | None
     return s + k, s + k + 1, word[k] * 2  # double
 
 
-def add_slips(text: str, spans: list[dict], rate: float,
-              rng: np.random.Generator) -> tuple[str, list[dict]]:
+def add_slips(
+    text: str, spans: list[dict], rate: float, rng: np.random.Generator
+) -> tuple[str, list[dict]]:
     """(text with slips, spans moved to match): each word of four letters or more
     outside every span gets one slip with probability `rate`."""
     if rate <= 0:

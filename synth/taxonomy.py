@@ -94,10 +94,18 @@ def load_subcategory(path: Path) -> Subcategory:
     if len(set(ids)) != len(ids):
         raise ConfigError(f"taxonomy file {path.name}: template ids repeat; make each unique")
     label_variable, omission = _omission(doc, variables, path)
-    headers, subjects = tuple(_require(doc, "headers", path)), tuple(_require(doc, "subjects", path))
-    texts = [(f"template '{t.id}'", x) for t in templates
-             for x in (t.body, t.greeting or "", t.sign_off or "")]
-    for where, text in [("header", h) for h in headers] + [("subject", s) for s in subjects] + texts:
+    headers, subjects = (
+        tuple(_require(doc, "headers", path)),
+        tuple(_require(doc, "subjects", path)),
+    )
+    texts = [
+        (f"template '{t.id}'", x)
+        for t in templates
+        for x in (t.body, t.greeting or "", t.sign_off or "")
+    ]
+    for where, text in (
+        [("header", h) for h in headers] + [("subject", s) for s in subjects] + texts
+    ):
         unknown = variables_in(text) - declared
         if unknown:
             raise ConfigError(
@@ -124,47 +132,61 @@ def load_subcategory(path: Path) -> Subcategory:
 
 def _template(t, i: int, path: Path) -> Template:
     if not isinstance(t, dict):
-        raise ConfigError(f"taxonomy file {path.name}: template #{i} must be a mapping "
-                          "with id and body")
+        raise ConfigError(
+            f"taxonomy file {path.name}: template #{i} must be a mapping with id and body"
+        )
     tid, body = t.get("id", f"#{i}"), t.get("body", "")
     slots = count_slots(body)
     if not 1 <= slots <= 3:
         raise ConfigError(
-            f"taxonomy file {path.name}: template '{tid}' has {slots} <generate> slots;"
-            " use 1 to 3"
+            f"taxonomy file {path.name}: template '{tid}' has {slots} <generate> slots; use 1 to 3"
         )
     register = t.get("register", "formal")
     if register not in REGISTERS:
-        raise ConfigError(f"taxonomy file {path.name}: template '{tid}' has register "
-                          f"'{register}'; use one of {list(REGISTERS)}")
+        raise ConfigError(
+            f"taxonomy file {path.name}: template '{tid}' has register "
+            f"'{register}'; use one of {list(REGISTERS)}"
+        )
     unknown = set(t) - {"id", "body", "register", "classic", "greeting", "sign_off"}
     if unknown:
-        raise ConfigError(f"taxonomy file {path.name}: template '{tid}' has unknown key(s) "
-                          f"{sorted(unknown)}")
-    return Template(tid, body, register, bool(t.get("classic", False)), t.get("greeting"),
-                    t.get("sign_off"))
+        raise ConfigError(
+            f"taxonomy file {path.name}: template '{tid}' has unknown key(s) {sorted(unknown)}"
+        )
+    return Template(
+        tid, body, register, bool(t.get("classic", False)), t.get("greeting"), t.get("sign_off")
+    )
 
 
 def _omission(doc: dict, variables: tuple, path: Path) -> tuple[str | None, dict]:
     label_variable = doc.get("label_variable")
     if label_variable is not None and label_variable not in variables:
-        raise ConfigError(f"taxonomy file {path.name}: label_variable '{label_variable}' is "
-                          "not one of its variables")
+        raise ConfigError(
+            f"taxonomy file {path.name}: label_variable '{label_variable}' is "
+            "not one of its variables"
+        )
     omission = doc.get("omission") or {}
     for name, rate in omission.items():
         if name not in variables:
-            raise ConfigError(f"taxonomy file {path.name}: omission names '{name}', which is "
-                              "not one of its variables")
+            raise ConfigError(
+                f"taxonomy file {path.name}: omission names '{name}', which is "
+                "not one of its variables"
+            )
         if name == label_variable:
-            raise ConfigError(f"taxonomy file {path.name}: omission names '{name}', the "
-                              "label_variable; the variable that carries the label is never "
-                              "left out")
+            raise ConfigError(
+                f"taxonomy file {path.name}: omission names '{name}', the "
+                "label_variable; the variable that carries the label is never "
+                "left out"
+            )
         if not isinstance(rate, (int, float)) or not 0 <= rate < 1:
-            raise ConfigError(f"taxonomy file {path.name}: omission of '{name}' must be a "
-                              f"share in [0, 1), got {rate!r}")
+            raise ConfigError(
+                f"taxonomy file {path.name}: omission of '{name}' must be a "
+                f"share in [0, 1), got {rate!r}"
+            )
     if omission and label_variable is None:
-        raise ConfigError(f"taxonomy file {path.name}: omission needs a label_variable "
-                          "(the variable never left out)")
+        raise ConfigError(
+            f"taxonomy file {path.name}: omission needs a label_variable "
+            "(the variable never left out)"
+        )
     return label_variable, dict(omission)
 
 
@@ -187,7 +209,5 @@ def resolve_label(taxonomy: dict[str, Subcategory], name: str) -> str:
     """Match a label case-insensitively, as evaluation does."""
     by_lower = {k.lower(): k for k in taxonomy}
     if name.lower() not in by_lower:
-        raise ConfigError(
-            f"unknown label '{name}'; known labels: {', '.join(sorted(taxonomy))}"
-        )
+        raise ConfigError(f"unknown label '{name}'; known labels: {', '.join(sorted(taxonomy))}")
     return by_lower[name.lower()]

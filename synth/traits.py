@@ -58,8 +58,7 @@ def weights(doc, what: str, allowed: tuple[str, ...]) -> dict[str, float]:
     if isinstance(doc, str):
         doc = {doc: 1.0}
     if not isinstance(doc, dict) or not doc:
-        raise ConfigError(f"{what} must be one of {list(allowed)} or a mapping of them to "
-                          "weights")
+        raise ConfigError(f"{what} must be one of {list(allowed)} or a mapping of them to weights")
     for name, w in doc.items():
         if name not in allowed:
             raise ConfigError(f"{what} '{name}' unknown; use {list(allowed)}")
@@ -84,8 +83,11 @@ def traits_from(doc: dict | None) -> Traits:
             doc[name] = _share(doc, name)
     if doc.get("length") is not None:
         length = doc["length"]
-        if not isinstance(length, dict) or set(length) != {"mean", "sd"} or not all(
-                isinstance(v, (int, float)) and v > 0 for v in length.values()):
+        if (
+            not isinstance(length, dict)
+            or set(length) != {"mean", "sd"}
+            or not all(isinstance(v, (int, float)) and v > 0 for v in length.values())
+        ):
             raise ConfigError("traits.length must be null or {mean: words, sd: words}, both > 0")
     if "omission" in doc and not isinstance(doc["omission"], bool):
         raise ConfigError(f"traits.omission must be true or false, got {doc['omission']!r}")
@@ -114,7 +116,8 @@ def target_words(length: dict, rng: np.random.Generator) -> int:
 
 def draw_shape(traits: Traits, sub: Subcategory, rng: np.random.Generator) -> Shape:
     omitted = frozenset(
-        name for name, rate in (sub.omission or {}).items()
+        name
+        for name, rate in (sub.omission or {}).items()
         if traits.omission and rng.random() < rate
     )
     return Shape(

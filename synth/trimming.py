@@ -105,8 +105,11 @@ def trim_free(raw: str) -> str:
     text = HEADER_LINE.sub("", raw)
     lines = [line for line in text.split("\n") if not PLACEHOLDER.search(line)]
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", "\n".join(lines)) if p.strip()]
-    if paragraphs and not SENTENCE_END.search(paragraphs[-1][-2:] + " ") and \
-            len(paragraphs[-1].split()) > SIGN_OFF_WORDS:
+    if (
+        paragraphs
+        and not SENTENCE_END.search(paragraphs[-1][-2:] + " ")
+        and len(paragraphs[-1].split()) > SIGN_OFF_WORDS
+    ):
         ends = list(SENTENCE_END.finditer(paragraphs[-1]))
         paragraphs[-1] = paragraphs[-1][: ends[-1].end()] if ends else ""
     text = "\n\n".join(p for p in paragraphs if p)
@@ -117,8 +120,11 @@ def cut_to_words(text: str, words: int) -> str:
     """Whole sentences of `text` until about `words` words are reached (the sentence that
     reaches it is kept); a short last paragraph, the sign-off, is kept whole."""
     paragraphs = text.split("\n\n")
-    sign_off = paragraphs.pop() if len(paragraphs) > 1 and \
-        len(paragraphs[-1].split()) <= SIGN_OFF_WORDS else None
+    sign_off = (
+        paragraphs.pop()
+        if len(paragraphs) > 1 and len(paragraphs[-1].split()) <= SIGN_OFF_WORDS
+        else None
+    )
     kept, count = [], 0
     for paragraph in paragraphs:
         cuts = [m.end() for m in SENTENCE_END.finditer(paragraph)] + [len(paragraph)]

@@ -71,8 +71,10 @@ def resolve(location: str) -> str:
         return location
     version = read_json(fs, join(folder, LATEST)).get("version", "")
     if not version.startswith(PREFIX) or "/" in version:
-        raise ConfigError(f"{join(location, LATEST)}: 'version' must name a {PREFIX}… folder, "
-                          f"got {version!r}; rerun `hrsynth refresh` to rewrite it")
+        raise ConfigError(
+            f"{join(location, LATEST)}: 'version' must name a {PREFIX}… folder, "
+            f"got {version!r}; rerun `hrsynth refresh` to rewrite it"
+        )
     return join(location.rstrip("/"), f"{version}/data")
 
 

@@ -44,8 +44,10 @@ def _pick(columns, wanted: tuple[str, ...], what: str, path) -> str:
     for name in wanted:
         if name in by_lower:
             return by_lower[name]
-    raise ConfigError(f"--corpus {path}: no {what} column (looked for {', '.join(wanted)}); "
-                      f"found {list(columns)}: rename one")
+    raise ConfigError(
+        f"--corpus {path}: no {what} column (looked for {', '.join(wanted)}); "
+        f"found {list(columns)}: rename one"
+    )
 
 
 def read_corpus(path: str | Path, dedupe: bool = True) -> list[CV]:
@@ -60,8 +62,9 @@ def read_corpus(path: str | Path, dedupe: bool = True) -> list[CV]:
     except FileNotFoundError:
         raise ConfigError(f"--corpus {path}: file not found; check the path") from None
     except (OSError, ValueError, pd.errors.ParserError) as e:
-        raise ConfigError(f"--corpus {path}: unreadable as CSV or JSONL ({type(e).__name__}: "
-                          f"{str(e)[:80]})") from None
+        raise ConfigError(
+            f"--corpus {path}: unreadable as CSV or JSONL ({type(e).__name__}: {str(e)[:80]})"
+        ) from None
     if frame.empty:
         raise ConfigError(f"--corpus {path}: no CVs in the file")
     text_col = _pick(frame.columns, TEXT_COLUMNS, "text", path)
@@ -71,7 +74,10 @@ def read_corpus(path: str | Path, dedupe: bool = True) -> list[CV]:
     bad = frame[text_col].isna() | frame[role_col].isna()
     if bad.any():
         rows = [int(i) + 1 for i in frame.index[bad][:10]]
-        raise ConfigError(f"--corpus {path}: {int(bad.sum())} record(s) without text or role "
-                          f"(records {rows}); fill or drop them")
-    return [CV(clean_text(str(t)), str(r).strip())
-            for t, r in zip(frame[text_col], frame[role_col])]
+        raise ConfigError(
+            f"--corpus {path}: {int(bad.sum())} record(s) without text or role "
+            f"(records {rows}); fill or drop them"
+        )
+    return [
+        CV(clean_text(str(t)), str(r).strip()) for t, r in zip(frame[text_col], frame[role_col])
+    ]

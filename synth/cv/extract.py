@@ -38,42 +38,77 @@ OPEN_END = r"present|till date|till now|current|now|date|today"
 RANGE = re.compile(
     rf"(?:\d{{1,2}}(?:st|nd|rd|th)?[\s-]*)?(?:(?P<m1>{MONTHS})[\s,-]*)?(?P<y1>{YEAR})"
     rf"\s*(?:-|–|—|to|till|until)\s*(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?(?:(?P<m2>{MONTHS})"
-    rf"[\s,-]*)?(?P<y2>{YEAR}|{OPEN_END})", re.IGNORECASE)
+    rf"[\s,-]*)?(?P<y2>{YEAR}|{OPEN_END})",
+    re.IGNORECASE,
+)
 SINCE = re.compile(rf"\bsince\s+(?:{MONTHS}\s+)?(?P<y1>{YEAR})", re.IGNORECASE)
-DURATION = re.compile(r"(?<![\w.])(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?P<unit>years?|yrs?|months?)"
-                      r"(?!\s+old)\b", re.IGNORECASE)
+DURATION = re.compile(
+    r"(?<![\w.])(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?P<unit>years?|yrs?|months?)"
+    r"(?!\s+old)\b",
+    re.IGNORECASE,
+)
 AGE = re.compile(r"\bage[ds]?\s*:?\s*$", re.IGNORECASE)
 SKILL_LINE = re.compile(r"Expe?rience\s*-\s*(?:\d|less|more)", re.IGNORECASE)
 COMPANY_LINE = re.compile(r"^\s*company\s*-\s*(.+)$", re.IGNORECASE | re.MULTILINE)
-SCHOOL_LINE = re.compile(r"\b(?:H\.?\s?S\.?\s?C|S\.?\s?S\.?\s?C|10th|12th|X(?:II)?th|"
-                         r"[Hh]igh [Ss]chool|HIGH SCHOOL|[Bb]oard|BOARD|[Jj]r\. [Cc]ollege|"
-                         r"[Jj]unior [Cc]ollege|[Mm]atriculation)\b")
-EMPLOYMENT = re.compile(r"\b(?:work(?:ed|ing|s)?|join(?:ed|ing)?|employ(?:er|ment|ed)|"
-                        r"company|experience|career|spent|intern(?:ship)?|moved)\b", re.IGNORECASE)
+SCHOOL_LINE = re.compile(
+    r"\b(?:H\.?\s?S\.?\s?C|S\.?\s?S\.?\s?C|10th|12th|X(?:II)?th|"
+    r"[Hh]igh [Ss]chool|HIGH SCHOOL|[Bb]oard|BOARD|[Jj]r\. [Cc]ollege|"
+    r"[Jj]unior [Cc]ollege|[Mm]atriculation)\b"
+)
+EMPLOYMENT = re.compile(
+    r"\b(?:work(?:ed|ing|s)?|join(?:ed|ing)?|employ(?:er|ment|ed)|"
+    r"company|experience|career|spent|intern(?:ship)?|moved)\b",
+    re.IGNORECASE,
+)
 STATED_TOTAL = [
-    re.compile(r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:'s)?\s+(?:of\s+)?(?:total\s+"
-               r"|overall\s+|work\s+|professional\s+|industry\s+|relevant\s+)?(?:experience|"
-               r"exp)\b", re.IGNORECASE),
-    re.compile(r"(?:total|overall)\s+(?:work\s+)?experience\s*(?:of|:|-|is)?\s*"
-               r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)", re.IGNORECASE),
+    re.compile(
+        r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:'s)?\s+(?:of\s+)?(?:total\s+"
+        r"|overall\s+|work\s+|professional\s+|industry\s+|relevant\s+)?(?:experience|"
+        r"exp)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?:total|overall)\s+(?:work\s+)?experience\s*(?:of|:|-|is)?\s*"
+        r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)",
+        re.IGNORECASE,
+    ),
 ]
-WORKED_FOR = re.compile(r"\b(?:worked|working|been)\b[^.]*?\bfor\s+(?P<n>\d{1,2})\s*\+?\s*"
-                        r"(?:years?|yrs?)\b", re.IGNORECASE)
+WORKED_FOR = re.compile(
+    r"\b(?:worked|working|been)\b[^.]*?\bfor\s+(?P<n>\d{1,2})\s*\+?\s*"
+    r"(?:years?|yrs?)\b",
+    re.IGNORECASE,
+)
 DEGREES = [  # (level, pattern): checked PhD first, so 'Post Graduate' is not 'Graduate'
     (2, r"\bPh\.?\s?D\b\.?|\bDoctor(?:ate| of Philosophy)\b"),
-    (1, (r"\bM\.?\s?Tech\b|\bM\.\s?E\b\.?|\bM\.?\s?Sc\b|\bMSc\b|\bMCA\b|\bMBA\b|"
-        r"\bM\.?\s?Com\b|\bM\.COM\b|\bM\.\s?A\b\.?|\bPGDM\b|\bPGDBA\b|\b[Mm]aster(?:'?s)?\b|"
-        r"\bMASTER\b|\bPost[- ]?[Gg]raduat\w*")),
-    (0, (r"\bB\.?\s?Tech\b|\bB\.\s?E\b\.?|\bBE\b|\bB\.?\s?Sc\b|\bBSc\b|\bBCA\b|\bBBA\b|"
-        r"\bB\.\s?B\.\s?A\b\.?|\bBMS\b|\bB\.?\s?Com\b|\bB\.COM\b|\bB\.\s?A\b\.?|"
-        r"\b[Bb]achelor(?:'?s)?\b|\bBACHELOR\b|\b[Gg]raduat(?:e|ed|ion)\b")),
+    (
+        1,
+        (
+            r"\bM\.?\s?Tech\b|\bM\.\s?E\b\.?|\bM\.?\s?Sc\b|\bMSc\b|\bMCA\b|\bMBA\b|"
+            r"\bM\.?\s?Com\b|\bM\.COM\b|\bM\.\s?A\b\.?|\bPGDM\b|\bPGDBA\b|\b[Mm]aster(?:'?s)?\b|"
+            r"\bMASTER\b|\bPost[- ]?[Gg]raduat\w*"
+        ),
+    ),
+    (
+        0,
+        (
+            r"\bB\.?\s?Tech\b|\bB\.\s?E\b\.?|\bBE\b|\bB\.?\s?Sc\b|\bBSc\b|\bBCA\b|\bBBA\b|"
+            r"\bB\.\s?B\.\s?A\b\.?|\bBMS\b|\bB\.?\s?Com\b|\bB\.COM\b|\bB\.\s?A\b\.?|"
+            r"\b[Bb]achelor(?:'?s)?\b|\bBACHELOR\b|\b[Gg]raduat(?:e|ed|ion)\b"
+        ),
+    ),
 ]
-KEYWORD = re.compile(r"\b(?:University|College|Institute|Polytechnic|Vishwavidyalaya|"
-                     r"Vidyapeeth|Academy|Universit[aéà]t?|Politecnico)\b", re.IGNORECASE)
+KEYWORD = re.compile(
+    r"\b(?:University|College|Institute|Polytechnic|Vishwavidyalaya|"
+    r"Vidyapeeth|Academy|Universit[aéà]t?|Politecnico)\b",
+    re.IGNORECASE,
+)
 NAME_WORD = r"(?:[A-Z][\w'’.&-]*|&|of|and|for|the|de|di|at)"
 ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Jr", "Sr", "St", "Pvt", "Ltd", "Co", "No", "Inc")
-LEGAL_SUFFIX = re.compile(r"[\s,.]*\b(?:pvt\.?|private|ltd\.?|limited|inc\.?|llp|corp\.?)"
-                          r"(?:[\s.]+(?:ltd\.?|limited))?\.?\s*$", re.IGNORECASE)
+LEGAL_SUFFIX = re.compile(
+    r"[\s,.]*\b(?:pvt\.?|private|ltd\.?|limited|inc\.?|llp|corp\.?)"
+    r"(?:[\s.]+(?:ltd\.?|limited))?\.?\s*$",
+    re.IGNORECASE,
+)
 
 
 def _words_file(name: str) -> frozenset[str]:
@@ -114,8 +149,20 @@ def _round_years(months: float) -> int:
 def _month(name: str | None) -> int | None:
     if not name:
         return None
-    return ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-            "dec"].index(name[:3].lower()) + 1
+    return [
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "may",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "oct",
+        "nov",
+        "dec",
+    ].index(name[:3].lower()) + 1
 
 
 def time_expressions(text: str, s: int, e: int, as_of: int) -> list[tuple[int, int, int]]:
@@ -169,14 +216,15 @@ def keyword_names(chunk: str) -> list[tuple[int, int, str]]:
     out = []
     for k in KEYWORD.finditer(chunk):
         left = re.search(rf"(?:{NAME_WORD}[ \t]+){{0,5}}$", chunk[: k.start()])
-        right = re.match(rf"(?:[ \t]+(?:of|for|and|&|de|di|at)(?:[ \t]+{NAME_WORD}){{1,4}})?",
-                         chunk[k.end():])
+        right = re.match(
+            rf"(?:[ \t]+(?:of|for|and|&|de|di|at)(?:[ \t]+{NAME_WORD}){{1,4}})?", chunk[k.end() :]
+        )
         start = k.start() - len(left.group(0)) if left else k.start()
         end = k.end() + (len(right.group(0)) if right else 0)
         phrase = chunk[start:end]
         lead = re.match(r"(?:(?:of|and|for|the|at|de|di|&)\s+)+", phrase)
         if lead:
-            start, phrase = start + lead.end(), phrase[lead.end():]
+            start, phrase = start + lead.end(), phrase[lead.end() :]
         for level_start, level_end, _ in degree_mentions(phrase):  # 'MBA from X College'
             start, phrase = start + level_end, phrase[level_end:]
         name = _tidy(_strip_region(phrase.strip()))
@@ -194,8 +242,11 @@ def _universities(text: str, spans) -> list[tuple[int, str, int | None, int]]:
         if SCHOOL_LINE.search(chunk):
             continue
         names = [(a, b, n) for a, b, n in vocab.find(chunk)]
-        names += [(a, b, vocab.lookup(n) or n) for a, b, n in keyword_names(chunk)
-                  if not any(a < y and x < b for x, y, _ in names)]
+        names += [
+            (a, b, vocab.lookup(n) or n)
+            for a, b, n in keyword_names(chunk)
+            if not any(a < y and x < b for x, y, _ in names)
+        ]
         if not names:
             continue
         degrees = degree_mentions(chunk)
@@ -268,8 +319,7 @@ def _looks_like_employer(name: str) -> bool:
     words = [w for w in re.split(r"[\s,/-]+", name) if w]
     if not words or not name[:1].isupper() or KEYWORD.search(name) or degree_mentions(name):
         return False
-    if any(ch.isdigit() for ch in name) or len(words) > 5 or (len(words) == 1 and
-                                                                name.isupper()):
+    if any(ch.isdigit() for ch in name) or len(words) > 5 or (len(words) == 1 and name.isupper()):
         return False  # an unlisted bare acronym is more often a skill ('NLP') than a firm
     return not all(w.lower() in TITLE_WORDS or w.lower() in ("and", "of", "&") for w in words)
 
@@ -288,9 +338,8 @@ def _years_for(text, spans, employers, as_of) -> dict[int, int]:
             exprs = time_expressions(text, *spans[look], as_of)
             look += 1
         for a, b, n in exprs:
-            after = re.match(r"\s*(?:at|with|in|for)\s+", text[b:b + 8])
-            owner = next((k for k in members if after and employers[k][0] == b + after.end()),
-                         None)
+            after = re.match(r"\s*(?:at|with|in|for)\s+", text[b : b + 8])
+            owner = next((k for k in members if after and employers[k][0] == b + after.end()), None)
             if owner is None:
                 before = [k for k in members if employers[k][1] <= a]
                 later = [k for k in members if employers[k][0] >= b]

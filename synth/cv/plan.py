@@ -26,8 +26,7 @@ def years_text(n: int) -> str:
     return "less than a year" if n <= 0 else ("1 year" if n == 1 else f"{n} years")
 
 
-def cv_values(row: pd.Series, public: list[str], rng: np.random.Generator,
-              fake: Faker) -> dict:
+def cv_values(row: pd.Series, public: list[str], rng: np.random.Generator, fake: Faker) -> dict:
     """The inserted attributes of one CV: role, entries, total years (all strings).
 
     `public`: the public universities the model did not keep, for 'Other University'."""
@@ -79,11 +78,17 @@ def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[
         v = int(rng.integers(len(section.prompts)))
         chosen.append(f"{section.id}{v}")
         if section.repeat == "universities":
-            entries = [{"university": values[f"university_{k}"], "degree": values[f"degree_{k}"]}
-                       for k in range(1, SLOTS + 1) if f"university_{k}" in values]
+            entries = [
+                {"university": values[f"university_{k}"], "degree": values[f"degree_{k}"]}
+                for k in range(1, SLOTS + 1)
+                if f"university_{k}" in values
+            ]
         elif section.repeat == "companies":
-            entries = [{"company": values[f"company_{k}"], "years": values[f"years_{k}"]}
-                       for k in range(1, SLOTS + 1) if f"company_{k}" in values]
+            entries = [
+                {"company": values[f"company_{k}"], "years": values[f"years_{k}"]}
+                for k in range(1, SLOTS + 1)
+                if f"company_{k}" in values
+            ]
         else:
             entries = [{}]
         if not entries:
@@ -94,17 +99,23 @@ def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[
 
 
 def instruction(persona: dict, title: str) -> str:
-    return (f"Write the CV of {persona['name']}, {with_article(title)}, section by section, in plain "
-            "English, about 30 words per section, with no placeholders.")
+    return (
+        f"Write the CV of {persona['name']}, {with_article(title)}, section by section, in plain "
+        "English, about 30 words per section, with no placeholders."
+    )
 
 
 def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
     if model is None:
-        raise ConfigError("doc_type cv needs a DP CV model: set dp_model (run `hrsynth "
-                          "extract` then `hrsynth fit --schema configs/cv_schema.yaml`)")
+        raise ConfigError(
+            "doc_type cv needs a DP CV model: set dp_model (run `hrsynth "
+            "extract` then `hrsynth fit --schema configs/cv_schema.yaml`)"
+        )
     if "role" not in model.schema.names:
-        raise ConfigError(f"dp_model {cfg.dp_model} has no 'role' attribute: it is not a CV "
-                          "model; fit one on an extracted CV table")
+        raise ConfigError(
+            f"dp_model {cfg.dp_model} has no 'role' attribute: it is not a CV "
+            "model; fit one on an extracted CV table"
+        )
     templates = load_templates(cfg.taxonomy_dir)
     rng = np.random.default_rng(cfg.seed)
     personas = make_personas(cfg.num_docs, cfg.countries, rng)
@@ -123,20 +134,37 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
         pieces = body.split(SLOT)
         # The role is inserted as its job title ('Data Science' -> 'data scientist').
         entities = {**values, "role": title}
-        jobs.append({
-            "index": i, "shard": i // cfg.shard_size, "id": f"{run_id}-{i:08d}",
-            "doc_type": "cv", "label": values["role"], "category": "CV",
-            "subcategory": values["role"], "template_id": template_id,
-            "header": templates.header, "pieces": pieces,
-            "instruction": instruction(persona, title),
-            "entities": entities, "attributes": values, "persona": persona,
-        })
-    notes = {"dp_samples": rows.assign(id=[j["id"] for j in jobs]),
-             "dp_models": {cfg.dp_model: model.to_dict()["ledger"] | {
-                 "degree": model.degree, "used_for": "CV attributes",
-                 "holdout": model.fit_info.get("holdout"),
-                 "vocabularies": model.fit_info.get("vocabularies")}},
-             "cv_roles": roles_note}
+        jobs.append(
+            {
+                "index": i,
+                "shard": i // cfg.shard_size,
+                "id": f"{run_id}-{i:08d}",
+                "doc_type": "cv",
+                "label": values["role"],
+                "category": "CV",
+                "subcategory": values["role"],
+                "template_id": template_id,
+                "header": templates.header,
+                "pieces": pieces,
+                "instruction": instruction(persona, title),
+                "entities": entities,
+                "attributes": values,
+                "persona": persona,
+            }
+        )
+    notes = {
+        "dp_samples": rows.assign(id=[j["id"] for j in jobs]),
+        "dp_models": {
+            cfg.dp_model: model.to_dict()["ledger"]
+            | {
+                "degree": model.degree,
+                "used_for": "CV attributes",
+                "holdout": model.fit_info.get("holdout"),
+                "vocabularies": model.fit_info.get("vocabularies"),
+            }
+        },
+        "cv_roles": roles_note,
+    }
     return jobs, notes
 
 

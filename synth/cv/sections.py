@@ -43,21 +43,28 @@ def load_templates(folder: str | Path | None = None) -> CVTemplates:
     for i, s in enumerate(doc["sections"]):
         sid, repeat = s.get("id", f"#{i}"), s.get("repeat")
         if repeat is not None and repeat not in REPEATED:
-            raise ConfigError(f"CV sections {path}: section '{sid}' repeats over {repeat!r}; "
-                              f"use one of {sorted(REPEATED)}")
+            raise ConfigError(
+                f"CV sections {path}: section '{sid}' repeats over {repeat!r}; "
+                f"use one of {sorted(REPEATED)}"
+            )
         prompts = tuple(s.get("prompts") or ())
         if not 2 <= len(prompts) <= 5:
-            raise ConfigError(f"CV sections {path}: section '{sid}' has {len(prompts)} "
-                              "prompt variants; give 2 to 5")
+            raise ConfigError(
+                f"CV sections {path}: section '{sid}' has {len(prompts)} "
+                "prompt variants; give 2 to 5"
+            )
         allowed = COMMON | REPEATED.get(repeat, set())
         for p in prompts:
             if count_slots(p) != 1:
-                raise ConfigError(f"CV sections {path}: a prompt of section '{sid}' needs "
-                                  "exactly one <generate>")
+                raise ConfigError(
+                    f"CV sections {path}: a prompt of section '{sid}' needs exactly one <generate>"
+                )
             unknown = variables_in(p) - allowed
             if unknown:
-                raise ConfigError(f"CV sections {path}: section '{sid}' uses unknown "
-                                  f"variable(s) {sorted(unknown)}; known: {sorted(allowed)}")
+                raise ConfigError(
+                    f"CV sections {path}: section '{sid}' uses unknown "
+                    f"variable(s) {sorted(unknown)}; known: {sorted(allowed)}"
+                )
         sections.append(Section(sid, s.get("heading", ""), repeat, prompts))
     titles = read_yaml(folder / "roles.yaml", "CV role titles") or {}
     return CVTemplates(str(doc.get("header", "")), tuple(sections), dict(titles))

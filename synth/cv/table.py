@@ -32,8 +32,12 @@ def to_row(role: str, x: Extracted) -> dict:
     for k in range(SLOTS):
         name, degree = x.universities[k] if k < len(x.universities) else (NONE, NONE)
         company, years = x.companies[k] if k < len(x.companies) else (NONE, 0)
-        row |= {f"university_{k + 1}": name, f"degree_{k + 1}": degree,
-                f"company_{k + 1}": company, f"years_{k + 1}": years}
+        row |= {
+            f"university_{k + 1}": name,
+            f"degree_{k + 1}": degree,
+            f"company_{k + 1}": company,
+            f"years_{k + 1}": years,
+        }
     return row
 
 
@@ -48,10 +52,11 @@ def _replace_rare(frame: pd.DataFrame, cols: list[str], min_count: int, other: s
 def build_table(rows: list[dict], min_count: int = 5) -> tuple[pd.DataFrame, dict]:
     """The table and aggregate counts about it (safe to print: no names, no rows)."""
     frame = pd.DataFrame(rows, columns=columns())
-    stats = {"cvs": len(frame),
-             "rare_universities": _replace_rare(frame, UNIVERSITY_COLUMNS, min_count,
-                                                OTHER_UNIVERSITY),
-             "rare_companies": _replace_rare(frame, COMPANY_COLUMNS, min_count, GENERIC_COMPANY),
-             "with_university": int((frame["university_1"] != NONE).sum()),
-             "with_company": int((frame["company_1"] != NONE).sum())}
+    stats = {
+        "cvs": len(frame),
+        "rare_universities": _replace_rare(frame, UNIVERSITY_COLUMNS, min_count, OTHER_UNIVERSITY),
+        "rare_companies": _replace_rare(frame, COMPANY_COLUMNS, min_count, GENERIC_COMPANY),
+        "with_university": int((frame["university_1"] != NONE).sum()),
+        "with_company": int((frame["company_1"] != NONE).sum()),
+    }
     return frame, stats

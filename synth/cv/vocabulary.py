@@ -60,8 +60,10 @@ def load_vocabulary(kind: str, path: str | None = None) -> Vocabulary:
     path = Path(path) if path else FILES[kind]
     doc = read_yaml(path, f"{kind} vocabulary")
     if not isinstance(doc, dict) or not doc:
-        raise ConfigError(f"{kind} vocabulary {path}: expected a mapping of canonical name "
-                          "to a list of other spellings")
+        raise ConfigError(
+            f"{kind} vocabulary {path}: expected a mapping of canonical name "
+            "to a list of other spellings"
+        )
     spellings, acronyms, patterns = {}, {}, []
     for name, aliases in doc.items():
         for s in [name, *(aliases or [])]:

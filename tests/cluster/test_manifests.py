@@ -28,8 +28,11 @@ def rayjobs() -> list[tuple[str, dict]]:
                 found.append((f"{path.name}", doc))
             if doc.get("kind") == "ConfigMap":
                 for key, text in doc["data"].items():
-                    found += [(f"{path.name}:{key}", d) for d in yaml.safe_load_all(text)
-                              if d and d["kind"] == "RayJob"]
+                    found += [
+                        (f"{path.name}:{key}", d)
+                        for d in yaml.safe_load_all(text)
+                        if d and d["kind"] == "RayJob"
+                    ]
     return found
 
 
@@ -40,9 +43,14 @@ def entrypoint(job: dict) -> tuple[str, list[str]]:
 
 
 def test_every_manifest_parses():
-    assert {p.name for p in MANIFESTS} >= {"ray-cluster.yaml", "raycluster.yaml",
-                                           "rayjob-fit.yaml", "rayjob-generate.yaml",
-                                           "rayjob-evaluate.yaml", "cronjobs.yaml"}
+    assert {p.name for p in MANIFESTS} >= {
+        "ray-cluster.yaml",
+        "raycluster.yaml",
+        "rayjob-fit.yaml",
+        "rayjob-generate.yaml",
+        "rayjob-evaluate.yaml",
+        "cronjobs.yaml",
+    }
     for path in MANIFESTS:
         assert documents(path), path
 
@@ -70,8 +78,9 @@ def test_entrypoint_module_configs_and_flags_exist(where, job):
 
 
 def test_raycluster_has_a_cpu_head_and_autoscaling_gpu_workers():
-    cluster = next(d for d in documents(CLUSTER / "kuberay" / "raycluster.yaml")
-                   if d["kind"] == "RayCluster")
+    cluster = next(
+        d for d in documents(CLUSTER / "kuberay" / "raycluster.yaml") if d["kind"] == "RayCluster"
+    )
     head = cluster["spec"]["headGroupSpec"]["template"]["spec"]["containers"][0]
     assert "nvidia.com/gpu" not in head["resources"]["limits"]
     (group,) = cluster["spec"]["workerGroupSpecs"]
@@ -101,6 +110,7 @@ def test_launcher_installs_the_way_the_readme_does():
     types = config["available_node_types"]
     assert "GPU" not in types[config["head_node_type"]]["resources"]
     workers = [t for name, t in types.items() if name != config["head_node_type"]]
-    assert workers and all(t["resources"].get("GPU") == 1 and t["max_workers"] > t["min_workers"]
-                           for t in workers)
+    assert workers and all(
+        t["resources"].get("GPU") == 1 and t["max_workers"] > t["min_workers"] for t in workers
+    )
     assert ".venv" in config["rsync_exclude"]

@@ -7,8 +7,10 @@ from eval.cls_entity import NONE, gold_label, missed, scores
 
 def test_candidate_takes_the_overlapping_mappable_gold_label():
     spans = [(10, 16, "location"), (21, 30, "duration")]
-    assert gold_label((10, 16, "GPE"), "Ask information_Accommodation", spans) == \
-        "Ask information_Accommodation|location"
+    assert (
+        gold_label((10, 16, "GPE"), "Ask information_Accommodation", spans)
+        == "Ask information_Accommodation|location"
+    )
     assert gold_label((20, 25, "DATE"), "A_B", spans) == "A_B|duration"  # partial overlap
     assert gold_label((10, 16, "DATE"), "A_B", spans) == NONE  # type does not map
     assert gold_label((40, 45, "GPE"), "A_B", spans) == NONE  # no overlap

@@ -8,21 +8,33 @@ import pytest
 
 from eval import fasttext_task
 
-CVS = [json.loads(line) for line in
-       Path(__file__).parents[1].joinpath("data", "cvs_small.jsonl").read_text().splitlines()]
+CVS = [
+    json.loads(line)
+    for line in Path(__file__)
+    .parents[1]
+    .joinpath("data", "cvs_small.jsonl")
+    .read_text()
+    .splitlines()
+]
 
 
 def test_windows_carry_the_document_label():
     lines = fasttext_task._training_lines(["a b c d e", "f"], ["x y", "z"], window=2)
-    assert lines.splitlines() == ["__label__x~y a b", "__label__x~y c d", "__label__x~y e",
-                                  "__label__z f"]
+    assert lines.splitlines() == [
+        "__label__x~y a b",
+        "__label__x~y c d",
+        "__label__x~y e",
+        "__label__z f",
+    ]
     assert fasttext_task._training_lines(["a b c"], ["x"], window=None) == "__label__x a b c\n"
 
 
 def test_long_documents_preset_fits_the_cvs_and_a_seed_gives_the_same_model():
     texts, labels = [c["text"] for c in CVS], [c["label"] for c in CVS]
-    runs = [fasttext_task.train_and_predict(texts, labels, texts, 0,
-                                            fasttext_task.LONG_DOCUMENTS)[0] for _ in range(3)]
+    runs = [
+        fasttext_task.train_and_predict(texts, labels, texts, 0, fasttext_task.LONG_DOCUMENTS)[0]
+        for _ in range(3)
+    ]
     assert sum(p == y for p, y in zip(runs[0], labels)) / len(labels) >= 0.9
     assert runs[0] == runs[1] == runs[2]  # fasttext-numpy2 0.10.4 failed this
 
@@ -38,8 +50,9 @@ def test_diverged_training_is_retried_at_half_the_learning_rate(monkeypatch):
 
     monkeypatch.setattr(fasttext, "train_supervised", diverges_once)
     texts, labels = [c["text"] for c in CVS], [c["label"] for c in CVS]
-    _, used = fasttext_task.train_and_predict(texts, labels, texts[:2], 0,
-                                              fasttext_task.LONG_DOCUMENTS)
+    _, used = fasttext_task.train_and_predict(
+        texts, labels, texts[:2], 0, fasttext_task.LONG_DOCUMENTS
+    )
     assert calls == [0.5, 0.25] and used["lr"] == 0.25 and used["window"] == 20
 
 

@@ -8,18 +8,35 @@ from eval import history, report
 def _result(macro_f1: float, exact_rate: float, tasks="classify,privacy") -> dict:
     labels = ["A_x", "B_y"]
     return {
-        "config": {"tasks": tasks, "base_model": "minilm", "epochs": 1, "seed": 0,
-                   "output": "/somewhere/else"},
+        "config": {
+            "tasks": tasks,
+            "base_model": "minilm",
+            "epochs": 1,
+            "seed": 0,
+            "output": "/somewhere/else",
+        },
         "test": {"path": "t.jsonl", "sha256": "ab" * 32, "documents": 4},
         "train": {"path": "train", "documents": 8, "run_id": "r1", "manifest": None},
         "tasks": {
-            "classify": {"macro_f1": macro_f1, "weighted_f1": 0.5, "accuracy": 0.5,
-                         "labels": labels, "confusion": [[1, 1], [0, 2]],
-                         "per_class": {x: {"f1": 0.5} for x in labels}, "wall_s": 1.0},
-            "privacy": {"characters_reproduced": {"share": None, "note": "no text columns"},
-                        "attributes": {"exact_match_rate": exact_rate, "near_match_rate": 0.2,
-                                       "holdout": None, "holdout_note": "refit"},
-                        "wall_s": 0.1},
+            "classify": {
+                "macro_f1": macro_f1,
+                "weighted_f1": 0.5,
+                "accuracy": 0.5,
+                "labels": labels,
+                "confusion": [[1, 1], [0, 2]],
+                "per_class": {x: {"f1": 0.5} for x in labels},
+                "wall_s": 1.0,
+            },
+            "privacy": {
+                "characters_reproduced": {"share": None, "note": "no text columns"},
+                "attributes": {
+                    "exact_match_rate": exact_rate,
+                    "near_match_rate": 0.2,
+                    "holdout": None,
+                    "holdout_note": "refit",
+                },
+                "wall_s": 0.1,
+            },
         },
     }
 
@@ -35,26 +52,42 @@ def test_second_run_is_compared_and_drops_are_flagged(tmp_path):
     assert by_metric["exact_match_rate"]["flagged"]  # lower is better for leakage
     table = pq.read_table(path)
     assert table.num_rows == 2 * 5 and set(table.column("task").to_pylist()) == {
-        "classify", "privacy"}
+        "classify",
+        "privacy",
+    }
     other = history.append_and_compare(path, _result(0.1, 0.5, tasks="classify"), 0.02)
     assert other["rows"] == []  # another configuration has no previous run
 
 
 def test_plots_and_report(tmp_path):
     result = _result(0.8, 0.0)
-    result["tasks"]["bio_ner"] = {"exact": {"f1": 0.3}, "partial": {"f1": 0.4},
-                                  "per_type_exact": {"date": {"f1": 0.3}}, "wall_s": 2.0}
-    stats = {"overall": {k: 0.5 for k in (*report.INTRINSIC, "log_frequency", "words_mean",
-                                          "words_sd")}}
+    result["tasks"]["bio_ner"] = {
+        "exact": {"f1": 0.3},
+        "partial": {"f1": 0.4},
+        "per_type_exact": {"date": {"f1": 0.3}},
+        "wall_s": 2.0,
+    }
+    stats = {
+        "overall": {k: 0.5 for k in (*report.INTRINSIC, "log_frequency", "words_mean", "words_sd")}
+    }
     result["tasks"]["intrinsic"] = {"synthetic": stats, "real": stats, "wall_s": 3.0}
     plots = report.write_plots(result, tmp_path)
-    assert plots == ["classify_confusion.png", "classify_f1.png", "bio_ner_f1.png",
-                     "intrinsic.png"]
+    assert plots == ["classify_confusion.png", "classify_f1.png", "bio_ner_f1.png", "intrinsic.png"]
     for name in plots:
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    comparison = {"tolerance": 0.02, "rows": [{"task": "classify", "metric": "macro_f1",
-                                               "previous": 0.9, "now": 0.8, "change": -0.1,
-                                               "flagged": True}]}
+    comparison = {
+        "tolerance": 0.02,
+        "rows": [
+            {
+                "task": "classify",
+                "metric": "macro_f1",
+                "previous": 0.9,
+                "now": 0.8,
+                "change": -0.1,
+                "flagged": True,
+            }
+        ],
+    }
     text = report.markdown(result, plots, comparison)
     assert "| classify | macro F1 | 0.800 | 1.0 |" in text
     assert "| privacy | exact match rate | 0.000 |" in text

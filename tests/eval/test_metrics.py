@@ -20,10 +20,14 @@ def test_classification_by_hand():
 
 
 def test_exact_and_partial_entity_match_by_hand():
-    gold = [["B-loc", "I-loc", "O", "B-date", "I-date", "I-date"],
-            ["O", "B-loc", "O", "O", "O", "O"]]
-    pred = [["B-loc", "I-loc", "O", "O", "B-date", "I-date"],   # loc exact, date partial
-            ["O", "B-date", "O", "B-loc", "O", "O"]]            # wrong type, spurious loc
+    gold = [
+        ["B-loc", "I-loc", "O", "B-date", "I-date", "I-date"],
+        ["O", "B-loc", "O", "O", "O", "O"],
+    ]
+    pred = [
+        ["B-loc", "I-loc", "O", "O", "B-date", "I-date"],  # loc exact, date partial
+        ["O", "B-date", "O", "B-loc", "O", "O"],
+    ]  # wrong type, spurious loc
     m = entity_scores(gold, pred)
     # exact: 1 correct of 4 predicted, of 3 gold
     assert m["exact"]["precision"] == pytest.approx(1 / 4)

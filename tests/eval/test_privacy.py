@@ -66,8 +66,9 @@ def test_holdout_mask_is_a_function_of_n_share_and_seed():
 def test_a_different_private_file_is_refused():
     schema = load_schema(ROOT / "configs/absenteeism_schema.yaml")
     private = pd.read_csv(ROOT / "data/demo/absenteeism.csv", sep=schema.separator)
-    samples = pd.DataFrame({a.name: [a.values[0] if a.values else a.bins[0]]
-                            for a in schema.attributes})
+    samples = pd.DataFrame(
+        {a.name: [a.values[0] if a.values else a.bins[0]] for a in schema.attributes}
+    )
     spec = {"fraction": 0.2, "seed": 0, "rows_held_out": 148}
     ok = privacy_checks(private, schema, samples, spec, ["text"], seed=0)
     assert ok["attributes"]["private_rows_fitted"] == 592

@@ -14,8 +14,9 @@ ENTITY_LABELS = {v for s in TAXONOMY.values() for v in s.variables}
 def test_development_set_is_valid_and_balanced():
     test = load_testset(DEV_TICKETS, LABELS, ENTITY_LABELS)
     assert len(test.docs) == 40 and len(test.sha256) == 64
-    assert {label: sum(d.label == label for d in test.docs) for label in LABELS} == \
-        {label: 5 for label in LABELS}
+    assert {label: sum(d.label == label for d in test.docs) for label in LABELS} == {
+        label: 5 for label in LABELS
+    }
     for doc in test.docs:
         allowed = set(TAXONOMY[doc.label].variables)
         assert doc.entities and {e[2] for e in doc.entities} <= allowed, doc.text
@@ -25,8 +26,17 @@ def test_development_set_is_valid_and_balanced():
 
 def test_labels_match_case_insensitively_and_ticket_is_accepted(tmp_path):
     path = tmp_path / "t.json"
-    path.write_text(json.dumps([{"ticket": "My pay gap is 5%.", "label": "salary_gender PAY gap",
-                                 "entities": [[14, 16, "wage_gap"]]}]))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "ticket": "My pay gap is 5%.",
+                    "label": "salary_gender PAY gap",
+                    "entities": [[14, 16, "wage_gap"]],
+                }
+            ]
+        )
+    )
     doc = load_testset(path, LABELS).docs[0]
     assert doc.label == "Salary_Gender pay gap" and doc.text.startswith("My pay")
 
@@ -37,8 +47,11 @@ def test_every_bad_record_is_listed_with_its_reason(tmp_path):
         {"text": "fine", "label": "Complaint_Complaint", "entities": []},
         {"text": "short", "label": "Complaint_Complaint", "entities": [[2, 40, "complaint"]]},
         {"text": "hello there", "label": "Nonsense_Label", "entities": []},
-        {"text": "hello there", "label": "Complaint_Complaint",
-         "entities": [[0, 5, "to_who"], [3, 8, "complaint"]]},
+        {
+            "text": "hello there",
+            "label": "Complaint_Complaint",
+            "entities": [[0, 5, "to_who"], [3, 8, "complaint"]],
+        },
         {"label": "Complaint_Complaint"},
     ]
     path.write_text("\n".join(json.dumps(r) for r in records))
@@ -52,10 +65,13 @@ def test_every_bad_record_is_listed_with_its_reason(tmp_path):
     assert "record 4: no 'text' (or 'ticket') string" in message
 
 
-@pytest.mark.parametrize("content,message", [
-    ("", "the file is empty"),
-    ('{"text": "a", "label": "x"}\n{oops', "line 2 is not JSON"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("", "the file is empty"),
+        ('{"text": "a", "label": "x"}\n{oops', "line 2 is not JSON"),
+    ],
+)
 def test_unreadable_files(tmp_path, content, message):
     path = tmp_path / "t.jsonl"
     path.write_text(content)

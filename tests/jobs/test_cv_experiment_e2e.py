@@ -18,11 +18,32 @@ pytestmark = pytest.mark.slow
 def experiment(tmp_path_factory):
     out = tmp_path_factory.mktemp("cv_experiment")
     result = subprocess.run(
-        [sys.executable, "-m", "jobs.cv_experiment", "--corpus", "tests/data/cvs_small.jsonl",
-         "--schema", "tests/data/cv_small_schema.yaml", "--output", str(out),
-         "--epsilons", "1", "--num-docs", "8", "--permutations", "2", "--epochs", "1",
-         "--as-of", "2024"],
-        cwd=ROOT, capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "jobs.cv_experiment",
+            "--corpus",
+            "tests/data/cvs_small.jsonl",
+            "--schema",
+            "tests/data/cv_small_schema.yaml",
+            "--output",
+            str(out),
+            "--epsilons",
+            "1",
+            "--num-docs",
+            "8",
+            "--permutations",
+            "2",
+            "--epochs",
+            "1",
+            "--as-of",
+            "2024",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return out
 
@@ -34,8 +55,14 @@ def test_generated_cvs_meet_the_output_contract(experiment):
     for r in rows:
         assert r["doc_type"] == "cv" and check_row(r) == [], check_row(r)
         assert r["label"] in {"Civil Engineer", "Data Science", "HR", "Java Developer", "Sales"}
-        assert {e["label"] for e in r["entities"]} <= {"role", "total_years", "university",
-                                                      "degree", "company", "years"}
+        assert {e["label"] for e in r["entities"]} <= {
+            "role",
+            "total_years",
+            "university",
+            "degree",
+            "company",
+            "years",
+        }
         assert len(r["text"].split()) > 60  # six sections of generated text
     manifest = json.loads((folder / "_manifest.json").read_text())
     (ledger,) = manifest["epsilon_ledgers"].values()
@@ -51,8 +78,14 @@ def test_generated_cvs_meet_the_output_contract(experiment):
 def test_every_table_row_has_both_classifiers(experiment):
     table = json.loads((experiment / "table.json").read_text())
     names = [r["condition"] for r in table["rows"]]
-    assert names == ["real", "synthetic ε=1", "real + synthetic ε=1", "real, roles masked",
-                     "synthetic ε=1, roles masked", "random baseline (labels permuted)"]
+    assert names == [
+        "real",
+        "synthetic ε=1",
+        "real + synthetic ε=1",
+        "real, roles masked",
+        "synthetic ε=1, roles masked",
+        "random baseline (labels permuted)",
+    ]
     for r in table["rows"]:
         assert set(r["scores"]) == {"fastText", "encoder"}
         assert all(0.0 <= v <= 1.0 for v in r["scores"].values())
@@ -66,8 +99,10 @@ def test_every_table_row_has_both_classifiers(experiment):
 def test_masking_removes_role_mentions_from_training_text():
     from eval.cv_data import mask_roles
 
-    masked = mask_roles(["Experienced Java developer. Java Developers wanted. HR executive."],
-                        ["Java Developer", "HR"])
+    masked = mask_roles(
+        ["Experienced Java developer. Java Developers wanted. HR executive."],
+        ["Java Developer", "HR"],
+    )
     assert masked == ["Experienced worker. worker wanted. worker."]
 
 
@@ -78,8 +113,10 @@ def test_a_rerun_reuses_the_model_instead_of_fitting_again(tmp_path):
 
     from jobs.cv_experiment import _fit_once
 
-    header = ("role,university_1,degree_1,university_2,degree_2,university_3,degree_3,"
-              "company_1,years_1,company_2,years_2,company_3,years_3,total_years\n")
+    header = (
+        "role,university_1,degree_1,university_2,degree_2,university_3,degree_3,"
+        "company_1,years_1,company_2,years_2,company_3,years_3,total_years\n"
+    )
     row = "{},Other University,Bachelor's,none,none,none,none,Generic Company,{},none,0,none,0,{}\n"
     roles = ["Civil Engineer", "Data Science", "HR", "Java Developer", "Sales"]
     table = tmp_path / "table.csv"

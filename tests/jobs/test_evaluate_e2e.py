@@ -12,19 +12,38 @@ pytestmark = pytest.mark.slow
 
 
 def _evaluate(args, tmp_path):
-    return subprocess.run([sys.executable, "-m", "jobs.evaluate", *args], cwd=ROOT,
-                          check=False, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "jobs.evaluate", *args],
+        cwd=ROOT,
+        check=False,
+        capture_output=True,
+        text=True,
+    )
 
 
-PRIVATE = ["--private", "data/demo/absenteeism.csv", "--schema",
-           "configs/absenteeism_schema.yaml"]
+PRIVATE = ["--private", "data/demo/absenteeism.csv", "--schema", "configs/absenteeism_schema.yaml"]
 
 
 def test_every_task_reports_its_metrics(generated, tmp_path):
     out = tmp_path / "eval"
-    result = _evaluate(["--train", str(generated), "--test", "eval/data/dev_tickets.jsonl",
-                        "--epochs", "1", "--batch-size", "8", "--output", str(out), *PRIVATE,
-                        "--history", str(tmp_path / "history.parquet")], tmp_path)
+    result = _evaluate(
+        [
+            "--train",
+            str(generated),
+            "--test",
+            "eval/data/dev_tickets.jsonl",
+            "--epochs",
+            "1",
+            "--batch-size",
+            "8",
+            "--output",
+            str(out),
+            *PRIVATE,
+            "--history",
+            str(tmp_path / "history.parquet"),
+        ],
+        tmp_path,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     m = json.loads((out / "metrics.json").read_text())
     assert m["test"]["documents"] == 40 and len(m["test"]["sha256"]) == 64
@@ -56,10 +75,13 @@ def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path):
     through a file:// URI, the way an object store is read."""
     args = ["--test", "eval/data/dev_tickets.jsonl", "--tasks", "fasttext,privacy", *PRIVATE]
     history = tmp_path / "history.parquet"
-    for run, train, hist in (("a", str(generated), str(history)),
-                             ("b", generated.as_uri(), history.as_uri())):
-        result = _evaluate([*args, "--train", train, "--history", hist,
-                            "--output", str(tmp_path / run)], tmp_path)
+    for run, train, hist in (
+        ("a", str(generated), str(history)),
+        ("b", generated.as_uri(), history.as_uri()),
+    ):
+        result = _evaluate(
+            [*args, "--train", train, "--history", hist, "--output", str(tmp_path / run)], tmp_path
+        )
         assert result.returncode == 0, result.stderr[-3000:]
     second = json.loads((tmp_path / "b" / "metrics.json").read_text())["history"]
     assert {r["metric"] for r in second["rows"]} >= {"macro_f1", "exact_match_rate"}
@@ -67,19 +89,43 @@ def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path):
     assert "Against the previous run" in (tmp_path / "b" / "report.md").read_text()
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--tasks", "classify,translate"], "--tasks: unknown task(s) ['translate']"),
-    (["--train", "/nonexistent"], "no Parquet shards there"),
-    (["--tasks", "privacy"], "--tasks privacy needs the private table"),
-    (["--tasks", "privacy", "--private", "/nonexistent.csv", "--schema",
-      "configs/absenteeism_schema.yaml"], "--private /nonexistent.csv: unreadable"),
-    (["--tasks", "privacy", "--private", "synth/data/sources/airports.csv", "--schema",
-      "configs/absenteeism_schema.yaml"],
-     "--private synth/data/sources/airports.csv: private table lacks column(s)"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--tasks", "classify,translate"], "--tasks: unknown task(s) ['translate']"),
+        (["--train", "/nonexistent"], "no Parquet shards there"),
+        (["--tasks", "privacy"], "--tasks privacy needs the private table"),
+        (
+            [
+                "--tasks",
+                "privacy",
+                "--private",
+                "/nonexistent.csv",
+                "--schema",
+                "configs/absenteeism_schema.yaml",
+            ],
+            "--private /nonexistent.csv: unreadable",
+        ),
+        (
+            [
+                "--tasks",
+                "privacy",
+                "--private",
+                "synth/data/sources/airports.csv",
+                "--schema",
+                "configs/absenteeism_schema.yaml",
+            ],
+            "--private synth/data/sources/airports.csv: private table lacks column(s)",
+        ),
+    ],
+)
 def test_bad_input_is_one_line(args, message, tmp_path):
-    base = {"--train": str(tmp_path), "--test": "eval/data/dev_tickets.jsonl",
-            "--output": str(tmp_path / "o"), "--tasks": "fasttext"}
+    base = {
+        "--train": str(tmp_path),
+        "--test": "eval/data/dev_tickets.jsonl",
+        "--output": str(tmp_path / "o"),
+        "--tasks": "fasttext",
+    }
     for flag, value in zip(args[::2], args[1::2]):
         base[flag] = value
     result = _evaluate([x for kv in base.items() for x in kv], tmp_path)

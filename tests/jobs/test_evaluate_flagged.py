@@ -11,11 +11,25 @@ pytestmark = pytest.mark.slow
 
 
 def row(i: int, text: str, error: str | None) -> dict:
-    return {"id": f"r-{i:08d}", "doc_type": "ticket", "category": "Complaint",
-            "subcategory": "Complaint", "label": "Complaint_Complaint", "text": text,
-            "header": "", "entities": [], "attributes": {}, "persona": dict.fromkeys(
-                PERSONA_FIELDS, ""), "template_id": "free", "model": "m", "seed": 0,
-            "run_id": "r", "prompt_tokens": 1, "generated_tokens": 1, "error": error}
+    return {
+        "id": f"r-{i:08d}",
+        "doc_type": "ticket",
+        "category": "Complaint",
+        "subcategory": "Complaint",
+        "label": "Complaint_Complaint",
+        "text": text,
+        "header": "",
+        "entities": [],
+        "attributes": {},
+        "persona": dict.fromkeys(PERSONA_FIELDS, ""),
+        "template_id": "free",
+        "model": "m",
+        "seed": 0,
+        "run_id": "r",
+        "prompt_tokens": 1,
+        "generated_tokens": 1,
+        "error": error,
+    }
 
 
 def test_flagged_rows_are_not_training_examples(tmp_path):
@@ -23,8 +37,15 @@ def test_flagged_rows_are_not_training_examples(tmp_path):
 
     from jobs.evaluate import _read_train
 
-    write_shard(tmp_path, 0, [row(0, "kept", None), row(1, "flagged", NO_VARIABLES),
-                              row(2, "slot error kept", "slot 2 empty after 3 attempts")])
+    write_shard(
+        tmp_path,
+        0,
+        [
+            row(0, "kept", None),
+            row(1, "flagged", NO_VARIABLES),
+            row(2, "slot error kept", "slot 2 empty after 3 attempts"),
+        ],
+    )
     ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         ds, _ = _read_train(str(tmp_path))

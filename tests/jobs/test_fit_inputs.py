@@ -6,17 +6,30 @@ import yaml
 
 from jobs import fit as fit_job
 
-SCHEMA = {"attributes": {"team": {"type": "categorical", "values": [1, 2, 3]},
-                         "site": {"type": "categorical", "values": ["Zürich", "Köln"]}}}
+SCHEMA = {
+    "attributes": {
+        "team": {"type": "categorical", "values": [1, 2, 3]},
+        "site": {"type": "categorical", "values": ["Zürich", "Köln"]},
+    }
+}
 ROWS = "team,site\n1,Zürich\n2,Köln\n3,Zürich\n1,Köln\n"
 
 
 def _fit(tmp_path, capsys, rows=ROWS, encoding="utf-8", schema=SCHEMA, epsilon="1"):
     (tmp_path / "private.csv").write_bytes(rows.encode(encoding))
     (tmp_path / "schema.yaml").write_text(yaml.safe_dump(schema))
-    code = fit_job.main(["--data", str(tmp_path / "private.csv"), "--schema",
-                         str(tmp_path / "schema.yaml"), "--epsilon", epsilon,
-                         "--output", str(tmp_path / "model.json")])
+    code = fit_job.main(
+        [
+            "--data",
+            str(tmp_path / "private.csv"),
+            "--schema",
+            str(tmp_path / "schema.yaml"),
+            "--epsilon",
+            epsilon,
+            "--output",
+            str(tmp_path / "model.json"),
+        ]
+    )
     err = capsys.readouterr().err.strip()
     return code, err
 
@@ -33,8 +46,7 @@ def test_a_latin1_table_is_named_and_read_once_the_schema_says_so(tmp_path, caps
     assert code == 2 and "\n" not in err
     assert err.startswith(f"error: --data {tmp_path / 'private.csv'}: not utf-8 text")
     assert "set 'encoding:' in the schema (e.g. latin-1)" in err
-    code, err = _fit(tmp_path, capsys, encoding="latin-1",
-                     schema={**SCHEMA, "encoding": "latin-1"})
+    code, err = _fit(tmp_path, capsys, encoding="latin-1", schema={**SCHEMA, "encoding": "latin-1"})
     assert code == 0 and err == ""
 
 
@@ -49,6 +61,7 @@ def test_empty_cells_are_counted_as_missing_per_column(tmp_path, capsys):
     code, err = _fit(tmp_path, capsys, rows="team,site\n1,Zürich\n,Köln\n3,\n,Köln\n")
     assert code == 2 and err == (
         "error: empty cells (of 4 rows) in column(s) 'site': 1, 'team': 2; fill them or "
-        "drop those rows: a missing value is not in any domain")
+        "drop those rows: a missing value is not in any domain"
+    )
     code, err = _fit(tmp_path, capsys, rows="team,site\n1,Zürich\n2,Köln\n3,Zürich\n")
     assert code == 0, err

@@ -30,9 +30,25 @@ def _private_table(path):
 
 def _fit(path, name):
     out = path / name
-    assert fit_job.main(["--data", str(path / "private.csv"), "--schema", str(path / "schema.yaml"),
-                         "--epsilon", "3", "--degree", "0", "--seed", "0",
-                         "--output", str(out)]) == 0
+    assert (
+        fit_job.main(
+            [
+                "--data",
+                str(path / "private.csv"),
+                "--schema",
+                str(path / "schema.yaml"),
+                "--epsilon",
+                "3",
+                "--degree",
+                "0",
+                "--seed",
+                "0",
+                "--output",
+                str(out),
+            ]
+        )
+        == 0
+    )
     return json.loads(out.read_text())
 
 
@@ -41,8 +57,10 @@ def _replayed_counts(doc) -> dict[str, np.ndarray]:
     the fit's own draw order (proved faithful by the seeded test below)."""
     rng = np.random.RandomState(doc["fit"].get("seed", 0))
     rng.random()  # the first-attribute draw (privbayes._greedy_structure) precedes the noise
-    eps = {e["purpose"].split(" | ")[0].removeprefix("conditional counts of "): e["epsilon"]
-           for e in doc["ledger"]["entries"]}
+    eps = {
+        e["purpose"].split(" | ")[0].removeprefix("conditional counts of "): e["epsilon"]
+        for e in doc["ledger"]["entries"]
+    }
     n = doc["fit"]["rows"]
     counts = {}
     for name in doc["order"]:
@@ -58,8 +76,12 @@ def test_noise_is_not_replayable_from_the_model_file(tmp_path):
     doc = _fit(tmp_path, "model.json")
     assert doc["fit"]["noise"] == SECURE and "seed" not in doc["fit"]
     replayed = _replayed_counts(doc)
-    errors = np.concatenate([replayed[name] - table[name].value_counts().reindex(values)
-                             for name, values in VALUES.items()])
+    errors = np.concatenate(
+        [
+            replayed[name] - table[name].value_counts().reindex(values)
+            for name, values in VALUES.items()
+        ]
+    )
     # Noise seeded from the record gives all 9 counts back exactly. Fresh noise leaves each
     # off by about its scale (2): one cell in 8 or so matches by chance, all 9 about never.
     assert np.count_nonzero(errors) > 0, "every private count recovered by replaying the noise"
@@ -69,8 +91,9 @@ def test_the_replay_recovers_every_count_when_the_noise_is_seeded(tmp_path, monk
     """The regression the test above guards against: noise from the seed 0 the replay
     assumes. The replay then gives every private count back, so the test above can fail."""
     table = _private_table(tmp_path)
-    monkeypatch.setattr(privbayes, "noise_source", lambda random_state=None:
-                        np.random.RandomState(0))
+    monkeypatch.setattr(
+        privbayes, "noise_source", lambda random_state=None: np.random.RandomState(0)
+    )
     replayed = _replayed_counts(_fit(tmp_path, "seeded.json"))
     for name, values in VALUES.items():
         assert replayed[name].tolist() == table[name].value_counts().reindex(values).tolist()

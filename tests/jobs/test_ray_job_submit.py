@@ -49,19 +49,42 @@ def wait_for(url: str, seconds: float = 90) -> None:
 
 @pytest.fixture
 def ray_head(tmp_path):
-    env = {**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}", "RAY_AUTH_MODE": "disabled",
-           "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {
+        **os.environ,
+        "PATH": f"{BIN}:{os.environ['PATH']}",
+        "RAY_AUTH_MODE": "disabled",
+        "RAY_USAGE_STATS_ENABLED": "0",
+    }
     env.pop("RAY_ADDRESS", None)
     pointer = Path(os.environ.get("RAY_TMPDIR", "/tmp"), "ray", "ray_current_cluster")
     previous = pointer.read_text() if pointer.exists() else None
     port, dash, agent = free_port(), free_port(), free_port()
     head = subprocess.Popen(  # own agent port too: the default clashes with other clusters
-        [BIN / "ray", "start", "--head", "--block", "--port", str(port),
-         "--node-ip-address", "127.0.0.1", "--dashboard-host", "127.0.0.1",
-         "--dashboard-port", str(dash), "--dashboard-agent-listen-port", str(agent),
-         "--num-cpus", "2", "--disable-usage-stats"],
-        env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True)
+        [
+            BIN / "ray",
+            "start",
+            "--head",
+            "--block",
+            "--port",
+            str(port),
+            "--node-ip-address",
+            "127.0.0.1",
+            "--dashboard-host",
+            "127.0.0.1",
+            "--dashboard-port",
+            str(dash),
+            "--dashboard-agent-listen-port",
+            str(agent),
+            "--num-cpus",
+            "2",
+            "--disable-usage-stats",
+        ],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         wait_for(f"http://127.0.0.1:{dash}/api/version")
         yield f"http://127.0.0.1:{dash}", env
@@ -101,9 +124,23 @@ def test_job_submit_runs_the_generate_rayjob_entrypoint(ray_head, dp_model, tmp_
     runtime_env = {**runtime, "working_dir": "."}  # the image's project folder, here
     for _ in range(10):  # the head's job agent registers a few seconds after its dashboard
         result = subprocess.run(
-            [BIN / "ray", "job", "submit", "--address", address,
-             "--runtime-env-json", json.dumps(runtime_env), "--", *command],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False,
+            [
+                BIN / "ray",
+                "job",
+                "submit",
+                "--address",
+                address,
+                "--runtime-env-json",
+                json.dumps(runtime_env),
+                "--",
+                *command,
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
         )
         if "No available agent" not in result.stderr:
             break

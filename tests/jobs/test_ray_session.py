@@ -46,9 +46,18 @@ def test_a_dead_recorded_head_does_not_stop_a_job_from_starting_ray():
     record(tmp, "192.0.2.1:6379")  # TEST-NET: connecting there would hang, not fail
     env = {**os.environ, "RAY_TMPDIR": str(tmp)}
     env.pop("RAY_ADDRESS", None)
-    code = ("from jobs.ray_session import connect; import ray; connect(); "
-            "print('cpus', ray.cluster_resources()['CPU']); ray.shutdown()")
-    done = subprocess.run([sys.executable, "-c", code], check=False, cwd=ROOT, env=env,
-                          timeout=300, capture_output=True, text=True)
+    code = (
+        "from jobs.ray_session import connect; import ray; connect(); "
+        "print('cpus', ray.cluster_resources()['CPU']); ray.shutdown()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "cpus" in done.stdout and "nothing answers at 192.0.2.1:6379" in done.stderr

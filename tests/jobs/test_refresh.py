@@ -58,8 +58,16 @@ def test_refits_are_charged_to_the_root_and_capped(tmp_path):
     from synth.privacy_account import read_account
 
     root = str(tmp_path / "root")
-    refit = ["--fit-data", "data/demo/absenteeism.csv", "--fit-schema",
-             "configs/absenteeism_schema.yaml", "--epsilon", "1", "--total-budget", "1.5"]
+    refit = [
+        "--fit-data",
+        "data/demo/absenteeism.csv",
+        "--fit-schema",
+        "configs/absenteeism_schema.yaml",
+        "--epsilon",
+        "1",
+        "--total-budget",
+        "1.5",
+    ]
     first = refresh(root, None, *refit)
     assert first.returncode == 0, first.stderr[-3000:]
     (version,) = versions.list_versions(root)
@@ -67,7 +75,8 @@ def test_refits_are_charged_to_the_root_and_capped(tmp_path):
     assert model["ledger"]["spent"] == pytest.approx(1.0)
     account = read_account(root)
     assert account["spent"] == 1.0 and [e["version"] for e in account["entries"]] == [
-        version["version"]]
+        version["version"]
+    ]
     latest = (tmp_path / "root" / "latest.json").read_text()
     second = refresh(root, None, *refit)
     assert second.returncode == 2 and "--total-budget 1.5" in second.stderr

@@ -35,22 +35,41 @@ def dev():
 
 
 def _rows(dev):
-    return [{"text": d.text, "label": d.label,
-             "entities": [{"start": s, "end": e, "label": lab} for s, e, lab in d.entities]}
-            for d in dev.docs]
+    return [
+        {
+            "text": d.text,
+            "label": d.label,
+            "entities": [{"start": s, "end": e, "label": lab} for s, e, lab in d.entities],
+        }
+        for d in dev.docs
+    ]
 
 
 def _config(dev, **extra):
-    return {"encoder": resolve_encoder(None), "labels": LABELS, "tags": TAGS, "epochs": 1,
-            "lr": 5e-5, "batch_size": 8, "seed": 0,
-            "test_texts": [d.text for d in dev.docs], **extra}
+    return {
+        "encoder": resolve_encoder(None),
+        "labels": LABELS,
+        "tags": TAGS,
+        "epochs": 1,
+        "lr": 5e-5,
+        "batch_size": 8,
+        "seed": 0,
+        "test_texts": [d.text for d in dev.docs],
+        **extra,
+    }
 
 
 def test_classifier_on_two_workers(ray_local, dev, tmp_path):
     from jobs import train
 
-    metrics, predicted = train.fit("classify", ray_local.data.from_items(_rows(dev)),
-                                   _config(dev), tmp_path, num_workers=2, use_gpu=False)
+    metrics, predicted = train.fit(
+        "classify",
+        ray_local.data.from_items(_rows(dev)),
+        _config(dev),
+        tmp_path,
+        num_workers=2,
+        use_gpu=False,
+    )
     assert len(predicted) == len(dev.docs) and set(predicted) <= set(LABELS)
     assert metrics["examples"] > 0 and metrics["examples_per_s"] > 0
     assert any((tmp_path / "checkpoints" / "classify").iterdir())
@@ -60,14 +79,21 @@ def test_bio_ner_tags_every_word(ray_local, dev, tmp_path):
     from eval.encoder import load_tokenizer, word_tags
     from jobs import train
 
-    _, predicted = train.fit("bio_ner", ray_local.data.from_items(_rows(dev)), _config(dev),
-                             tmp_path, num_workers=1, use_gpu=False)
+    _, predicted = train.fit(
+        "bio_ner",
+        ray_local.data.from_items(_rows(dev)),
+        _config(dev),
+        tmp_path,
+        num_workers=1,
+        use_gpu=False,
+    )
     tokenizer = load_tokenizer(resolve_encoder(None))
     for doc, tags in zip(dev.docs, predicted):
         assert len(tags) == len(word_tags(tokenizer, doc.text, [])[0])
         assert set(tags) <= set(TAGS)
-        assert not any(t.startswith("I-") and (i == 0 or tags[i - 1][2:] != t[2:])
-                       for i, t in enumerate(tags))
+        assert not any(
+            t.startswith("I-") and (i == 0 or tags[i - 1][2:] != t[2:]) for i, t in enumerate(tags)
+        )
 
 
 def test_cls_entity_labels_every_candidate(ray_local, dev, tmp_path):
@@ -85,9 +111,14 @@ def test_cls_entity_labels_every_candidate(ray_local, dev, tmp_path):
             gold.append(label)
     classes = sorted(set(gold) | {cls_entity.NONE})
     assert sum(g != cls_entity.NONE for g in gold) >= 20  # spaCy finds most gold entities
-    _, predicted = train.fit("cls_entity", ray_local.data.from_items(rows),
-                             _config(dev, labels=classes, test_candidates=test_items),
-                             tmp_path, num_workers=1, use_gpu=False)
+    _, predicted = train.fit(
+        "cls_entity",
+        ray_local.data.from_items(rows),
+        _config(dev, labels=classes, test_candidates=test_items),
+        tmp_path,
+        num_workers=1,
+        use_gpu=False,
+    )
     assert len(predicted) == len(test_items) and set(predicted) <= set(classes)
     m = cls_entity.scores(gold, predicted, gold_missed=0)
     assert 0 <= m["f1"] <= 1 and m["candidates"] == len(gold)

@@ -8,13 +8,16 @@ from synth.engine import resolve_model
 from synth.shards import finished_shards, open_output, read_output, write_shard
 
 
-@pytest.mark.parametrize("overrides,message", [
-    ({"num_docs": 0}, "num_docs must be a positive integer"),
-    ({"num_docs": -5}, "num_docs must be a positive integer"),
-    ({"prompt_style": "poem"}, "prompt_style 'poem' unknown"),
-    ({"generation": {"preset": "fast"}}, "preset 'fast' unknown"),
-    ({"generation": {"temprature": 0.3}}, r"unknown parameter\(s\) \['temprature'\]"),
-])
+@pytest.mark.parametrize(
+    "overrides,message",
+    [
+        ({"num_docs": 0}, "num_docs must be a positive integer"),
+        ({"num_docs": -5}, "num_docs must be a positive integer"),
+        ({"prompt_style": "poem"}, "prompt_style 'poem' unknown"),
+        ({"generation": {"preset": "fast"}}, "preset 'fast' unknown"),
+        ({"generation": {"temprature": 0.3}}, r"unknown parameter\(s\) \['temprature'\]"),
+    ],
+)
 def test_bad_settings_are_named(overrides, message):
     with pytest.raises(ConfigError, match=message):
         load_config(None, overrides)
@@ -38,13 +41,28 @@ def test_unknown_model_path():
 
 
 def row(i, text="Hello Paris.", **kw):
-    return {"id": f"r-{i:08d}", "doc_type": "ticket", "category": "A", "subcategory": "B",
-            "label": "A_B", "text": text, "header": "h",
-            "entities": [{"start": 6, "end": 11, "label": "location", "value": "Paris",
-                          "match": "exact"}],
-            "attributes": {"location": "Paris"}, "persona": {"name": "x"},
-            "template_id": "t", "model": "m", "seed": 0, "run_id": "r", "prompt_tokens": 1,
-            "generated_tokens": 2, "error": None, **kw}
+    return {
+        "id": f"r-{i:08d}",
+        "doc_type": "ticket",
+        "category": "A",
+        "subcategory": "B",
+        "label": "A_B",
+        "text": text,
+        "header": "h",
+        "entities": [
+            {"start": 6, "end": 11, "label": "location", "value": "Paris", "match": "exact"}
+        ],
+        "attributes": {"location": "Paris"},
+        "persona": {"name": "x"},
+        "template_id": "t",
+        "model": "m",
+        "seed": 0,
+        "run_id": "r",
+        "prompt_tokens": 1,
+        "generated_tokens": 2,
+        "error": None,
+        **kw,
+    }
 
 
 def test_resume_skips_finished_shards_and_refuses_other_configs(tmp_path):

@@ -23,8 +23,10 @@ def nlp():
 def test_hand_labelled_cvs_meet_the_stated_precision_and_recall(nlp):
     # README "CV extraction" states these floors; the measured values are in
     # benchmarks/results/extraction.json.
-    for file, floor, years_floor in (("cvs_small.jsonl", 0.95, 0.9),
-                                     ("cvs_heldout.jsonl", 0.9, 0.8)):
+    for file, floor, years_floor in (
+        ("cvs_small.jsonl", 0.95, 0.9),
+        ("cvs_heldout.jsonl", 0.9, 0.8),
+    ):
         r = score(read_labelled(DATA / file), nlp, as_of=2024)
         assert r["cvs"] >= 10
         for key in ("university", "university_degree", "company"):
@@ -39,16 +41,24 @@ def test_the_corpus_has_at_least_30_labelled_cvs_over_several_roles():
 
 
 def test_degree_from_the_count_rule_and_ages_are_not_years(nlp):
-    x = extract("Studied at Anna University and then at University of Leeds. I am 31 years "
-                "old. Worked at Wipro for 4 years.", nlp, as_of=2024)
-    assert x.universities == [("Anna University", "Bachelor's"),
-                              ("University of Leeds", "Master's")]
+    x = extract(
+        "Studied at Anna University and then at University of Leeds. I am 31 years "
+        "old. Worked at Wipro for 4 years.",
+        nlp,
+        as_of=2024,
+    )
+    assert x.universities == [
+        ("Anna University", "Bachelor's"),
+        ("University of Leeds", "Master's"),
+    ]
     assert x.companies == [("Wipro", 4)] and x.total_years == 4
 
 
 def test_school_lines_and_skill_lines_are_skipped(nlp):
-    text = ("Education Details \nJanuary 2010 H.S.C. Mumbai, Maharashtra MUMBAI UNIVERSITY\n"
-            "Skill Details \nOracle- Exprience - 24 months\n")
+    text = (
+        "Education Details \nJanuary 2010 H.S.C. Mumbai, Maharashtra MUMBAI UNIVERSITY\n"
+        "Skill Details \nOracle- Exprience - 24 months\n"
+    )
     x = extract(text, nlp, as_of=2024)
     assert x.universities == [] and x.companies == []
 
@@ -66,8 +76,9 @@ def test_html_is_stripped_into_lines():
 
 
 def test_rare_names_are_generalised(nlp):
-    rows = [to_row("HR", extract(r["text"], nlp, 2024))
-            for r in read_labelled(DATA / "cvs_small.jsonl")]
+    rows = [
+        to_row("HR", extract(r["text"], nlp, 2024)) for r in read_labelled(DATA / "cvs_small.jsonl")
+    ]
     table, stats = build_table(rows, min_count=5)
     assert "Infosys" in set(table["company_1"]) | set(table["company_2"])
     assert GENERIC_COMPANY in set(table["company_1"])

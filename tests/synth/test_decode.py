@@ -24,9 +24,15 @@ def test_pick_matches_top_k_then_top_p():
 
 def tiny_model():
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=64,
-                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
-                         max_position_embeddings=128)
+    config = LlamaConfig(
+        vocab_size=64,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=128,
+    )
     return LlamaForCausalLM(config).eval()
 
 
@@ -43,8 +49,9 @@ def left_padded(rows):
 
 def test_dropping_finished_rows_keeps_the_others_exact():
     model = tiny_model()
-    params = params_from("default", {"do_sample": False, "max_new_tokens": 12,
-                                     "repetition_penalty": 1.0})
+    params = params_from(
+        "default", {"do_sample": False, "max_new_tokens": 12, "repetition_penalty": 1.0}
+    )
     prompts = [[5, 9, 11, 3], [7, 2], [13, 14, 15, 16, 17, 18], [21, 22, 23]]
 
     def finished(token_lists):  # rows stop at different steps

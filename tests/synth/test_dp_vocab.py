@@ -8,10 +8,21 @@ from synth import ConfigError
 from synth.dp_vocab import resolve
 from synth.ledger import Ledger
 
-DOC = {"vocabularies": {"u": {"candidates": "universities", "other": "Other University",
-                              "min_count": 5, "epsilon_share": 0.1}},
-       "attributes": {"role": {"type": "categorical", "values": ["a", "b"]},
-                      "uni_1": {"vocabulary": "u"}, "uni_2": {"vocabulary": "u"}}}
+DOC = {
+    "vocabularies": {
+        "u": {
+            "candidates": "universities",
+            "other": "Other University",
+            "min_count": 5,
+            "epsilon_share": 0.1,
+        }
+    },
+    "attributes": {
+        "role": {"type": "categorical", "values": ["a", "b"]},
+        "uni_1": {"vocabulary": "u"},
+        "uni_2": {"vocabulary": "u"},
+    },
+}
 
 
 def table(n=200):
@@ -42,8 +53,10 @@ def test_at_small_epsilon_the_margin_keeps_noise_out():
 
 
 def test_public_vocabulary_spends_nothing():
-    doc = {**DOC, "vocabularies": {"u": {"candidates": "universities", "other": "Other",
-                                         "public": True}}}
+    doc = {
+        **DOC,
+        "vocabularies": {"u": {"candidates": "universities", "other": "Other", "public": True}},
+    }
     ledger = Ledger(1.0)
     _out, _, notes = resolve(doc, table(), 1.0, ledger, np.random.RandomState(0))
     assert ledger.spent == 0 and notes["u"]["kept"] > 50

@@ -16,8 +16,10 @@ WRITERS = [Writer(code, c.locale, REF) for code, c in load_countries().items()]
 def sampled_dates(writer: Writer) -> list[str]:
     """Dates as the samplers write them, from 60 days before to 300 after the reference."""
     mdy = load_countries()[writer.country_code].date_order == "mdy"
-    days = [REF + dt.timedelta(days=k) for k in (-60, -8, -7, -3, -1, 0, 1, 2, 5, 6, 7, 10,
-                                                 13, 14, 20, 27, 28, 40, 120, 160, 300)]
+    days = [
+        REF + dt.timedelta(days=k)
+        for k in (-60, -8, -7, -3, -1, 0, 1, 2, 5, 6, 7, 10, 13, 14, 20, 27, 28, 40, 120, 160, 300)
+    ]
     return [f"{d:%B} {d.day}, {d.year}" if mdy else f"{d.day} {d:%B} {d.year}" for d in days]
 
 
@@ -34,8 +36,12 @@ def sampled_values(kind: str, writer: Writer) -> list[str]:
         "life_event": list(catalogue.lay["life_event"]),
         "complaint_target": ["my line manager", "a colleague in my team", "the IT helpdesk"],
         "place": ["Milan", "Frankfurt am Main", "San Antonio"],
-        "airport": ["Frankfurt am Main Airport", "Leonardo da Vinci–Fiumicino Airport",
-                    "John F Kennedy International Airport", "Aalborg Airport"],
+        "airport": [
+            "Frankfurt am Main Airport",
+            "Leonardo da Vinci–Fiumicino Airport",
+            "John F Kennedy International Airport",
+            "Aalborg Airport",
+        ],
     }[kind]
 
 
@@ -75,7 +81,12 @@ def test_every_form_of_every_kind_round_trips():
                         if text is None:
                             continue
                         rendered.add((kind, form))
-                        assert reads_back(kind, form, value, text, writer), (kind, form, value, text)
+                        assert reads_back(kind, form, value, text, writer), (
+                            kind,
+                            form,
+                            value,
+                            text,
+                        )
     every = {(k, f) for k, entries in load_catalogue().forms.items() for f in entries}
     assert rendered == every  # no form that never applies
 
@@ -134,9 +145,11 @@ def test_a_ticket_uses_one_habit_per_kind_where_it_fits():
     values = {"date_start_absence": "December 30, 2026", "date_end_absence": "January 2, 2027"}
     for _ in range(20):
         _, used = render_values(values, writer, "all", rng)
-        assert used["date_start_absence"] == used["date_end_absence"] or \
-            render("date", used["date_start_absence"], values["date_end_absence"], writer,
-                   rng) is None
+        assert (
+            used["date_start_absence"] == used["date_end_absence"]
+            or render("date", used["date_start_absence"], values["date_end_absence"], writer, rng)
+            is None
+        )
 
 
 def test_read_back_of_unknown_text_fails_clearly():

@@ -6,12 +6,16 @@ from synth import ConfigError
 from synth.dp_schema import encode, load_schema, schema_from_dict
 from synth.privbayes import fit, from_dict
 
-SCHEMA = schema_from_dict({"attributes": {
-    "a": {"type": "categorical", "values": [0, 1, 2]},
-    "b": {"type": "categorical", "values": [0, 1]},
-    "c": {"type": "numeric", "bins": [0, 10, 20, 30]},
-    "d": {"type": "categorical", "values": ["x", "y", "z", "w"]},
-}})
+SCHEMA = schema_from_dict(
+    {
+        "attributes": {
+            "a": {"type": "categorical", "values": [0, 1, 2]},
+            "b": {"type": "categorical", "values": [0, 1]},
+            "c": {"type": "numeric", "bins": [0, 10, 20, 30]},
+            "d": {"type": "categorical", "values": ["x", "y", "z", "w"]},
+        }
+    }
+)
 
 
 def correlated(n, seed=0):
@@ -40,8 +44,16 @@ def test_marginals_converge_at_large_epsilon():
         assert tvd(data, sample.astype(data.dtypes.to_dict()), cols) < 0.02, cols
 
 
-@pytest.mark.parametrize("kwargs", [{"degree": 0}, {"degree": 1}, {"degree": 3},
-                                    {}, {"graph": {"b": ["a"], "c": ["b"], "d": ["a", "b"]}}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"degree": 0},
+        {"degree": 1},
+        {"degree": 3},
+        {},
+        {"graph": {"b": ["a"], "c": ["b"], "d": ["a", "b"]}},
+    ],
+)
 @pytest.mark.parametrize("epsilon", [0.1, 1.0, 7.3])
 def test_ledger_never_exceeds_the_budget(kwargs, epsilon):
     codes, _ = encode(correlated(500), SCHEMA)
@@ -103,12 +115,15 @@ def test_model_round_trips_and_holds_no_raw_counts():
     assert from_dict(doc).sample(10, 0).shape == (10, 4)
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"epsilon": 0}, "epsilon must be > 0"),
-    ({"epsilon": -1}, "epsilon must be > 0"),
-    ({"epsilon": 1, "degree": 4}, "degree k=4 must be between 0 and 3"),
-    ({"epsilon": 1, "graph": {"a": ["b"], "b": ["a"]}}, "cycle"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"epsilon": 0}, "epsilon must be > 0"),
+        ({"epsilon": -1}, "epsilon must be > 0"),
+        ({"epsilon": 1, "degree": 4}, "degree k=4 must be between 0 and 3"),
+        ({"epsilon": 1, "graph": {"a": ["b"], "b": ["a"]}}, "cycle"),
+    ],
+)
 def test_bad_fit_arguments(kwargs, message):
     codes, _ = encode(correlated(100), SCHEMA)
     with pytest.raises(ConfigError, match=message):
@@ -141,7 +156,9 @@ def test_noise_matches_the_ledger_on_neighbouring_tables():
     codes, _ = encode(data, SCHEMA)
     codes2, _ = encode(neighbour, SCHEMA)
     net = fit(codes, SCHEMA, epsilon=2.0, degree=0, random_state=0)
-    claim = next(e for e in net.ledger.entries if e["purpose"].startswith("conditional counts of a"))
+    claim = next(
+        e for e in net.ledger.entries if e["purpose"].startswith("conditional counts of a")
+    )
     assert claim["sensitivity"] == COUNT_SENSITIVITY
     c1 = np.bincount(codes[:, 0], minlength=3).astype(float)
     c2 = np.bincount(codes2[:, 0], minlength=3).astype(float)
@@ -208,11 +225,14 @@ def test_only_tables_too_small_for_their_noise_are_smoothed():
     assert _normalise(np.array([[-1.0, -2.0]]), 0.01, 50, None)[0] == pytest.approx([0.5, 0.5])
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"structure_share": 0}, "structure_share must be in"),
-    ({"structure_share": 1.5}, "structure_share must be in"),
-    ({"theta": 0}, "theta must be > 0"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"structure_share": 0}, "structure_share must be in"),
+        ({"structure_share": 1.5}, "structure_share must be in"),
+        ({"theta": 0}, "theta must be > 0"),
+    ],
+)
 def test_bad_budget_split(kwargs, message):
     codes, _ = encode(correlated(100), SCHEMA)
     with pytest.raises(ConfigError, match=message):
@@ -225,8 +245,17 @@ def test_fit_job_reports_and_refuses(tmp_path):
     import sys
 
     out = tmp_path / "m.json"
-    base = [sys.executable, "-m", "jobs.fit", "--data", "data/demo/absenteeism.csv",
-            "--schema", "configs/absenteeism_schema.yaml", "--output", str(out)]
+    base = [
+        sys.executable,
+        "-m",
+        "jobs.fit",
+        "--data",
+        "data/demo/absenteeism.csv",
+        "--schema",
+        "configs/absenteeism_schema.yaml",
+        "--output",
+        str(out),
+    ]
     ok = subprocess.run(base + ["--epsilon", "2"], check=False, capture_output=True, text=True)
     assert ok.returncode == 0 and "spent 2 of 2.0" in ok.stdout
     doc = from_dict(__import__("json").loads(out.read_text()))
@@ -234,7 +263,8 @@ def test_fit_job_reports_and_refuses(tmp_path):
     bad = subprocess.run(base + ["--epsilon", "-1"], check=False, capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.strip() == (
         "error: --epsilon must be a number in (0, 10000], got -1.0: beyond that the noise "
-        "is nil and the model no longer protects anyone")
+        "is nil and the model no longer protects anyone"
+    )
 
 
 def test_clip_option_maps_values_and_keeps_their_count_out_of_the_model(tmp_path):
@@ -247,13 +277,24 @@ def test_clip_option_maps_values_and_keeps_their_count_out_of_the_model(tmp_path
     data = tmp_path / "private.csv"
     table.to_csv(data, sep=";", index=False)
     out = tmp_path / "m.json"
-    base = [sys.executable, "-m", "jobs.fit", "--data", str(data), "--schema",
-            "configs/absenteeism_schema.yaml", "--epsilon", "1", "--output", str(out)]
+    base = [
+        sys.executable,
+        "-m",
+        "jobs.fit",
+        "--data",
+        str(data),
+        "--schema",
+        "configs/absenteeism_schema.yaml",
+        "--epsilon",
+        "1",
+        "--output",
+        str(out),
+    ]
     refused = subprocess.run(base, check=False, capture_output=True, text=True)
     assert refused.returncode == 2 and "column 'Age'" in refused.stderr
-    clipped = subprocess.run(base + ["--on-out-of-domain", "clip"], check=False,
-                             capture_output=True,
-                             text=True)
+    clipped = subprocess.run(
+        base + ["--on-out-of-domain", "clip"], check=False, capture_output=True, text=True
+    )
     assert clipped.returncode == 0 and "age_band 5" in clipped.stdout
     assert "age_band" in json.loads(out.read_text())["schema"]["attributes"]
     assert "clipped" not in out.read_text()
@@ -268,11 +309,24 @@ def test_held_out_rows_stay_out_of_the_fit(tmp_path):
     from synth.holdout import holdout_mask
 
     out = tmp_path / "m.json"
-    base = [sys.executable, "-m", "jobs.fit", "--data", "data/demo/absenteeism.csv",
-            "--schema", "configs/absenteeism_schema.yaml", "--output", str(out),
-            "--degree", "0", "--epsilon", "10000", "--seed", "3"]
-    ok = subprocess.run(base + ["--holdout", "0.25"], check=False, capture_output=True,
-                        text=True)
+    base = [
+        sys.executable,
+        "-m",
+        "jobs.fit",
+        "--data",
+        "data/demo/absenteeism.csv",
+        "--schema",
+        "configs/absenteeism_schema.yaml",
+        "--output",
+        str(out),
+        "--degree",
+        "0",
+        "--epsilon",
+        "10000",
+        "--seed",
+        "3",
+    ]
+    ok = subprocess.run(base + ["--holdout", "0.25"], check=False, capture_output=True, text=True)
     assert ok.returncode == 0 and "185 of 740 rows held out" in ok.stdout
     doc = json.loads(out.read_text())
     assert doc["fit"]["holdout"] == {"fraction": 0.25, "seed": 3, "rows_held_out": 185}
@@ -283,6 +337,5 @@ def test_held_out_rows_stay_out_of_the_fit(tmp_path):
     assert np.abs(learned - expected).max() < 1e-3  # ε = 10⁴: the noise is negligible
     everyone = table["Seasons"].value_counts(normalize=True).sort_index().to_numpy()
     assert np.abs(learned - everyone).max() > 1e-3  # and it is not the whole table's
-    bad = subprocess.run(base + ["--holdout", "1.5"], check=False, capture_output=True,
-                         text=True)
+    bad = subprocess.run(base + ["--holdout", "1.5"], check=False, capture_output=True, text=True)
     assert bad.returncode == 2 and "--holdout 0.2" in bad.stderr

@@ -23,8 +23,15 @@ class ScriptedGenerator:
 
 
 def jobs(n=3, **overrides):
-    cfg = load_config(None, {"num_docs": n, "labels": ["Complaint_Complaint"],
-                             "reference_date": "2026-11-22", **overrides})
+    cfg = load_config(
+        None,
+        {
+            "num_docs": n,
+            "labels": ["Complaint_Complaint"],
+            "reference_date": "2026-11-22",
+            **overrides,
+        },
+    )
     return plan_documents(cfg, "run")[0]
 
 
@@ -66,8 +73,12 @@ SIX_SENTENCES = " One two three. Four five six. Seven eight. Nine ten. Eleven. T
 
 
 def test_a_short_target_met_by_the_template_alone_generates_nothing():
-    draft = Draft(header="", pieces=["I need three days off from Monday for the dentist.", ""],
-                  instruction="", target_words=8)
+    draft = Draft(
+        header="",
+        pieces=["I need three days off from Monday for the dentist.", ""],
+        instruction="",
+        target_words=8,
+    )
     fake = ParamsRecorder([])
     fill_slots([draft], fake, params_from(), seed=0)
     assert fake.calls == [] and draft.slots == [""] and not draft.errors
@@ -93,14 +104,17 @@ def test_a_target_spreads_its_missing_words_over_the_slots_left():
     fill_slots([draft], fake, params_from(), seed=0)
     # 55 missing over 2 slots: 2 sentences (6 words); then 49 over 1: 3 sentences, a long
     # call's; then 41 missing, but no slot left.
-    assert draft.slots == ["One two three. Four five six.",
-                           "One two three. Four five six. Seven eight."]
+    assert draft.slots == [
+        "One two three. Four five six.",
+        "One two three. Four five six. Seven eight.",
+    ]
     assert [p.sentences_per_slot for p in fake.params] == [2, 6]
 
 
 def test_a_slot_is_skipped_when_half_a_sentence_or_less_is_missing():
-    draft = Draft(header="", pieces=["One two three four five.", " ", ""], instruction="",
-                  target_words=14)
+    draft = Draft(
+        header="", pieces=["One two three four five.", " ", ""], instruction="", target_words=14
+    )
     fake = ParamsRecorder([SIX_SENTENCES])
     fill_slots([draft], fake, params_from(), seed=0)
     # 9 missing: one sentence (3 words); then 6 missing < 8: the last slot is skipped.

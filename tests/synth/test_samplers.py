@@ -37,8 +37,14 @@ def test_flight_leaves_the_personas_country():
 
 
 def test_health_days_and_dates_agree_with_the_dp_row():
-    absences = pd.DataFrame({"reason": [13] * 5, "month": [3, 7, 12, 1, 6],
-                             "day_of_week": [2, 3, 4, 5, 6], "hours": [0, 8, 9, 24, 120]})
+    absences = pd.DataFrame(
+        {
+            "reason": [13] * 5,
+            "month": [3, 7, 12, 1, 6],
+            "day_of_week": [2, 3, 4, 5, 6],
+            "hours": [0, 8, 9, 24, 120],
+        }
+    )
     personas, v = sample("health_absence", n=5, absences=absences)
     assert v["number_of_days"] == ["1 day", "1 day", "2 days", "3 days", "15 days"]
     for p, start, end in zip(personas, v["date_start_absence"], v["date_end_absence"]):

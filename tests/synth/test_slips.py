@@ -19,8 +19,9 @@ def texts_with_spans(draw):
         start = len(text)
         text += word
         if draw(st.booleans()):
-            spans.append({"start": start, "end": len(text), "label": "x", "value": word,
-                          "match": "exact"})
+            spans.append(
+                {"start": start, "end": len(text), "label": "x", "value": word, "match": "exact"}
+            )
         text += draw(GLUE)
     return text, spans
 
@@ -32,10 +33,10 @@ def test_slips_keep_every_span_and_its_boundaries(case, rate, seed):
     new_text, new_spans = add_slips(text, spans, rate, np.random.default_rng(seed))
     assert len(new_spans) == len(spans)
     for old, new in zip(spans, new_spans):
-        assert new_text[new["start"]:new["end"]] == text[old["start"]:old["end"]]
+        assert new_text[new["start"] : new["end"]] == text[old["start"] : old["end"]]
         # the characters either side are unchanged too, so word boundaries hold
-        assert new_text[new["start"] - 1:new["start"]] == text[old["start"] - 1:old["start"]]
-        assert new_text[new["end"]:new["end"] + 1] == text[old["end"]:old["end"] + 1]
+        assert new_text[new["start"] - 1 : new["start"]] == text[old["start"] - 1 : old["start"]]
+        assert new_text[new["end"] : new["end"] + 1] == text[old["end"] : old["end"] + 1]
 
 
 def test_no_rate_no_change_and_a_full_rate_changes_free_words():
@@ -44,7 +45,7 @@ def test_no_rate_no_change_and_a_full_rate_changes_free_words():
     assert add_slips(text, span, 0.0, np.random.default_rng(0)) == (text, span)
     changed, spans = add_slips(text, span, 1.0, np.random.default_rng(0))
     assert changed != text
-    assert changed[spans[0]["start"]:spans[0]["end"]] == "Monday"
+    assert changed[spans[0]["start"] : spans[0]["end"]] == "Monday"
 
 
 def test_slip_rate_is_the_share_of_words_touched():

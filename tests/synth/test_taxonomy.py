@@ -33,7 +33,8 @@ def write(tmp_path, body, variables="[location]"):
     (tmp_path / "x.yaml").write_text(
         "label: A_B\ndescription: d\nsampler: accommodation\n"
         f"variables: {variables}\nheaders: ['To: x']\nsubjects: ['s']\n"
-        f"templates:\n  - id: t1\n    body: \"{body}\"\n")
+        f'templates:\n  - id: t1\n    body: "{body}"\n'
+    )
     return tmp_path
 
 
@@ -64,7 +65,8 @@ def write_doc(tmp_path, extra: str, template_extra: str = ""):
     (tmp_path / "x.yaml").write_text(
         "label: A_B\ndescription: d\nsampler: accommodation\n"
         f"variables: [location, duration]\nheaders: ['To: x']\nsubjects: ['s']\n{extra}"
-        f"templates:\n  - id: t1\n    body: 'in ${{location}} <generate>'\n{template_extra}")
+        f"templates:\n  - id: t1\n    body: 'in ${{location}} <generate>'\n{template_extra}"
+    )
     return tmp_path
 
 

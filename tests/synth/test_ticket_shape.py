@@ -38,8 +38,9 @@ class ScriptedGenerator:
 
 
 def plan(config=MIXED, n=240, **overrides):
-    cfg = load_config(config, {"num_docs": n, "reference_date": "2026-11-24",
-                               "labels": LABELS, **overrides})
+    cfg = load_config(
+        config, {"num_docs": n, "reference_date": "2026-11-24", "labels": LABELS, **overrides}
+    )
     # Overrides skip None, so the config's DP model is dropped here: these tests must not
     # depend on a model file that only `make demo` writes.
     return plan_documents(replace(cfg, dp_model=None), "run")
@@ -85,9 +86,11 @@ def test_classic_settings_reproduce_the_first_release():
         assert set(job["entities"]) == set(sub.variables)
         assert job["surface"] == job["entities"]
     assert notes["writing"]["forms_per_kind"].keys() <= {"as_sampled", *load_kinds()}
-    assert all(set(forms) == {"canonical"} or set(forms) <= {"long", "digits", "symbol", "sign",
-                                                             "listed", "city", "name"}
-               for forms in notes["writing"]["forms_per_kind"].values())
+    assert all(
+        set(forms) == {"canonical"}
+        or set(forms) <= {"long", "digits", "symbol", "sign", "listed", "city", "name"}
+        for forms in notes["writing"]["forms_per_kind"].values()
+    )
 
 
 def load_kinds():
@@ -106,7 +109,7 @@ def test_rendered_spans_hold_the_written_form():
         for e in row["entities"]:
             if e["match"] == "rendered":
                 rendered += 1
-                assert row["text"][e["start"]:e["end"]] == job["surface"][e["label"]]
+                assert row["text"][e["start"] : e["end"]] == job["surface"][e["label"]]
                 assert e["value"] == job["entities"][e["label"]]
     assert rendered > 10
 
@@ -135,17 +138,20 @@ def test_free_tickets_holding_a_value_are_kept():
     assert all(r["error"] is None and r["entities"] for r in rows)
 
 
-@pytest.mark.parametrize("overrides,message", [
-    ({"prompt_style": {"plain": 1, "poem": 1}}, "prompt_style 'poem' unknown"),
-    ({"prompt_style": {"plain": -1}}, "weight of 'plain' must be a number"),
-    ({"value_forms": "some"}, "value_forms 'some' unknown"),
-    ({"traits": {"greting": 0.5}}, r"traits: unknown setting\(s\) \['greting'\]"),
-    ({"traits": {"greeting": 1.5}}, r"traits.greeting must be a probability"),
-    ({"traits": {"register": {"rude": 1}}}, "traits.register 'rude' unknown"),
-    ({"traits": {"length": {"mean": 40}}}, "traits.length must be null or"),
-    ({"traits": {"omission": "yes"}}, "traits.omission must be true or false"),
-    ({"templates": 3}, "templates must be 'all', 'classic' or a list"),
-])
+@pytest.mark.parametrize(
+    "overrides,message",
+    [
+        ({"prompt_style": {"plain": 1, "poem": 1}}, "prompt_style 'poem' unknown"),
+        ({"prompt_style": {"plain": -1}}, "weight of 'plain' must be a number"),
+        ({"value_forms": "some"}, "value_forms 'some' unknown"),
+        ({"traits": {"greting": 0.5}}, r"traits: unknown setting\(s\) \['greting'\]"),
+        ({"traits": {"greeting": 1.5}}, r"traits.greeting must be a probability"),
+        ({"traits": {"register": {"rude": 1}}}, "traits.register 'rude' unknown"),
+        ({"traits": {"length": {"mean": 40}}}, "traits.length must be null or"),
+        ({"traits": {"omission": "yes"}}, "traits.omission must be true or false"),
+        ({"templates": 3}, "templates must be 'all', 'classic' or a list"),
+    ],
+)
 def test_bad_writing_settings_are_named(overrides, message):
     with pytest.raises(ConfigError, match=message):
         load_config(None, overrides)
@@ -160,8 +166,17 @@ def test_added_settings_keep_older_fingerprints():
     """Outputs begun before these settings existed still resume: at their defaults they
     stay out of the fingerprint."""
     before = load_config(None, {"reference_date": "2026-11-24"})
-    same = load_config(None, {"reference_date": "2026-11-24", "templates": "classic",
-                              "value_forms": "canonical", "traits": {}})
+    same = load_config(
+        None,
+        {
+            "reference_date": "2026-11-24",
+            "templates": "classic",
+            "value_forms": "canonical",
+            "traits": {},
+        },
+    )
     assert before.fingerprint() == same.fingerprint()
-    assert load_config(None, {"reference_date": "2026-11-24", "value_forms": "all"}) \
-        .fingerprint() != before.fingerprint()
+    assert (
+        load_config(None, {"reference_date": "2026-11-24", "value_forms": "all"}).fingerprint()
+        != before.fingerprint()
+    )

@@ -42,8 +42,14 @@ def test_a_pointer_to_something_else_is_refused(tmp_path):
 
 
 def test_retention_deletes_only_versions_older_than_the_newest_good_ones(tmp_path):
-    for name, status in [("v=1", "succeeded"), ("v=2", "failed"), ("v=3", "succeeded"),
-                         ("v=4", "failed"), ("v=5", "succeeded"), ("v=6", None)]:
+    for name, status in [
+        ("v=1", "succeeded"),
+        ("v=2", "failed"),
+        ("v=3", "succeeded"),
+        ("v=4", "failed"),
+        ("v=5", "succeeded"),
+        ("v=6", None),
+    ]:
         make_version(tmp_path, name, status)
     (tmp_path / "history.parquet").write_text("kept")
     (tmp_path / "notes").mkdir()
