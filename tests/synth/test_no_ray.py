@@ -1,0 +1,21 @@
+"""The library and the evaluation code never import Ray: only jobs/ touches the cluster,
+so synth and eval run in a notebook, a Spark task or a plain script."""
+
+import subprocess
+import sys
+
+IMPORT_ALL = """
+import importlib, pkgutil, sys
+import eval, synth
+for package in (synth, eval):
+    for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        importlib.import_module(module.name)
+print(sorted(m for m in sys.modules if m == "ray" or m.startswith("ray.")))
+"""
+
+
+def test_importing_every_module_of_synth_and_eval_leaves_ray_out():
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"
