@@ -15,13 +15,6 @@ from pathlib import Path
 
 from jobs.entry import main_for
 from synth import ConfigError
-from synth.dp_noise import SECURE, noise_source
-from synth.dp_schema import encode, read_private_table, schema_from_dict
-from synth.dp_vocab import resolve as resolve_vocabularies
-from synth.holdout import holdout_mask
-from synth.ledger import Ledger
-from synth.privbayes import STRUCTURE_SHARE, THETA, fit
-from synth.taxonomy import read_yaml
 
 # A budget above this is no privacy guarantee (utility checks need no more); it sends
 # the structure search into minutes (demo table: ε = 1e4 takes 5 s, 1e6 over 60 s).
@@ -52,14 +45,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--structure-share",
         type=float,
-        default=STRUCTURE_SHARE,
-        help="β: share of ε spent on choosing the structure (default: the paper's 0.3)",
+        default=None,
+        help="β: share of ε spent on choosing the structure (default: the paper's 0.3, "
+        "synth.privbayes.STRUCTURE_SHARE)",
     )
     p.add_argument(
         "--theta",
         type=float,
-        default=THETA,
-        help="θ-usefulness: parent sets only as large as the noise allows (default 4)",
+        default=None,
+        help="θ-usefulness: parent sets only as large as the noise allows (default 4, "
+        "synth.privbayes.THETA)",
     )
     p.add_argument("--on-out-of-domain", choices=["error", "clip"], default="error")
     p.add_argument(
@@ -72,6 +67,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict:
+    # Imported here, not at the top: diffprivlib and pandas take a second to import, and
+    # `hrsynth --help` should not wait for them.
+    from synth.dp_noise import SECURE, noise_source
+    from synth.dp_schema import encode, read_private_table, schema_from_dict
+    from synth.dp_vocab import resolve as resolve_vocabularies
+    from synth.holdout import holdout_mask
+    from synth.ledger import Ledger
+    from synth.privbayes import STRUCTURE_SHARE, THETA, fit
+    from synth.taxonomy import read_yaml
+
+    if args.structure_share is None:
+        args.structure_share = STRUCTURE_SHARE
+    if args.theta is None:
+        args.theta = THETA
     if not math.isfinite(args.epsilon) or not 0 < args.epsilon <= MAX_EPSILON:
         raise ConfigError(
             f"--epsilon must be a number in (0, {MAX_EPSILON:g}], got "

@@ -18,10 +18,6 @@ from collections import Counter
 from pathlib import Path
 
 from jobs.entry import main_for
-from synth.config import load_config
-from synth.plan import plan_documents
-from synth.shards import finished_shards, open_output, write_dp_samples, write_manifest, write_shard
-from synth.taxonomy import TAXONOMY_DIR, load_taxonomy
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -48,6 +44,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict:
+    # Imported here so that `hrsynth --help` does not wait for pandas and diffprivlib.
+    from synth.config import load_config
+    from synth.plan import plan_documents
+    from synth.shards import (
+        finished_shards,
+        open_output,
+        write_dp_samples,
+        write_manifest,
+        write_shard,
+    )
+    from synth.taxonomy import TAXONOMY_DIR, load_taxonomy
+
     started = time.time()
     cfg = load_config(
         args.config,

@@ -19,3 +19,14 @@ def test_importing_every_module_of_synth_and_eval_leaves_ray_out():
         [sys.executable, "-c", IMPORT_ALL], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_the_cli_parser_imports_no_heavy_library():
+    """`hrsynth --help` answers at once (0.25 s here): the jobs import diffprivlib, pandas,
+    torch and Ray inside `run`, not at the top."""
+    code = (
+        "import sys, jobs.cli; heavy = ('diffprivlib', 'pandas', 'torch', 'ray', 'sklearn'); "
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
