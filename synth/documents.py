@@ -6,13 +6,14 @@ import re
 import numpy as np
 
 from synth.contract import NO_VARIABLES
+from synth.engines import Engine
 from synth.entities import locate
 from synth.params import GenerationParams
 from synth.rollout import Draft, fill_slots
 from synth.slips import add_slips
 
 
-def render(jobs: list[dict], generator, params: GenerationParams, style: str, seed: int):
+def render(jobs: list[dict], engine: Engine, params: GenerationParams, style: str, seed: int):
     """Contract rows for `jobs`; `style` is the prompt style of jobs that carry none (CVs)."""
     drafts = [
         Draft(
@@ -26,7 +27,7 @@ def render(jobs: list[dict], generator, params: GenerationParams, style: str, se
         for j in jobs
     ]
     batch_seed = seed * 1_000_003 + min(j["index"] for j in jobs)
-    fill_slots(drafts, generator, params, batch_seed)
+    fill_slots(drafts, engine, params, batch_seed)
     rows = []
     for job, draft in zip(jobs, drafts):
         text = draft.text()
@@ -51,7 +52,7 @@ def render(jobs: list[dict], generator, params: GenerationParams, style: str, se
                 "attributes": {k: str(v) for k, v in job["attributes"].items()},
                 "persona": job["persona"],
                 "template_id": job["template_id"],
-                "model": generator.model_ref,
+                "model": engine.model_ref,
                 "seed": seed,
                 "run_id": job["id"].rsplit("-", 1)[0],
                 "prompt_tokens": draft.prompt_tokens,

@@ -157,16 +157,18 @@ def _word_ids(tokenizer, words: list[str]) -> list[list[int]] | None:
 
 
 class Generator:
-    """Holds one model; `continue_prompts` runs one batched generate call."""
+    """The in-process Hugging Face engine (synth.engines.Engine): holds one model;
+    `continue_prompts` runs one batched generate call."""
 
     def __init__(self, model_ref: str, device: str = "auto", dtype: str = "auto"):
         self.model_ref = model_ref
         self.tokenizer, self.model, self.device = load_model(model_ref, device, dtype)
         self.parameters = sum(p.numel() for p in self.model.parameters())
 
-    @property
-    def has_chat_template(self) -> bool:
-        return bool(getattr(self.tokenizer, "chat_template", None))
+    def chat_prompt(self, messages: list[dict]) -> str:
+        return self.tokenizer.apply_chat_template(
+            messages, add_generation_prompt=True, tokenize=False
+        )
 
     def continue_prompts(self, prompts: list[str], params: GenerationParams, seed: int):
         """Raw continuations, generated-token counts and prompt-token counts, per prompt."""

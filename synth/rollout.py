@@ -13,6 +13,7 @@ with a target length skips its later slots once the text would already reach it.
 import re
 from dataclasses import dataclass, field
 
+from synth.engines import Engine
 from synth.params import GenerationParams, free_params, long_params
 from synth.trimming import cut_to_words, trim_free, trim_slot
 
@@ -58,7 +59,7 @@ class Draft:
         return re.sub(r"\n{3,}", "\n\n", body).strip()
 
 
-def build_prompt(draft: Draft, tokenizer) -> str:
+def build_prompt(draft: Draft, engine: Engine) -> str:
     body = draft.body_so_far()
     so_far = (draft.header + "\n\n" + body).rstrip() if draft.header else body.rstrip()
     if draft.style == "plain":
@@ -68,7 +69,7 @@ def build_prompt(draft: Draft, tokenizer) -> str:
         {"role": "system", "content": system},
         {"role": "user", "content": draft.instruction},
     ]
-    opening = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    opening = engine.chat_prompt(messages)
     return opening + start
 
 
@@ -124,7 +125,9 @@ def _free_text(raw: str, draft: Draft) -> str:
     return _holding(cut, draft.needles) or _holding(whole, draft.needles)
 
 
-def fill_slots(drafts: list[Draft], generator, params: GenerationParams, seed: int) -> list[Draft]:
+def fill_slots(
+    drafts: list[Draft], engine: Engine, params: GenerationParams, seed: int
+) -> list[Draft]:
     """Generate every slot of every draft in place; returns the drafts.
 
     Each call batches every row that still has work: its next slot, or a retry of a slot
@@ -149,8 +152,8 @@ def fill_slots(drafts: list[Draft], generator, params: GenerationParams, seed: i
             if not group:
                 continue
             used, free = group_params[name], name == "free"
-            prompts = [build_prompt(drafts[i], generator.tokenizer) for i in group]
-            texts, counts, prompt_counts = generator.continue_prompts(prompts, used, seed + calls)
+            prompts = [build_prompt(drafts[i], engine) for i in group]
+            texts, counts, prompt_counts = engine.continue_prompts(prompts, used, seed + calls)
             calls += 1
             for i, raw, n, pn in zip(group, texts, counts, prompt_counts):
                 d = drafts[i]

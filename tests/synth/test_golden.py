@@ -26,15 +26,13 @@ GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 LABELS = [label for label in load_taxonomy() if label != "Life event_Health issues"]
 
 
-class FakeTokenizer:
-    def apply_chat_template(self, messages, add_generation_prompt, tokenize):
-        return "".join(f"<{m['role']}>{m['content']}" for m in messages) + "<assistant>"
-
-
 class ScriptedEngine:
     """A reply derived from the prompt, so every row's text depends on its own prompt."""
 
-    model_ref, tokenizer = "scripted", FakeTokenizer()
+    model_ref = "scripted"
+
+    def chat_prompt(self, messages):
+        return "".join(f"<{m['role']}>{m['content']}" for m in messages) + "<assistant>"
 
     def continue_prompts(self, prompts, params, seed):
         replies = []

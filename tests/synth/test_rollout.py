@@ -11,7 +11,6 @@ class ScriptedGenerator:
     """Returns queued continuations; records every batch's prompts."""
 
     model_ref = "scripted"
-    tokenizer = None
 
     def __init__(self, replies):
         self.replies, self.calls = list(replies), []

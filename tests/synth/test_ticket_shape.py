@@ -19,15 +19,13 @@ from synth.template import fill
 MIXED = "configs/tickets_mixed.yaml"
 
 
-class FakeTokenizer:
-    def apply_chat_template(self, messages, add_generation_prompt, tokenize):
-        return "".join(f"<{m['role']}>{m['content']}" for m in messages) + "<assistant>"
-
-
 class ScriptedGenerator:
     """Answers every prompt with `reply(prompt)`."""
 
-    model_ref, tokenizer = "scripted", FakeTokenizer()
+    model_ref = "scripted"
+
+    def chat_prompt(self, messages):
+        return "".join(f"<{m['role']}>{m['content']}" for m in messages) + "<assistant>"
 
     def __init__(self, reply):
         self.reply, self.prompts = reply, []
