@@ -8,6 +8,7 @@ driver streams the results back and writes each shard as soon as all its rows ar
 import json
 import os
 from collections import defaultdict
+from functools import partial
 
 import pyarrow as pa
 
@@ -21,38 +22,40 @@ from synth.params import params_from
 
 
 class SlotFiller:
-    """Ray Data actor: holds one model, turns a batch of jobs into contract rows."""
+    """Ray Data actor: holds one engine, turns a batch of jobs into contract rows.
 
-    def __init__(
-        self,
-        model: str,
-        device: str,
-        dtype: str,
-        generation: dict,
-        style: str,
-        seed: int,
-        threads: int,
-    ):
+    `make_engine` builds the engine in the actor (where the GPU is): the Hugging Face
+    Generator by default, anything with synth.engines.Engine's methods in tests."""
+
+    def __init__(self, make_engine, generation: dict, style: str, seed: int, threads: int):
         import torch
-
-        from synth.engine import Generator
 
         torch.set_num_threads(threads)
         gen = dict(generation)
         self.params = params_from(gen.pop("preset", "default"), gen)
-        self.generator = Generator(model, device, dtype)
+        self.engine = make_engine()
         self.style, self.seed = style, seed
 
     def __call__(self, batch: pa.Table) -> pa.Table:
         from synth.documents import render
 
         jobs = [json.loads(s) for s in batch.column("job").to_pylist()]
-        rows = render(jobs, self.generator, self.params, self.style, self.seed)
+        rows = render(jobs, self.engine, self.params, self.style, self.seed)
         return pa.table({"shard": [j["shard"] for j in jobs], "row": [json.dumps(r) for r in rows]})
 
 
-def generate(jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard) -> None:
-    """Run every job through the actor pool; call on_shard(shard, rows) per finished shard."""
+def hf_engine(cfg):
+    """The default engine factory: the config's model, in-process, on the actor's device."""
+    from synth.engine import Generator
+
+    return partial(Generator, cfg.model, cfg.device, cfg.dtype)
+
+
+def generate(
+    jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard, make_engine=None
+) -> None:
+    """Run every job through the actor pool; call on_shard(shard, rows) per finished shard.
+    `make_engine`: a picklable callable building the engine in each actor (hf_engine)."""
     connect()
     blocks = [
         pa.table({"shard": [j["shard"] for j in chunk], "job": [json.dumps(j) for j in chunk]})
@@ -69,9 +72,7 @@ def generate(jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard) -> No
     ds = ray.data.from_arrow(blocks).map_batches(
         SlotFiller,
         fn_constructor_kwargs={
-            "model": cfg.model,
-            "device": cfg.device,
-            "dtype": cfg.dtype,
+            "make_engine": make_engine or hf_engine(cfg),
             "generation": cfg.generation,
             # tickets carry their own style; this one is for CVs
             "style": cfg.prompt_style if isinstance(cfg.prompt_style, str) else "plain",
