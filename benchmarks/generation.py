@@ -17,11 +17,11 @@ from pathlib import Path
 
 import torch
 
-from synth.config import load_config
-from synth.documents import render
-from synth.engine import Generator
-from synth.params import params_from
-from synth.plan import plan_documents
+from synth.config.generate import load_config
+from synth.docs.tickets.plan import plan_documents
+from synth.generation.hf_engine import Generator
+from synth.generation.params import params_from
+from synth.generation.render import render
 
 RESULTS = Path(__file__).parent / "results" / "generation.json"
 

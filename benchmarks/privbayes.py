@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from synth.dp_schema import encode, load_schema
+from synth.dp.schema import encode, load_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "privbayes.json"

@@ -19,8 +19,8 @@ import pandas as pd
 
 def run_hrsynth(codes: pd.DataFrame, sizes, eps, seed, k, n, theta="default"):
     sys.path.insert(0, ".")
-    from synth.dp_schema import schema_from_dict
-    from synth.privbayes import fit
+    from synth.dp.privbayes import fit
+    from synth.dp.schema import schema_from_dict
 
     schema = schema_from_dict(
         {

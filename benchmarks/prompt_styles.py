@@ -16,12 +16,12 @@ import json
 import re
 from pathlib import Path
 
-from synth.config import load_config
-from synth.engine import Generator
-from synth.params import params_from
-from synth.plan import plan_documents
-from synth.rollout import Draft, fill_slots
-from synth.taxonomy import load_taxonomy
+from synth.config.generate import load_config
+from synth.docs.tickets.plan import plan_documents
+from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.generation.hf_engine import Generator
+from synth.generation.params import params_from
+from synth.generation.rollout import Draft, fill_slots
 
 RESULTS = Path(__file__).parent / "results" / "prompt_styles.json"
 SETTINGS = [("plain", 1.0), ("plain", 0.5), ("chat", 1.0), ("chat", 0.5)]

@@ -31,8 +31,8 @@ def main(argv=None) -> dict:
     import ray
 
     from eval import encoder
-    from jobs import train
-    from synth.taxonomy import load_taxonomy
+    from jobs.on_ray import training
+    from synth.docs.tickets.taxonomy import load_taxonomy
 
     ray.init(include_dashboard=False, log_to_driver=False)
     ds = ray.data.read_parquet(
@@ -57,7 +57,7 @@ def main(argv=None) -> dict:
     with tempfile.TemporaryDirectory() as out:
         for task in ("classify", "bio_ner"):
             for workers in [int(w) for w in args.workers.split(",")]:
-                m, _ = train.fit(task, ds, {**common, **extra[task]}, Path(out), workers, False)
+                m, _ = training.fit(task, ds, {**common, **extra[task]}, Path(out), workers, False)
                 cells.append(
                     {
                         "task": task,

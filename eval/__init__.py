@@ -1,4 +1,4 @@
 """Evaluation: test sets, metrics, the task-specific pieces, report, history, privacy.
 
-No Ray here; `jobs/evaluate.py` and `jobs/train.py` put these on Ray Data and Ray Train.
+No Ray here; `jobs/evaluate.py` and `jobs/on_ray/training.py` put these on Ray Data and Ray Train.
 """

@@ -9,8 +9,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from synth.cv.corpus import clean_text
-from synth.cv.extract import extract
+from synth.docs.cvs.extract.attributes import extract
+from synth.docs.cvs.extract.corpus import clean_text
 
 
 def _prf(tp: int, predicted: int, gold: int) -> dict:

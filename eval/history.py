@@ -14,7 +14,7 @@ import time
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from synth.storage import exists, filesystem
+from synth.io.storage import exists, filesystem, write_table
 
 # Settings that define "the same configuration"; training data and output folder vary.
 CONFIG_KEYS = ("tasks", "base_model", "num_workers", "epochs", "batch_size", "lr", "seed")
@@ -118,12 +118,5 @@ def append_and_compare(path: str, result: dict, tolerance: float) -> dict:
         ],
         schema=SCHEMA,
     )
-    fs, where = filesystem(path)
-    parent = where.rsplit("/", 1)[0] if "/" in where else ""
-    if parent:
-        fs.create_dir(parent, recursive=True)
-    tmp = f"{where}.tmp{int(now * 1e6)}"
-    with fs.open_output_stream(tmp) as f:
-        pq.write_table(pa.concat_tables([previous, new]), f)
-    fs.move(tmp, where)
+    write_table(path, pa.concat_tables([previous, new]))
     return comparison

@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from synth import ConfigError
-from synth.dp_schema import Schema, encode
-from synth.holdout import holdout_mask
+from synth.dp.holdout import holdout_mask
+from synth.dp.schema import Schema, encode
 
 MIN_VALUE_CHARS = 3
 CHUNK = 2048  # synthetic rows per distance block: CHUNK × private rows × d int8s

@@ -134,7 +134,7 @@ def _floats(text: str | None, default: list[float]) -> list[float]:
 
 
 def run(args: argparse.Namespace) -> dict:
-    from synth.cv.corpus import read_corpus
+    from synth.docs.cvs.extract.corpus import read_corpus
 
     started = time.time()
     epsilons = _floats(args.epsilons, [])

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from jobs.entry import main_for
-from jobs.ray_session import connect
+from jobs.on_ray.session import connect
 from synth import ConfigError
 
 TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy")
@@ -105,7 +105,7 @@ def _tasks(args: argparse.Namespace) -> list[str]:
 
 
 def _check_train(location: str) -> None:
-    from synth.storage import filesystem, list_names
+    from synth.io.storage import filesystem, list_names
 
     if location.lower().endswith((".csv", ".jsonl", ".json")):
         if not Path(location).is_file():
@@ -120,7 +120,7 @@ def _check_train(location: str) -> None:
 
 def _manifest(location: str) -> dict | None:
     """The generation run's manifest beside the shards, if any (none for a real corpus)."""
-    from synth.storage import exists, filesystem, join, read_json
+    from synth.io.storage import exists, filesystem, join, read_json
 
     if location.lower().endswith((".csv", ".jsonl", ".json")):
         return None
@@ -134,7 +134,7 @@ def _read_train(location: str):
     import ray
 
     from synth.contract import NO_VARIABLES
-    from synth.storage import filesystem
+    from synth.io.storage import filesystem
 
     fs, folder = filesystem(location)
     ds = ray.data.read_parquet(
@@ -147,7 +147,7 @@ def _read_train(location: str):
 
 def _load_private(args):
     """The private table and its schema, read before any training so a bad path fails fast."""
-    from synth.dp_schema import encode, load_schema, read_private_table
+    from synth.dp.schema import encode, load_schema, read_private_table
 
     schema = load_schema(args.schema)
     private = read_private_table(args.private, schema.to_dict(), "--private")
@@ -162,7 +162,7 @@ def _privacy(args, private, schema, manifest: dict | None, train_texts: list[str
     import pyarrow.parquet as pq
 
     from eval.privacy import privacy_checks
-    from synth.storage import filesystem, join
+    from synth.io.storage import filesystem, join
 
     samples_file = (manifest or {}).get("dp_samples")
     fs, folder = filesystem(args.train[0])
@@ -181,7 +181,7 @@ def _cls_entity(ctx: dict) -> dict:
     import ray
 
     from eval import cls_entity, intrinsic
-    from jobs import train
+    from jobs.on_ray import training
 
     nlp = intrinsic.load_nlp()
     rows, test = ctx["rows"], ctx["test"]
@@ -198,7 +198,7 @@ def _cls_entity(ctx: dict) -> dict:
         for c in found:
             items.append((d.text, c[0], c[1]))
             truth.append(cls_entity.gold_label(c, d.label, d.entities))
-    m, predicted = train.fit(
+    m, predicted = training.fit(
         "cls_entity",
         ray.data.from_items(train_rows),
         {**ctx["common"], "labels": sorted(classes), "test_candidates": items},
@@ -211,12 +211,12 @@ def _cls_entity(ctx: dict) -> dict:
 
 def _run_task(task: str, ctx: dict, args) -> dict:
     from eval import encoder, fasttext_task, intrinsic, metrics
-    from jobs import train
+    from jobs.on_ray import training
 
     texts, gold, labels = ctx["texts"], ctx["gold"], ctx["labels"]
     fit_args = (ctx["out"], ctx["workers"], ctx["gpu"])
     if task == "classify":
-        m, predicted = train.fit(
+        m, predicted = training.fit(
             "classify", ctx["ds"], {**ctx["common"], "labels": labels}, *fit_args
         )
         return {**metrics.classification(gold, predicted, labels), "training": m}
@@ -228,7 +228,9 @@ def _run_task(task: str, ctx: dict, args) -> dict:
         return {**metrics.classification(gold, predicted, labels), "hyperparameters": used}
     if task == "bio_ner":
         tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
-        m, predicted = train.fit("bio_ner", ctx["ds"], {**ctx["common"], "tags": tags}, *fit_args)
+        m, predicted = training.fit(
+            "bio_ner", ctx["ds"], {**ctx["common"], "tags": tags}, *fit_args
+        )
         tokenizer = encoder.load_tokenizer(ctx["common"]["encoder"])
         true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in ctx["test"].docs]
         return {**metrics.entity_scores(true, predicted), "training": m}
@@ -244,7 +246,7 @@ def _run_task(task: str, ctx: dict, args) -> dict:
 
 def _ticket_context(args, tasks: list[str]) -> dict:
     from eval.testset import load_testset
-    from synth.taxonomy import load_taxonomy
+    from synth.docs.tickets.taxonomy import load_taxonomy
 
     taxonomy = load_taxonomy()
     labels = sorted(taxonomy)
@@ -333,11 +335,11 @@ def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
 
 def run(args: argparse.Namespace) -> dict:
     from eval import encoder, history, report
-    from jobs import train
+    from jobs.on_ray import training
 
     if isinstance(args.train, str):
         args.train = [args.train]
-    from synth.versions import resolve
+    from synth.io.versions import resolve
 
     args.train = [resolve(t) for t in args.train]  # a refresh root → its latest version
     tasks = _tasks(args)
@@ -356,7 +358,7 @@ def run(args: argparse.Namespace) -> dict:
         "gold": [d.label for d in test.docs],
         "out": out,
         "workers": args.num_workers,
-        "gpu": train.use_gpu(args.gpu),
+        "gpu": training.use_gpu(args.gpu),
         "common": {
             "encoder": encoder.resolve_encoder(args.base_model),
             "epochs": args.epochs,

@@ -39,9 +39,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict:
-    from synth.cv.corpus import read_corpus
-    from synth.cv.extract import extract
-    from synth.cv.table import build_table, to_row
+    from synth.docs.cvs.extract.attributes import extract
+    from synth.docs.cvs.extract.corpus import read_corpus
+    from synth.docs.cvs.extract.table import build_table, to_row
+    from synth.io.storage import write_bytes
     from synth.nlp import load_nlp
 
     if args.min_count < 1:
@@ -51,10 +52,7 @@ def run(args: argparse.Namespace) -> dict:
     rows = [to_row(cv.role, extract(cv.text, nlp, args.as_of)) for cv in cvs]
     table, stats = build_table(rows, args.min_count)
     out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    table.to_csv(tmp, index=False)
-    tmp.replace(out)
+    write_bytes(out, table.to_csv(index=False).encode("utf-8"))
     print(
         f"{stats['cvs']} CVs -> {out}: {stats['with_university']} with a university, "
         f"{stats['with_company']} with an employer; {stats['rare_universities']} university "

@@ -8,10 +8,8 @@ Prints the structure and the ε ledger; never prints or writes a private row.
 """
 
 import argparse
-import json
 import math
 import sys
-from pathlib import Path
 
 from jobs.entry import main_for
 from synth import ConfigError
@@ -47,14 +45,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         help="β: share of ε spent on choosing the structure (default: the paper's 0.3, "
-        "synth.privbayes.STRUCTURE_SHARE)",
+        "synth.dp.privbayes.STRUCTURE_SHARE)",
     )
     p.add_argument(
         "--theta",
         type=float,
         default=None,
         help="θ-usefulness: parent sets only as large as the noise allows (default 4, "
-        "synth.privbayes.THETA)",
+        "synth.dp.privbayes.THETA)",
     )
     p.add_argument("--on-out-of-domain", choices=["error", "clip"], default="error")
     p.add_argument(
@@ -69,13 +67,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> dict:
     # Imported here, not at the top: diffprivlib and pandas take a second to import, and
     # `hrsynth --help` should not wait for them.
-    from synth.dp_noise import SECURE, noise_source
-    from synth.dp_schema import encode, read_private_table, schema_from_dict
-    from synth.dp_vocab import resolve as resolve_vocabularies
-    from synth.holdout import holdout_mask
-    from synth.ledger import Ledger
-    from synth.privbayes import STRUCTURE_SHARE, THETA, fit
-    from synth.taxonomy import read_yaml
+    from synth.dp.holdout import holdout_mask
+    from synth.dp.ledger import Ledger
+    from synth.dp.noise import SECURE, noise_source
+    from synth.dp.privbayes import STRUCTURE_SHARE, THETA, fit
+    from synth.dp.schema import encode, read_private_table, schema_from_dict
+    from synth.dp.vocab import resolve as resolve_vocabularies
+    from synth.io.files import read_yaml
+    from synth.io.storage import write_json
 
     if args.structure_share is None:
         args.structure_share = STRUCTURE_SHARE
@@ -130,11 +129,7 @@ def run(args: argparse.Namespace) -> dict:
         else None,
         "vocabularies": vocabularies or None,
     }
-    out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(doc, indent=1))
-    tmp.replace(out)
+    write_json(args.output, doc)
     print(f"structure (degree {net.degree}):")
     for name in doc["order"]:
         print(f"  {name} <- {', '.join(doc['parents'][name]) or '(none)'}")
@@ -155,7 +150,7 @@ def run(args: argparse.Namespace) -> dict:
             f"{int(held_out.sum())} of {len(table)} rows held out for privacy checks "
             f"(share {args.holdout}, seed {args.seed})"
         )
-    print(f"model written to {out}")
+    print(f"model written to {args.output}")
     return doc
 
 

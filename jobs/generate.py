@@ -45,16 +45,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> dict:
     # Imported here so that `hrsynth --help` does not wait for pandas and diffprivlib.
-    from synth.config import load_config
-    from synth.plan import plan_documents
-    from synth.shards import (
+    from synth.config.generate import load_config
+    from synth.docs.tickets.plan import plan_documents
+    from synth.docs.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy
+    from synth.io.shards import (
         finished_shards,
         open_output,
         write_dp_samples,
         write_manifest,
         write_shard,
     )
-    from synth.taxonomy import TAXONOMY_DIR, load_taxonomy
 
     started = time.time()
     cfg = load_config(
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> dict:
         previous = json.loads((out / "_run.json").read_text())["config"]
         if args.config and "reference_date" not in (_yaml_keys(args.config)):
             cfg.reference_date = previous.get("reference_date", cfg.reference_date)
-    from synth.engine import resolve_model
+    from synth.generation.hf_engine import resolve_model
 
     resolve_model(cfg.model)  # an unknown model path fails here, before Ray starts
     run_info = open_output(out, cfg.to_dict(), cfg.fingerprint())
@@ -100,9 +100,9 @@ def run(args: argparse.Namespace) -> dict:
 
     gen_started = time.time()
     if todo:
-        from jobs import pipeline
+        from jobs.on_ray import slot_filling
 
-        pipeline.generate(todo, cfg, shard_sizes, on_shard)
+        slot_filling.generate(todo, cfg, shard_sizes, on_shard)
     wall = time.time() - started
     gen_wall = time.time() - gen_started
     if cfg.doc_type == "cv":  # every CV has a role and a total; entries vary per CV
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> dict:
         taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
         declared = {label: set(s.variables) for label, s in taxonomy.items()}
     gen = dict(cfg.generation)
-    from synth.params import params_from
+    from synth.generation.params import params_from
 
     params = params_from(gen.pop("preset", "default"), gen)
     manifest = write_manifest(
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def _yaml_keys(path: str) -> set:
-    from synth.taxonomy import read_yaml
+    from synth.io.files import read_yaml
 
     doc = read_yaml(path, "config")
     return set(doc or {})

@@ -5,11 +5,11 @@
         --epsilon 1 | --dp-model model.json] [--num-docs 2000] [--keep 5]
 
 Made for schedules (cluster/kuberay/cronjobs.yaml). Each run gets its own folder,
-ROOT/v=<UTC time>/ (layout in synth/versions.py): `model.json` when it fitted, `data/`
+ROOT/v=<UTC time>/ (layout in synth/io/versions.py): `model.json` when it fitted, `data/`
 from the generate job, `eval/` from the evaluate job, whose headline metrics are appended
 to ROOT/history.parquet. Only when every step succeeded is `latest.json` moved to the new
 version, and versions older than the --keep newest good ones are deleted. Every refit is
-charged to ROOT/privacy_account.json first (synth/privacy_account.py) and refused when it
+charged to ROOT/privacy_account.json first (synth/dp/account.py) and refused when it
 would take the root over --total-budget. A failed step
 marks the version `failed`, leaves what it finished in place and leaves `latest` where it
 was; the error is raised as usual.
@@ -30,8 +30,10 @@ import pyarrow.fs as pafs
 
 from jobs import evaluate, fit, generate
 from jobs.entry import main_for, run_job
-from synth import ConfigError, privacy_account, versions
-from synth.storage import filesystem, join
+from synth import ConfigError
+from synth.dp import account as privacy_account
+from synth.io import versions
+from synth.io.storage import filesystem, join, write_json
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -227,7 +229,7 @@ def run(args: argparse.Namespace) -> dict:
                 failed_at=time.time(),
                 traceback=traceback.format_exc(limit=5),
             )
-            versions.write_json(pafs.LocalFileSystem(), str(stage / versions.STATUS), status)
+            write_json(stage / versions.STATUS, status)
             _publish(stage, root, version)
             print(
                 f"refresh failed; latest still names "
@@ -236,7 +238,7 @@ def run(args: argparse.Namespace) -> dict:
             )
             raise
         status.update(status="succeeded", finished=time.time())
-        versions.write_json(pafs.LocalFileSystem(), str(stage / versions.STATUS), status)
+        write_json(stage / versions.STATUS, status)
         _publish(stage, root, version)
     pointer = {
         "version": version,

@@ -6,7 +6,7 @@ the tests and evaluation all read it from here.
 
 import pyarrow as pa
 
-from synth.persona import PERSONA_FIELDS
+from synth.docs.persona import PERSONA_FIELDS
 
 # exact: the text is the sampled value; rendered: the text is the surface form the value
 # was planted in ('next Monday' for 2026-11-30); heuristic: the model restated it.

@@ -12,8 +12,8 @@ from eval.privacy import (
     text_values,
 )
 from synth import ConfigError
-from synth.dp_schema import load_schema
-from synth.holdout import holdout_mask
+from synth.dp.holdout import holdout_mask
+from synth.dp.schema import load_schema
 from tests.conftest import ROOT
 
 

@@ -4,8 +4,8 @@ training: a real Parquet folder read through Ray Data."""
 import pytest
 
 from synth.contract import NO_VARIABLES
-from synth.persona import PERSONA_FIELDS
-from synth.shards import write_shard
+from synth.docs.persona import PERSONA_FIELDS
+from synth.io.shards import write_shard
 
 pytestmark = pytest.mark.slow
 

@@ -12,9 +12,9 @@ import pandas as pd
 import yaml
 
 from jobs import fit as fit_job
-from synth import privbayes
-from synth.dp_noise import SECURE
-from synth.privbayes import noisy_counts
+from synth.dp import privbayes
+from synth.dp.noise import SECURE
+from synth.dp.privbayes import noisy_counts
 
 VALUES = {"team": ["a", "b", "c"], "level": ["x", "y"], "site": ["n", "s", "e", "w"]}
 

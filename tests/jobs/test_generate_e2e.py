@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from synth.contract import NO_VARIABLES, SCHEMA, check_row
-from synth.taxonomy import load_taxonomy
+from synth.docs.tickets.taxonomy import load_taxonomy
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow

@@ -36,7 +36,7 @@ def test_bad_settings_are_named_in_one_line(tmp_path, capsys, setting, message):
 
 
 def test_an_unquoted_yaml_date_is_read_as_the_date(tmp_path):
-    from synth.config import load_config
+    from synth.config.generate import load_config
 
     config = tmp_path / "config.yaml"
     config.write_text("reference_date: 2026-11-22\n")

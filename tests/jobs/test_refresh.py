@@ -6,7 +6,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from eval.history import read_history
-from synth import versions
+from synth.io import versions
 from tests.conftest import refresh
 
 pytestmark = pytest.mark.slow
@@ -55,7 +55,7 @@ def test_retention_keeps_the_newest_good_versions(refreshed, dp_model, tmp_path)
 def test_refits_are_charged_to_the_root_and_capped(tmp_path):
     """A refit is a new release of the private rows: the root's account adds them up, and
     one that would pass --total-budget is refused before anything is written."""
-    from synth.privacy_account import read_account
+    from synth.dp.account import read_account
 
     root = str(tmp_path / "root")
     refit = [

@@ -4,7 +4,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from synth import versions
+from synth.io import versions
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow

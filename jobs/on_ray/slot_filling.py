@@ -1,0 +1,95 @@
+"""The one module that wires generation to Ray Data.
+
+Planned jobs become Arrow blocks of `batch_size` rows; an actor pool (model loaded once
+per actor, one GPU per actor when the cluster has GPUs) fills each batch's slots; the
+driver streams the results back and writes each shard as soon as all its rows are in.
+"""
+
+import json
+import os
+from collections import defaultdict
+from functools import partial
+
+import pyarrow as pa
+
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+
+import ray
+
+from jobs.on_ray.session import connect
+from synth.generation.params import params_from
+
+
+class SlotFiller:
+    """Ray Data actor: holds one engine, turns a batch of jobs into contract rows.
+
+    `make_engine` builds the engine in the actor (where the GPU is): the Hugging Face
+    Generator by default, anything with synth.generation.engine.Engine's methods in tests."""
+
+    def __init__(self, make_engine, generation: dict, style: str, seed: int, threads: int):
+        import torch
+
+        torch.set_num_threads(threads)
+        gen = dict(generation)
+        self.params = params_from(gen.pop("preset", "default"), gen)
+        self.engine = make_engine()
+        self.style, self.seed = style, seed
+
+    def __call__(self, batch: pa.Table) -> pa.Table:
+        from synth.generation.render import render
+
+        jobs = [json.loads(s) for s in batch.column("job").to_pylist()]
+        rows = render(jobs, self.engine, self.params, self.style, self.seed)
+        return pa.table({"shard": [j["shard"] for j in jobs], "row": [json.dumps(r) for r in rows]})
+
+
+def hf_engine(cfg):
+    """The default engine factory: the config's model, in-process, on the actor's device."""
+    from synth.generation.hf_engine import Generator
+
+    return partial(Generator, cfg.model, cfg.device, cfg.dtype)
+
+
+def generate(
+    jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard, make_engine=None
+) -> None:
+    """Run every job through the actor pool; call on_shard(shard, rows) per finished shard.
+    `make_engine`: a picklable callable building the engine in each actor (hf_engine)."""
+    connect()
+    blocks = [
+        pa.table({"shard": [j["shard"] for j in chunk], "job": [json.dumps(j) for j in chunk]})
+        for chunk in (jobs[i : i + cfg.batch_size] for i in range(0, len(jobs), cfg.batch_size))
+    ]
+    # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
+    # one per actor anyway, which is what makes the autoscaler start them.
+    gpus = cfg.device.startswith("cuda") or (
+        cfg.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0
+    )
+    cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
+    actors = cfg.num_actors
+    threads = cfg.threads_per_actor or max(1, cpus // actors)
+    ds = ray.data.from_arrow(blocks).map_batches(
+        SlotFiller,
+        fn_constructor_kwargs={
+            "make_engine": make_engine or hf_engine(cfg),
+            "generation": cfg.generation,
+            # tickets carry their own style; this one is for CVs
+            "style": cfg.prompt_style if isinstance(cfg.prompt_style, str) else "plain",
+            "seed": cfg.seed,
+            "threads": threads,
+        },
+        batch_size=cfg.batch_size,
+        batch_format="pyarrow",
+        compute=ray.data.ActorPoolStrategy(size=actors),
+        num_cpus=1,
+        num_gpus=1 if gpus else 0,
+    )
+    pending = defaultdict(list)
+    for batch in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+        for shard, row in zip(batch.column("shard").to_pylist(), batch.column("row").to_pylist()):
+            pending[shard].append(json.loads(row))
+            if len(pending[shard]) == shard_sizes[shard]:
+                on_shard(shard, pending.pop(shard))
+    if pending:
+        raise RuntimeError(f"shards {sorted(pending)} came back incomplete")

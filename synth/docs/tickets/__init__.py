@@ -1,0 +1,1 @@
+"""HR tickets: the taxonomy, variable samplers, surface forms, writer traits and shapes."""

@@ -1,0 +1,192 @@
+"""Driver-side sampling: every document's label, persona, variables and template.
+
+Cheap and deterministic from the seed; this is what Ray then distributes for the
+expensive part (generation). Each planned document is a plain dict ("job").
+"""
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from synth import ConfigError
+from synth.config.generate import GenerateConfig
+from synth.docs.persona import make_personas
+from synth.docs.tickets.forms import Writer, render_values
+from synth.docs.tickets.samplers import SamplingContext, sampler_for
+from synth.docs.tickets.shape import (
+    FREE_TEMPLATE_ID,
+    WritingTally,
+    choose_template,
+    free_card,
+    template_pools,
+    ticket_pieces,
+)
+from synth.docs.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy, resolve_label
+from synth.docs.tickets.traits import STYLES, draw, draw_shape, traits_from, weights
+from synth.dp.privbayes import from_dict
+from synth.generation.template import fill, variables_in
+
+WRITER_STREAM = 1  # the seed's second stream: writer traits, prompt styles, surface forms
+
+
+def load_dp_model(path: str | None):
+    if not path:
+        return None
+    try:
+        return from_dict(json.loads(Path(path).read_text()))
+    except FileNotFoundError:
+        raise ConfigError(
+            f"dp_model {path} not found; run `hrsynth fit …` first (make demo does) or fix the path"
+        ) from None
+    except (json.JSONDecodeError, KeyError):
+        raise ConfigError(f"dp_model {path} is not a valid model file; refit it") from None
+
+
+def chosen_labels(cfg: GenerateConfig, taxonomy) -> list[str]:
+    if cfg.labels == "all":
+        return list(taxonomy)
+    if not isinstance(cfg.labels, list) or not cfg.labels:
+        raise ConfigError("labels must be 'all' or a non-empty list of labels")
+    return [resolve_label(taxonomy, name) for name in cfg.labels]
+
+
+def balanced_labels(labels: list, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n labels, each of `labels` n / len(labels) times (±1), in a seeded random order."""
+    per_doc = np.array([labels[i % len(labels)] for i in range(n)], dtype=object)
+    rng.shuffle(per_doc)
+    return per_doc
+
+
+def instruction(sub, persona: dict, values: dict) -> str:
+    facts = "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in values.items())
+    return (
+        f"Write a short email from {persona['name']}, who works at {persona['company']}, "
+        f"to the HR department. The writer {sub.description}. Facts: {facts}. "
+        "Write in the first person, stay on this topic, and use no placeholders."
+    )
+
+
+def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
+    """All cfg.num_docs jobs in index order, and notes for the manifest."""
+    if cfg.doc_type == "cv":
+        from synth.docs.cvs.plan import plan_cvs
+
+        return plan_cvs(cfg, run_id, load_dp_model(cfg.dp_model))
+    taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
+    labels = chosen_labels(cfg, taxonomy)
+    rng = np.random.default_rng(cfg.seed)
+    per_doc = balanced_labels(labels, cfg.num_docs, rng)
+    personas = make_personas(cfg.num_docs, cfg.countries, rng)
+    ctx = SamplingContext(reference_date=dt.date.fromisoformat(cfg.reference_date))
+    model = load_dp_model(cfg.dp_model)
+    notes = {"dp_models": {}, "dp_samples": None}
+    values: list[dict] = [{} for _ in range(cfg.num_docs)]
+    for label in labels:
+        sub = taxonomy[label]
+        rows = np.flatnonzero(per_doc == label)
+        if len(rows) == 0:
+            continue
+        sampler = sampler_for(sub.sampler, label)
+        if sub.sampler == "health_absence":
+            if model is None:
+                raise ConfigError(
+                    f"label '{label}' needs a DP absence model: set dp_model "
+                    "(run `hrsynth fit`) or drop the label"
+                )
+            sampled_rows = model.sample(len(rows), cfg.seed)
+            ctx.absences = _absences(sampled_rows, cfg.seed)
+            notes["dp_samples"] = sampled_rows.assign(id=[f"{run_id}-{i:08d}" for i in rows])
+            notes["dp_models"][cfg.dp_model] = model.to_dict()["ledger"] | {
+                "degree": model.degree,
+                "used_for": label,
+                "holdout": model.fit_info.get("holdout"),
+            }
+        sampled = sampler(len(rows), rng, [personas[i] for i in rows], ctx)
+        for k, i in enumerate(rows):
+            values[i] = {name: sampled[name][k] for name in sampled}
+    # Traits, styles and forms draw from a stream of their own: with the first release's
+    # settings they draw nothing, and `rng` makes the same tickets it always made.
+    writer_rng = np.random.default_rng([cfg.seed, WRITER_STREAM])
+    traits, styles = traits_from(cfg.traits), weights(cfg.prompt_style, "prompt_style", STYLES)
+    pools = template_pools(taxonomy, cfg.templates)
+    tally = WritingTally()
+    jobs = []
+    for i in range(cfg.num_docs):
+        sub, persona = taxonomy[per_doc[i]], personas[i]
+        shape = draw_shape(traits, sub, writer_rng)
+        style = draw(styles, writer_rng)
+        template = (
+            None
+            if style == "free"
+            else choose_template(sub, pools[sub.label], shape, traits.omission, rng)
+        )
+        # With omission on, a variable the chosen template does not write is left out too.
+        kept = [
+            v
+            for v in sub.variables
+            if v not in shape.omitted
+            and (template is None or not traits.omission or v in sub.uses(template))
+        ]
+        shown = kept + [v for v in sub.context_variables if v in values[i]]
+        writer = Writer(persona["country_code"], persona["locale"], ctx.reference_date)
+        surface, forms = render_values(
+            {k: values[i][k] for k in shown}, writer, cfg.value_forms, writer_rng
+        )
+        all_values = {**persona, **values[i], **surface}
+        left_out = set(sub.variables) - set(kept)
+        headers = _without(sub.headers, left_out)
+        subjects = _without(sub.subjects, left_out)
+        header = "\n".join(
+            [
+                f"From: {persona['name']} <{persona['company_email']}>",
+                fill(headers[rng.integers(len(headers))], all_values),
+                "Subject: " + fill(subjects[rng.integers(len(subjects))], all_values),
+            ]
+        )
+        entity_surface = {k: surface[k] for k in kept}
+        tally.add(sub, shape, style, template, {k: forms[k] for k in kept}, left_out)
+        jobs.append(
+            {
+                "index": i,
+                "shard": i // cfg.shard_size,
+                "id": f"{run_id}-{i:08d}",
+                "label": sub.label,
+                "category": sub.category,
+                "subcategory": sub.subcategory,
+                "template_id": template.id if template else FREE_TEMPLATE_ID,
+                "header": header if shape.header else "",
+                "pieces": ticket_pieces(template, shape, all_values, writer_rng),
+                "instruction": (
+                    free_card(sub, persona, entity_surface, shape)
+                    if style == "free"
+                    else instruction(sub, persona, entity_surface)
+                ),
+                "style": style,
+                "target_words": shape.target_words,
+                "slip_rate": traits.slip_rate,
+                "entities": {k: values[i][k] for k in kept},
+                "surface": entity_surface,
+                "attributes": values[i],
+                "persona": persona,
+            }
+        )
+    notes["writing"] = tally.summary()
+    return jobs, notes
+
+
+def _without(lines: tuple[str, ...], left_out: set[str]) -> tuple[str, ...]:
+    """Header or subject lines that do not name a left-out variable (when one does not)."""
+    kept = tuple(line for line in lines if not variables_in(line) & left_out)
+    return kept or lines
+
+
+def _absences(sampled: pd.DataFrame, seed: int) -> pd.DataFrame:
+    rows, n = sampled.copy(), len(sampled)
+    month = rows["month"].astype(int).to_numpy()
+    # Month 0 means 'not recorded' in the source table: any month will do.
+    fill_in = np.random.default_rng(seed + 1).integers(1, 13, size=n)
+    rows["month"] = np.where(month == 0, fill_in, month)
+    return rows

@@ -1,0 +1,53 @@
+"""The ε a refresh root has spent on its private table, summed over every refit.
+
+Each refit is a new DP release of the private rows. By sequential composition the
+privacy loss of a row that stays in the table adds up over refits, whatever any one
+model's ledger says: thirty daily refits at ε = 1 are ε = 30 for the people in the table.
+So `refresh` charges every refit to ROOT/privacy_account.json before the fit runs (a
+crash can never leave a release uncounted), and refuses, before writing anything, a
+refit that would take the total over --total-budget. One account per root: a root is
+one dataset line fed by one private source, and adding up everything it fitted is the
+conservative reading when that source changes.
+"""
+
+import time
+
+from synth import ConfigError
+from synth.io.storage import exists, filesystem, join, read_json, write_json
+
+ACCOUNT = "privacy_account.json"
+
+
+def read_account(root: str) -> dict:
+    fs, folder = filesystem(root)
+    path = join(folder, ACCOUNT)
+    return read_json(fs, path) if exists(fs, path) else {"spent": 0.0, "entries": []}
+
+
+def check(account: dict, epsilon: float, total_budget: float | None) -> None:
+    """Refuse a refit that the root's total budget cannot pay for."""
+    after = account["spent"] + epsilon
+    if total_budget is not None and after > total_budget * (1 + 1e-12):
+        raise ConfigError(
+            f"--epsilon {epsilon:g} would bring the ε spent on this root's private data to "
+            f"{after:g}, over --total-budget {total_budget:g} ({len(account['entries'])} "
+            "refits so far, see privacy_account.json): reuse a fitted model with --dp-model, "
+            "or raise --total-budget as a deliberate decision"
+        )
+
+
+def charge(root: str, version: str, epsilon: float, data: str, total_budget: float | None) -> dict:
+    """Record one refit (checked against the budget first); returns the new account."""
+    account = read_account(root)
+    check(account, epsilon, total_budget)
+    entries = [
+        *account["entries"],
+        {"version": version, "epsilon": epsilon, "data": str(data), "at": time.time()},
+    ]
+    account = {
+        "spent": sum(e["epsilon"] for e in entries),
+        "total_budget": total_budget,
+        "entries": entries,
+    }
+    write_json(join(root, ACCOUNT), account)
+    return account

@@ -1,0 +1,99 @@
+"""A sampling loop for many rows at once that drops each row as soon as it is finished.
+
+`transformers.generate` keeps every row of a batch in the forward pass until the longest
+is done and samples from the full vocabulary (a sort and an exponential draw over ~50k
+logits per row per step). Here finished rows leave the batch (their KV cache entries are
+dropped), and sampling draws from the top-k candidates only, which is the same
+distribution as top-k → top-p → multinomial over the full vocabulary. Beam search and
+forced words still go through `generate` (see engine.py).
+"""
+
+from collections.abc import Callable
+
+import torch
+from transformers.generation.logits_process import (
+    NoBadWordsLogitsProcessor,
+    NoRepeatNGramLogitsProcessor,
+    RepetitionPenaltyLogitsProcessor,
+)
+
+from synth.generation.params import GenerationParams
+
+
+def _pick(logits: torch.Tensor, params: GenerationParams, rng: torch.Generator) -> torch.Tensor:
+    if not params.do_sample:
+        return logits.argmax(dim=-1)
+    k = min(params.top_k or logits.shape[-1], logits.shape[-1])
+    values, index = torch.topk(logits / params.temperature, k, dim=-1)  # sorted, descending
+    probs = torch.softmax(values, dim=-1)
+    if params.top_p < 1.0:
+        # Keep the smallest prefix whose mass reaches top_p (at least one candidate).
+        outside = probs.cumsum(dim=-1) - probs > params.top_p
+        probs = probs.masked_fill(outside, 0.0)
+    choice = torch.multinomial(probs, 1, generator=rng)
+    return index.gather(-1, choice).squeeze(-1)
+
+
+@torch.inference_mode()
+def sample_rows(
+    model,
+    enc,
+    params: GenerationParams,
+    eos_ids: set[int],
+    finished: Callable[[list[list[int]]], list[bool]],
+    bad_words_ids=None,
+    seed: int = 0,
+) -> list[list[int]]:
+    """New token ids per row; `finished(token_lists)` says which of those rows may stop."""
+    rng = torch.Generator(device=enc.input_ids.device).manual_seed(seed)
+    seq, mask = enc.input_ids, enc.attention_mask
+    processors = (
+        [RepetitionPenaltyLogitsProcessor(params.repetition_penalty)]
+        if params.repetition_penalty != 1.0
+        else []
+    )
+    if params.no_repeat_ngram_size:
+        processors.append(NoRepeatNGramLogitsProcessor(params.no_repeat_ngram_size))
+    if bad_words_ids:
+        processors.append(NoBadWordsLogitsProcessor(bad_words_ids, eos_token_id=list(eos_ids)))
+    positions = (mask.long().cumsum(-1) - 1).clamp(min=0)
+    out = model(
+        input_ids=seq, attention_mask=mask, position_ids=positions, use_cache=True, logits_to_keep=1
+    )
+    cache, last_pos = out.past_key_values, positions[:, -1]
+    active = list(range(len(seq)))  # original row index of each batch position
+    new: list[list[int]] = [[] for _ in active]
+    eos_list = sorted(eos_ids)
+    for step in range(params.max_new_tokens):
+        logits = out.logits[:, -1, :].float()
+        for proc in processors:
+            logits = proc(seq, logits)
+        if step < params.min_new_tokens:
+            logits[:, eos_list] = float("-inf")
+        token = _pick(logits, params, rng)
+        for pos, t in enumerate(token.tolist()):
+            new[active[pos]].append(t)
+        ended = [new[r][-1] in eos_ids for r in active]
+        if step + 1 >= params.min_new_tokens:
+            checks = finished([new[active[p]] for p in range(len(active)) if not ended[p]])
+            it = iter(checks)
+            ended = [e or next(it) for e in ended]
+        if all(ended) or step + 1 == params.max_new_tokens:
+            break
+        keep = [p for p, e in enumerate(ended) if not e]
+        seq = torch.cat([seq, token[:, None]], dim=-1)
+        mask = torch.cat([mask, mask.new_ones((len(mask), 1))], dim=-1)
+        last_pos = last_pos + 1
+        if len(keep) < len(active):
+            idx = torch.tensor(keep, device=seq.device)
+            cache.batch_select_indices(idx)
+            seq, mask, last_pos, token = seq[idx], mask[idx], last_pos[idx], token[idx]
+            active = [active[p] for p in keep]
+        out = model(
+            input_ids=token[:, None],
+            attention_mask=mask,
+            position_ids=last_pos[:, None],
+            past_key_values=cache,
+            use_cache=True,
+        )
+    return new

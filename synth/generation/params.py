@@ -1,0 +1,94 @@
+"""Generation parameters and their named presets.
+
+`thesis` is the Ticket Generator thesis's setting (GPT-J-6B). `default` is the setting
+chosen for the embedded SmolLM2-135M by measurement (benchmarks/prompt_styles.py, see
+README): a 135M model drifts off topic at temperature 1.0.
+"""
+
+from dataclasses import asdict, dataclass, field, fields, replace
+
+from synth import ConfigError
+from synth.config.checks import check_fields
+
+
+@dataclass
+class GenerationParams:
+    max_new_tokens: int = 40
+    min_new_tokens: int = 0
+    do_sample: bool = True
+    temperature: float = 0.5
+    top_k: int = 50
+    top_p: float = 0.85
+    repetition_penalty: float = 1.2
+    no_repeat_ngram_size: int = 0
+    num_beams: int = 1
+    bad_words: list[str] = field(default_factory=list)
+    force_words: list[str] = field(default_factory=list)
+    # Stop a slot after this many complete sentences (or at a blank line / end of text).
+    sentences_per_slot: int = 2
+    # ... or after this many paragraphs (a template slot is one paragraph).
+    paragraphs_per_slot: int = 1
+    # A slot that comes back empty after trimming is generated again, at most this often.
+    max_retries: int = 2
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+PRESETS = {
+    "thesis": {
+        "max_new_tokens": 50,
+        "top_k": 50,
+        "top_p": 0.85,
+        "repetition_penalty": 1.2,
+        "temperature": 1.0,
+        "do_sample": True,
+        "sentences_per_slot": 50,
+    },
+    "default": {},
+}
+
+
+def free_params(params: GenerationParams) -> GenerationParams:
+    """A free-form ticket is one slot holding the whole email: three slots' worth of
+    tokens, several paragraphs (greeting, body, sign-off)."""
+    return replace(
+        params,
+        max_new_tokens=3 * params.max_new_tokens,
+        sentences_per_slot=max(params.sentences_per_slot, 12),
+        paragraphs_per_slot=5,
+    )
+
+
+def long_params(params: GenerationParams) -> GenerationParams:
+    """A slot of a ticket with a long target length: up to three times the sentences and
+    tokens of a regular slot."""
+    return replace(
+        params,
+        max_new_tokens=3 * params.max_new_tokens,
+        sentences_per_slot=3 * params.sentences_per_slot,
+    )
+
+
+def params_from(preset: str = "default", overrides: dict | None = None) -> GenerationParams:
+    if preset not in PRESETS:
+        raise ConfigError(f"generation.preset '{preset}' unknown; use one of {list(PRESETS)}")
+    values = {**PRESETS[preset], **(overrides or {})}
+    known = {f.name for f in fields(GenerationParams)}
+    unknown = set(values) - known
+    if unknown:
+        raise ConfigError(
+            f"generation: unknown parameter(s) {sorted(unknown)}; known: {sorted(known)}"
+        )
+    p = GenerationParams(**values)
+    check_fields(p, "generation.")
+    if p.max_new_tokens <= 0 or p.min_new_tokens < 0 or p.min_new_tokens > p.max_new_tokens:
+        raise ConfigError("generation: need 0 ≤ min_new_tokens ≤ max_new_tokens and max > 0")
+    if p.do_sample and not p.temperature > 0:
+        raise ConfigError("generation.temperature must be > 0 when do_sample is true")
+    if p.force_words and p.num_beams < 2:
+        raise ConfigError(
+            "generation.force_words needs num_beams ≥ 2 and do_sample false "
+            "(constrained beam search)"
+        )
+    return p

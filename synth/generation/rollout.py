@@ -1,0 +1,175 @@
+"""Recursive `<generate>` filling, batched across documents (a "rollout").
+
+Slot j of every document in the batch is generated in one call, its prompt being all
+text before it (header + body so far); then slot j+1, and so on. An empty slot (nothing
+left after trimming) is retried for just those rows, a bounded number of times; a slot
+that stays empty is recorded in the row's `error` and the ticket keeps its fixed text.
+
+A draft carries its own prompt style: `free` drafts (the model writes the whole ticket
+from an attribute card) are generated in a call of their own with free_params. A draft
+with a target length skips its later slots once the text would already reach it.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from synth.generation.engine import Engine
+from synth.generation.params import GenerationParams, free_params, long_params
+from synth.generation.trimming import cut_to_words, trim_free, trim_slot
+
+SYSTEM = "You write realistic, concise workplace emails in plain English."
+FREE_SYSTEM = "You write short, realistic emails that employees send to their HR department."
+# Words in an average generated sentence (SmolLM2's tickets: 16.5 on 160 new-default ones).
+WORDS_PER_SENTENCE = 16
+
+
+@dataclass
+class Draft:
+    header: str
+    pieces: list[str]  # fixed text around the slots: len = slots + 1
+    instruction: str  # the chat style's instruction, or the free style's attribute card
+    style: str = "plain"
+    target_words: int | None = None
+    # Free style: a draft is kept only when it holds one of these (the values as written).
+    needles: tuple[str, ...] = ()
+    slots: list[str] = field(default_factory=list)
+    generated_tokens: int = 0
+    prompt_tokens: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def body_so_far(self) -> str:
+        parts = []
+        for i, piece in enumerate(self.pieces[: len(self.slots) + 1]):
+            parts.append(piece)
+            if i < len(self.slots) and self.slots[i]:
+                sep = "" if not parts[-1] or parts[-1][-1].isspace() else " "
+                parts.append(sep + self.slots[i])
+        return "".join(parts)
+
+    def words_if_stopped(self) -> int:
+        """Words the ticket would have if every slot left were skipped."""
+        rest = self.pieces[len(self.slots) + 1 :]
+        return len((self.body_so_far() + " " + " ".join(rest)).split())
+
+    def text(self) -> str:
+        """The finished body: single spaces, no trailing blanks, at most one blank line."""
+        body = self.body_so_far()
+        body = re.sub(r"[ \t]+", " ", body)
+        body = re.sub(r" *\n *", "\n", body)
+        return re.sub(r"\n{3,}", "\n\n", body).strip()
+
+
+def build_prompt(draft: Draft, engine: Engine) -> str:
+    body = draft.body_so_far()
+    so_far = (draft.header + "\n\n" + body).rstrip() if draft.header else body.rstrip()
+    if draft.style == "plain":
+        return so_far
+    system, start = (FREE_SYSTEM, body) if draft.style == "free" else (SYSTEM, so_far)
+    messages = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": draft.instruction},
+    ]
+    opening = engine.chat_prompt(messages)
+    return opening + start
+
+
+def _skip_past_target(draft: Draft) -> None:
+    """Skip a draft's slots once its text is within half a sentence of its target length
+    (a sentence more would overshoot by more than it fills): a short ticket may be its
+    template's own words alone, as a short human ticket is."""
+    while (
+        draft.target_words
+        and len(draft.slots) < len(draft.pieces) - 1
+        and draft.target_words - draft.words_if_stopped() < WORDS_PER_SENTENCE / 2
+    ):
+        draft.slots.append("")
+
+
+def _sentences(draft: Draft, cap: int) -> int:
+    """Sentences the draft's next slot should keep: without a target, `cap`; with one,
+    the words still missing spread over the slots left, at WORDS_PER_SENTENCE a
+    sentence, rounded, at least one and at most `cap`."""
+    if not draft.target_words:
+        return cap
+    missing = draft.target_words - draft.words_if_stopped()
+    slots_left = len(draft.pieces) - 1 - len(draft.slots)
+    return max(1, min(cap, round(missing / (slots_left * WORDS_PER_SENTENCE))))
+
+
+def _call_group(draft: Draft, params: GenerationParams) -> str:
+    """free: the whole ticket; long: a slot that needs more sentences than a regular
+    call keeps (a long target); regular: the rest."""
+    if draft.style == "free":
+        return "free"
+    if (
+        draft.target_words
+        and _sentences(draft, long_params(params).sentences_per_slot) > params.sentences_per_slot
+    ):
+        return "long"
+    return "regular"
+
+
+def _holding(text: str, needles: tuple[str, ...]) -> str:
+    """`text` if it holds one of `needles` (any case), else '' (the slot is retried)."""
+    lowered = text.lower()
+    return text if not needles or any(n.lower() in lowered for n in needles) else ""
+
+
+def _free_text(raw: str, draft: Draft) -> str:
+    """A free draft's text cut to its target length; uncut when the cut would lose every
+    value it holds ('' when it holds none: the draft is retried)."""
+    whole = trim_free(raw)
+    if not draft.target_words:
+        return _holding(whole, draft.needles)
+    cut = cut_to_words(whole, draft.target_words - draft.words_if_stopped())
+    return _holding(cut, draft.needles) or _holding(whole, draft.needles)
+
+
+def fill_slots(
+    drafts: list[Draft], engine: Engine, params: GenerationParams, seed: int
+) -> list[Draft]:
+    """Generate every slot of every draft in place; returns the drafts.
+
+    Each call batches every row that still has work: its next slot, or a retry of a slot
+    that came back empty. Retries ride along with other rows' next slots instead of
+    costing calls of their own, so a batch needs max(slots + retries) calls, not the sum.
+    Free-form drafts, and slots of long tickets that need more sentences than a regular
+    call keeps, take calls of their own with their own parameters.
+    """
+    failures = [0] * len(drafts)
+    calls = 0
+    group_params = {"regular": params, "long": long_params(params), "free": free_params(params)}
+    while True:
+        for d in drafts:
+            _skip_past_target(d)
+        pending = [i for i, d in enumerate(drafts) if len(d.slots) < len(d.pieces) - 1]
+        if not pending:
+            return drafts
+        groups = {name: [] for name in group_params}  # regular first: old seeds hold
+        for i in pending:
+            groups[_call_group(drafts[i], params)].append(i)
+        for name, group in groups.items():
+            if not group:
+                continue
+            used, free = group_params[name], name == "free"
+            prompts = [build_prompt(drafts[i], engine) for i in group]
+            texts, counts, prompt_counts = engine.continue_prompts(prompts, used, seed + calls)
+            calls += 1
+            for i, raw, n, pn in zip(group, texts, counts, prompt_counts):
+                d = drafts[i]
+                d.generated_tokens += n
+                d.prompt_tokens += pn
+                trimmed = (
+                    _free_text(raw, d)
+                    if free
+                    else trim_slot(raw, _sentences(d, used.sentences_per_slot))
+                )
+                if trimmed:
+                    d.slots.append(trimmed)
+                    failures[i] = 0
+                    continue
+                failures[i] += 1
+                if failures[i] > used.max_retries:
+                    d.errors.append(f"slot {len(d.slots) + 1} empty after {failures[i]} attempts")
+                    d.slots.append("")
+                    failures[i] = 0

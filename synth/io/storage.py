@@ -1,0 +1,73 @@
+"""Paths or object-store URIs, the same way: the pyarrow filesystem behind a location.
+
+Jobs take `--train`, `--history` and output roots as local paths or URIs (s3://, gs://,
+file://, …); everything that reads or writes them goes through here, so no code assumes
+a local disk.
+"""
+
+import json
+import os
+import time
+from collections.abc import Callable
+
+import pyarrow as pa
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+
+def filesystem(location: str) -> tuple[pafs.FileSystem, str]:
+    """(filesystem, path inside it); local paths are made absolute."""
+    if "://" in location:
+        return pafs.FileSystem.from_uri(location)
+    return pafs.LocalFileSystem(), os.path.abspath(location)
+
+
+def join(base: str, name: str) -> str:
+    return f"{base.rstrip('/')}/{name}"
+
+
+def exists(fs: pafs.FileSystem, path: str) -> bool:
+    return fs.get_file_info(path).type != pafs.FileType.NotFound
+
+
+def list_names(fs: pafs.FileSystem, folder: str) -> list[str]:
+    """File names directly in a folder (empty when it does not exist)."""
+    info = fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True))
+    return sorted(i.base_name for i in info if i.type == pafs.FileType.File)
+
+
+def read_json(fs: pafs.FileSystem, path: str):
+    with fs.open_input_stream(path) as f:
+        return json.loads(f.read().decode("utf-8"))
+
+
+def write_atomic(location: str, write: Callable) -> None:
+    """Write a file as a whole or not at all: `write(stream)` fills a temporary file beside
+    it, which is then moved over the target, so a reader never sees a partial file and an
+    interrupted writer leaves the old one. The one place every output file is written."""
+    fs, path = filesystem(str(location))
+    folder, name = path.rsplit("/", 1)
+    fs.create_dir(folder, recursive=True)
+    temporary = f"{folder}/.{name}.tmp{os.getpid()}-{time.time_ns()}"
+    try:
+        with fs.open_output_stream(temporary) as stream:
+            write(stream)
+        fs.move(temporary, path)
+    finally:
+        if exists(fs, temporary):
+            fs.delete_file(temporary)
+
+
+def write_json(location: str, doc) -> None:
+    """A JSON document (indented, dates as strings), atomically."""
+    data = json.dumps(doc, indent=1, default=str).encode("utf-8")
+    write_atomic(location, lambda stream: stream.write(data))
+
+
+def write_bytes(location: str, data: bytes) -> None:
+    write_atomic(location, lambda stream: stream.write(data))
+
+
+def write_table(location: str, table: pa.Table) -> None:
+    """An Arrow table as one Parquet file, atomically."""
+    write_atomic(location, lambda stream: pq.write_table(table, stream))

@@ -1,0 +1,155 @@
+"""CV planning from a DP CV model: sections as data, attributes consistent, no Ray."""
+
+import json
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from synth import ConfigError
+from synth.config.generate import load_config
+from synth.docs.cvs.sections import load_templates
+from synth.docs.tickets.plan import plan_documents
+from synth.generation.template import SLOT
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def cv_model(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cvmodel")
+    for args in (
+        [
+            "jobs.extract",
+            "--corpus",
+            "tests/data/cvs_small.jsonl",
+            "--output",
+            str(folder / "table.csv"),
+            "--as-of",
+            "2024",
+        ],
+        [
+            "jobs.fit",
+            "--data",
+            str(folder / "table.csv"),
+            "--schema",
+            "tests/data/cv_small_schema.yaml",
+            "--epsilon",
+            "10000",
+            "--output",
+            str(folder / "model.json"),
+        ],
+    ):
+        subprocess.run([sys.executable, "-m", *args], cwd=ROOT, check=True, capture_output=True)
+    return folder / "model.json"
+
+
+def test_sections_have_2_to_5_variants_and_one_slot_each():
+    t = load_templates()
+    assert [s.id for s in t.sections] == [
+        "personal",
+        "skills",
+        "education",
+        "experience",
+        "languages",
+        "hobbies",
+    ]
+    assert all(2 <= len(s.prompts) <= 5 for s in t.sections)
+
+
+def test_planned_cvs_repeat_prompts_per_entry(cv_model):
+    cfg = load_config(
+        str(ROOT / "configs" / "cvs.yaml"), {"dp_model": str(cv_model), "num_docs": 12}
+    )
+    jobs, notes = plan_documents(cfg, "run")
+    assert {j["doc_type"] for j in jobs} == {"cv"} and len(notes["dp_samples"]) == 12
+    for j in jobs:
+        assert j["label"] == j["subcategory"] and j["category"] == "CV"
+        body = SLOT.join(j["pieces"])
+        universities = [k for k in j["attributes"] if k.startswith("university_")]
+        companies = [k for k in j["attributes"] if k.startswith("company_")]
+        # one slot per unrepeated section (personal, skills, languages, hobbies)
+        assert len(j["pieces"]) - 1 == 4 + len(universities) + len(companies)
+        for k in universities + companies:
+            assert j["attributes"][k] in body
+        assert "${" not in body
+    ledger = notes["dp_models"][str(cv_model)]
+    assert ledger["entries"][0]["purpose"].startswith("vocabulary")
+
+
+def test_balanced_roles_give_every_role_its_share(cv_model):
+    cfg = load_config(
+        str(ROOT / "configs" / "cvs.yaml"),
+        {"dp_model": str(cv_model), "num_docs": 40, "cv_roles": "balanced"},
+    )
+    jobs, notes = plan_documents(cfg, "run")
+    domain = json.loads(cv_model.read_text())["schema"]["attributes"]["role"]["values"]
+    counts = Counter(j["label"] for j in jobs)
+    assert set(counts) == set(domain)
+    assert max(counts.values()) - min(counts.values()) <= 1
+    assert list(notes["dp_samples"]["role"]) == [j["label"] for j in jobs]
+    assert notes["cv_roles"]["mode"] == "balanced" and notes["cv_roles"]["roles"] == len(domain)
+    drawn, notes = plan_documents(
+        load_config(
+            str(ROOT / "configs" / "cvs.yaml"),
+            {"dp_model": str(cv_model), "num_docs": 40, "cv_roles": "dp_model"},
+        ),
+        "run",
+    )
+    assert [j["label"] for j in drawn] != [j["label"] for j in jobs]
+    assert notes["cv_roles"] == {"mode": "dp_model"}
+
+
+def test_cv_roles_is_checked():
+    with pytest.raises(ConfigError, match="cv_roles 'uniform' unknown"):
+        load_config(str(ROOT / "configs" / "cvs.yaml"), {"cv_roles": "uniform"})
+    with pytest.raises(ConfigError, match="doc_type cv only"):
+        load_config(str(ROOT / "configs" / "tickets.yaml"), {"cv_roles": "balanced"})
+
+
+def test_cv_roles_leaves_older_outputs_resumable():
+    fixed = {
+        "dp_model": "no/such/model.json",
+        "reference_date": "2026-01-01",
+        "cv_roles": "dp_model",
+    }
+    cfg = load_config(str(ROOT / "configs" / "cvs.yaml"), fixed)
+    # The fingerprint of this config before cv_roles existed (commit 5b2092b).
+    assert cfg.fingerprint() == "4a453b7b5a1c89ced956c22d739a6574f0b3c584158e905833bca8d25ad15185"
+    cfg.cv_roles = "balanced"
+    assert cfg.fingerprint() != "4a453b7b5a1c89ced956c22d739a6574f0b3c584158e905833bca8d25ad15185"
+
+
+def test_cv_config_without_a_model_says_how_to_get_one():
+    cfg = load_config(str(ROOT / "configs" / "cvs.yaml"), {"num_docs": 2})
+    cfg.dp_model = None
+    with pytest.raises(ConfigError, match="hrsynth extract"):
+        plan_documents(cfg, "run")
+
+
+def test_a_prompt_without_a_slot_is_refused(tmp_path):
+    (tmp_path / "sections.yaml").write_text(
+        "header: CV\nsections:\n  - id: a\n    prompts: ['no slot', 'x <generate>']\n"
+    )
+    (tmp_path / "roles.yaml").write_text("{}\n")
+    with pytest.raises(ConfigError, match="exactly one <generate>"):
+        load_templates(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "title,expected",
+    [
+        ("arts teacher", "an arts teacher"),
+        ("HR executive", "an HR executive"),
+        ("SAP developer", "an SAP developer"),
+        ("ETL developer", "an ETL developer"),
+        ("DevOps engineer", "a DevOps engineer"),
+        (".NET developer", "a .NET developer"),
+        ("Java developer", "a Java developer"),
+        ("web designer", "a web designer"),
+    ],
+)
+def test_titles_get_the_article_they_are_spoken_with(title, expected):
+    from synth.docs.cvs.plan import with_article
+
+    assert with_article(title) == expected

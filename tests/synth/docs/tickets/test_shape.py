@@ -1,0 +1,180 @@
+"""Planning tickets with traits: omission, register, forms, free-form flags, config errors.
+
+Plumbing uses a scripted fake model; the real one runs in tests/jobs and the benchmark."""
+
+from dataclasses import replace
+
+import pytest
+
+from synth import ConfigError
+from synth.config.generate import load_config
+from synth.contract import NO_VARIABLES, check_row
+from synth.docs.tickets.plan import plan_documents
+from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.generation.params import params_from
+from synth.generation.render import render
+from synth.generation.template import fill
+from synth.io.shards import open_output, write_manifest, write_shard
+
+MIXED = "configs/tickets_mixed.yaml"
+
+
+class ScriptedGenerator:
+    """Answers every prompt with `reply(prompt)`."""
+
+    model_ref = "scripted"
+
+    def chat_prompt(self, messages):
+        return "".join(f"<{m['role']}>{m['content']}" for m in messages) + "<assistant>"
+
+    def __init__(self, reply):
+        self.reply, self.prompts = reply, []
+
+    def continue_prompts(self, prompts, params, seed):
+        self.prompts += prompts
+        return [self.reply(p) for p in prompts], [4] * len(prompts), [9] * len(prompts)
+
+
+def plan(config=MIXED, n=240, **overrides):
+    cfg = load_config(
+        config, {"num_docs": n, "reference_date": "2026-11-24", "labels": LABELS, **overrides}
+    )
+    # Overrides skip None, so the config's DP model is dropped here: these tests must not
+    # depend on a model file that only `make demo` writes.
+    return plan_documents(replace(cfg, dp_model=None), "run")
+
+
+# Health tickets need the DP model; tests/jobs covers them with the real one.
+LABELS = [label for label in load_taxonomy() if label != "Life event_Health issues"]
+
+
+def test_left_out_variables_are_absent_and_the_label_variable_never_is():
+    jobs, notes = plan()
+    taxonomy = load_taxonomy()
+    left_out_seen = 0
+    for job in jobs:
+        sub = taxonomy[job["label"]]
+        assert sub.label_variable in job["entities"]
+        fixed = " ".join(job["pieces"]) + job["instruction"]
+        for name in set(sub.variables) - set(job["entities"]):
+            left_out_seen += 1
+            assert job["attributes"][name] not in fixed
+        assert set(job["surface"]) == set(job["entities"])
+    assert left_out_seen and sum(notes["writing"]["variables_left_out"].values()) == left_out_seen
+
+
+def test_omission_rates_follow_the_taxonomy():
+    """Accommodation leaves duration out at 0.3; templates that lack it add a little more.
+    120 tickets: the share lies in [0.15, 0.6] except with probability below 1e-4."""
+    jobs, _ = plan(n=120, labels=["Ask information_Accommodation"])
+    share = sum("duration" not in j["entities"] for j in jobs) / len(jobs)
+    assert 0.15 <= share <= 0.6
+
+
+def test_classic_settings_reproduce_the_first_release():
+    jobs, notes = plan("configs/tickets_classic.yaml", n=64)
+    taxonomy = load_taxonomy()
+    for job in jobs:
+        sub = taxonomy[job["label"]]
+        template = next(t for t in sub.templates if t.id == job["template_id"])
+        assert template.classic and job["style"] == "plain" and job["header"]
+        values = {**job["persona"], **job["attributes"]}
+        whole = f"{template.greeting}\n\n{template.body}\n\n{template.sign_off}"
+        assert "<generate>".join(job["pieces"]) == fill(whole, values)
+        assert set(job["entities"]) == set(sub.variables)
+        assert job["surface"] == job["entities"]
+    assert notes["writing"]["forms_per_kind"].keys() <= {"as_sampled", *load_kinds()}
+    assert all(
+        set(forms) == {"canonical"}
+        or set(forms) <= {"long", "digits", "symbol", "sign", "listed", "city", "name"}
+        for forms in notes["writing"]["forms_per_kind"].values()
+    )
+
+
+def load_kinds():
+    from synth.docs.tickets.forms import load_catalogue
+
+    return load_catalogue().forms
+
+
+def test_rendered_spans_hold_the_written_form():
+    jobs, _ = plan(n=64, prompt_style="plain")
+    rows = render(jobs, ScriptedGenerator(lambda p: " All good."), params_from(), "plain", 0)
+    rendered = 0
+    for job, row in zip(jobs, rows):
+        assert not check_row(row), check_row(row)
+        assert {e["label"] for e in row["entities"]} <= set(job["entities"])
+        for e in row["entities"]:
+            if e["match"] == "rendered":
+                rendered += 1
+                assert row["text"][e["start"] : e["end"]] == job["surface"][e["label"]]
+                assert e["value"] == job["entities"][e["label"]]
+    assert rendered > 10
+
+
+def test_free_tickets_without_their_variables_are_flagged_and_counted(tmp_path):
+    jobs, _ = plan(n=8, prompt_style="free")
+    fake = ScriptedGenerator(lambda p: "I would like to talk to someone about this soon.")
+    rows = render(jobs, fake, params_from("default", {"max_retries": 1}), "plain", 0)
+    assert all(r["error"] == NO_VARIABLES and r["template_id"] == "free" for r in rows)
+    assert all("Write a short email to HR" in p for p in fake.prompts)
+    run = open_output(tmp_path, {"seed": 0}, "f" * 64)
+    write_shard(tmp_path, 0, rows)
+    manifest = write_manifest(tmp_path, run, {}, {})
+    assert manifest["rows_flagged_no_variables"] == 8
+
+
+def test_free_tickets_holding_a_value_are_kept():
+    jobs, _ = plan(n=8, prompt_style="free")
+
+    def first_fact(prompt):  # the card lists 'name: value; name: value. Tone: …'
+        facts = prompt.split("written as here: ")[1].split(". Tone:")[0]
+        return facts.split("; ")[0].split(": ", 1)[1]
+
+    fake = ScriptedGenerator(lambda p: f"It is about {first_fact(p)}, as I said.")
+    rows = render(jobs, fake, params_from(), "plain", 0)
+    assert all(r["error"] is None and r["entities"] for r in rows)
+
+
+@pytest.mark.parametrize(
+    "overrides,message",
+    [
+        ({"prompt_style": {"plain": 1, "poem": 1}}, "prompt_style 'poem' unknown"),
+        ({"prompt_style": {"plain": -1}}, "weight of 'plain' must be a number"),
+        ({"value_forms": "some"}, "value_forms 'some' unknown"),
+        ({"traits": {"greting": 0.5}}, r"traits: unknown setting\(s\) \['greting'\]"),
+        ({"traits": {"greeting": 1.5}}, r"traits.greeting must be a probability"),
+        ({"traits": {"register": {"rude": 1}}}, "traits.register 'rude' unknown"),
+        ({"traits": {"length": {"mean": 40}}}, "traits.length must be null or"),
+        ({"traits": {"omission": "yes"}}, "traits.omission must be true or false"),
+        ({"templates": 3}, "templates must be 'all', 'classic' or a list"),
+    ],
+)
+def test_bad_writing_settings_are_named(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(None, overrides)
+
+
+def test_unknown_template_ids_are_named():
+    with pytest.raises(ConfigError, match=r"unknown template id\(s\) \['nope'\]"):
+        plan(n=4, templates=["nope", "acc_short_1"])
+
+
+def test_added_settings_keep_older_fingerprints():
+    """Outputs begun before these settings existed still resume: at their defaults they
+    stay out of the fingerprint."""
+    before = load_config(None, {"reference_date": "2026-11-24"})
+    same = load_config(
+        None,
+        {
+            "reference_date": "2026-11-24",
+            "templates": "classic",
+            "value_forms": "canonical",
+            "traits": {},
+        },
+    )
+    assert before.fingerprint() == same.fingerprint()
+    assert (
+        load_config(None, {"reference_date": "2026-11-24", "value_forms": "all"}).fingerprint()
+        != before.fingerprint()
+    )

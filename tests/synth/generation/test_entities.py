@@ -1,0 +1,57 @@
+import random
+
+from synth.generation.entities import locate
+
+
+def surface(text, spans):
+    return [(s["label"], text[s["start"] : s["end"]], s["match"]) for s in spans]
+
+
+def test_exact_and_heuristic_forms():
+    text = (
+        "I will be away from March 3rd for three days due to the flu. A raise of 7 percent. "
+        "I flew from Frankfurt am Main Airport to London on 3 March 2027."
+    )
+    values = {
+        "date_start_absence": "March 3, 2027",
+        "number_of_days": "3 days",
+        "reason": "the flu",
+        "increase_in_percentage": "7%",
+        "airport": "Frankfurt am Main Airport",
+        "location": "London",
+        "date_travel": "3 March 2027",
+    }
+    found = surface(text, locate(text, values))
+    assert ("date_start_absence", "March 3rd", "heuristic") in found
+    assert ("number_of_days", "three days", "heuristic") in found
+    assert ("increase_in_percentage", "7 percent", "heuristic") in found
+    assert ("date_travel", "3 March 2027", "exact") in found
+    assert ("airport", "Frankfurt am Main Airport", "exact") in found
+
+
+def test_money_and_word_boundaries():
+    text = "I earn 54,300 dollars, not $154,300. Londoners are not London."
+    found = surface(text, locate(text, {"salary": "$54,300", "location": "London"}))
+    assert found == [("salary", "54,300 dollars", "heuristic"), ("location", "London", "exact")]
+
+
+def test_spans_never_overlap_and_match_surface():
+    rng = random.Random(0)
+    words = ["Paris", "Paris Orly Airport", "Orly", "3 days", "three", "days", "the", "flu"]
+    for _ in range(200):
+        text = " ".join(rng.choice(words) for _ in range(12)) + "."
+        spans = locate(
+            text,
+            {
+                "airport": "Paris Orly Airport",
+                "location": "Paris",
+                "number_of_days": "3 days",
+                "reason": "the flu",
+            },
+        )
+        ends = -1
+        for s in spans:
+            assert s["start"] >= ends and s["end"] > s["start"]
+            if s["match"] == "exact":
+                assert text[s["start"] : s["end"]] == s["value"]
+            ends = s["end"]

@@ -1,0 +1,121 @@
+"""Plumbing of the batched rollout with a scripted fake model (the real one: tests/jobs)."""
+
+from synth.config.generate import load_config
+from synth.docs.tickets.plan import plan_documents
+from synth.generation.params import params_from
+from synth.generation.render import render
+from synth.generation.rollout import Draft, fill_slots
+
+
+class ScriptedGenerator:
+    """Returns queued continuations; records every batch's prompts."""
+
+    model_ref = "scripted"
+
+    def __init__(self, replies):
+        self.replies, self.calls = list(replies), []
+
+    def continue_prompts(self, prompts, params, seed):
+        self.calls.append(prompts)
+        out = [self.replies.pop(0) for _ in prompts]
+        return out, [5] * len(prompts), [len(p) for p in prompts]
+
+
+def jobs(n=3, **overrides):
+    cfg = load_config(
+        None,
+        {
+            "num_docs": n,
+            "labels": ["Complaint_Complaint"],
+            "reference_date": "2026-11-22",
+            **overrides,
+        },
+    )
+    return plan_documents(cfg, "run")[0]
+
+
+def test_slots_are_batched_in_order_and_prompts_hold_all_text_before(monkeypatch):
+    planned = jobs(4)
+    slots = [len(j["pieces"]) - 1 for j in planned]
+    fake = ScriptedGenerator([f" Sentence {i}." for i in range(sum(slots))])
+    rows = render(planned, fake, params_from(), "plain", seed=0)
+    assert len(fake.calls[0]) == 4  # slot 1 of every document in one call
+    assert [len(c) for c in fake.calls] == [sum(s > j for s in slots) for j in range(max(slots))]
+    for row, job in zip(rows, planned):
+        assert "<generate>" not in row["text"] and "${" not in row["text"]
+        assert job["pieces"][0].strip()[:20] in row["text"]
+    second = fake.calls[1][0] if len(fake.calls) > 1 else None
+    if second:
+        assert "Sentence" in second  # slot 2's prompt contains slot 1's text
+
+
+def test_empty_slots_are_retried_then_recorded():
+    planned = jobs(1)
+    n_slots = len(planned[0]["pieces"]) - 1
+    params = params_from("default", {"max_retries": 1})
+    # Slot 1: unfinished twice -> recorded as empty; later slots succeed.
+    fake = ScriptedGenerator([" and then", " half a"] + [" Fine."] * n_slots)
+    row = render(planned, fake, params, "plain", seed=0)[0]
+    assert row["error"] == "slot 1 empty after 2 attempts"
+    assert row["generated_tokens"] == 5 * (2 + n_slots - 1)
+
+
+class ParamsRecorder(ScriptedGenerator):
+    """Also records the parameters of every call."""
+
+    def continue_prompts(self, prompts, params, seed):
+        self.params = getattr(self, "params", []) + [params]
+        return super().continue_prompts(prompts, params, seed)
+
+
+SIX_SENTENCES = " One two three. Four five six. Seven eight. Nine ten. Eleven. Twelve."
+
+
+def test_a_short_target_met_by_the_template_alone_generates_nothing():
+    draft = Draft(
+        header="",
+        pieces=["I need three days off from Monday for the dentist.", ""],
+        instruction="",
+        target_words=8,
+    )
+    fake = ParamsRecorder([])
+    fill_slots([draft], fake, params_from(), seed=0)
+    assert fake.calls == [] and draft.slots == [""] and not draft.errors
+
+
+def test_long_targets_get_calls_with_more_sentences_and_tokens():
+    params = params_from()
+    regular = Draft(header="", pieces=["Hello.", ""], instruction="")
+    long = Draft(header="", pieces=["Hello.", ""], instruction="", target_words=80)
+    fake = ParamsRecorder([SIX_SENTENCES, SIX_SENTENCES])
+    fill_slots([regular, long], fake, params, seed=0)
+    assert [len(c) for c in fake.calls] == [1, 1]  # regular first, then the long group
+    assert fake.params[0] == params
+    assert fake.params[1].max_new_tokens == 3 * params.max_new_tokens
+    assert regular.slots == ["One two three. Four five six."]  # sentences_per_slot = 2
+    # 79 words missing over one slot at 16 words a sentence: 5 sentences (cap 6).
+    assert long.slots == [SIX_SENTENCES.strip().removesuffix(" Twelve.")]
+
+
+def test_a_target_spreads_its_missing_words_over_the_slots_left():
+    draft = Draft(header="", pieces=["Hi.", " ", ""], instruction="", target_words=56)
+    fake = ParamsRecorder([SIX_SENTENCES, SIX_SENTENCES])
+    fill_slots([draft], fake, params_from(), seed=0)
+    # 55 missing over 2 slots: 2 sentences (6 words); then 49 over 1: 3 sentences, a long
+    # call's; then 41 missing, but no slot left.
+    assert draft.slots == [
+        "One two three. Four five six.",
+        "One two three. Four five six. Seven eight.",
+    ]
+    assert [p.sentences_per_slot for p in fake.params] == [2, 6]
+
+
+def test_a_slot_is_skipped_when_half_a_sentence_or_less_is_missing():
+    draft = Draft(
+        header="", pieces=["One two three four five.", " ", ""], instruction="", target_words=14
+    )
+    fake = ParamsRecorder([SIX_SENTENCES])
+    fill_slots([draft], fake, params_from(), seed=0)
+    # 9 missing: one sentence (3 words); then 6 missing < 8: the last slot is skipped.
+    assert draft.slots == ["One two three.", ""] and len(fake.calls) == 1
+    assert all(p.max_new_tokens == params_from().max_new_tokens for p in fake.params)

@@ -1,0 +1,58 @@
+"""Writer slips never touch an entity span: a property test over random texts."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from synth.generation.slips import add_slips
+
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFG", min_size=1, max_size=12)
+GLUE = st.sampled_from([" ", " ", " ", ", ", ". ", "\n", "\n\n", "! "])
+
+
+@st.composite
+def texts_with_spans(draw):
+    """A text of random words and separators, with random words marked as spans."""
+    words = draw(st.lists(WORDS, min_size=1, max_size=40))
+    text, spans = "", []
+    for word in words:
+        start = len(text)
+        text += word
+        if draw(st.booleans()):
+            spans.append(
+                {"start": start, "end": len(text), "label": "x", "value": word, "match": "exact"}
+            )
+        text += draw(GLUE)
+    return text, spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts_with_spans(), st.floats(0.0, 1.0), st.integers(0, 2**32 - 1))
+def test_slips_keep_every_span_and_its_boundaries(case, rate, seed):
+    text, spans = case
+    new_text, new_spans = add_slips(text, spans, rate, np.random.default_rng(seed))
+    assert len(new_spans) == len(spans)
+    for old, new in zip(spans, new_spans):
+        assert new_text[new["start"] : new["end"]] == text[old["start"] : old["end"]]
+        # the characters either side are unchanged too, so word boundaries hold
+        assert new_text[new["start"] - 1 : new["start"]] == text[old["start"] - 1 : old["start"]]
+        assert new_text[new["end"] : new["end"] + 1] == text[old["end"] : old["end"] + 1]
+
+
+def test_no_rate_no_change_and_a_full_rate_changes_free_words():
+    text = "Please approve my request before Monday because everything is ready."
+    span = [{"start": 33, "end": 39, "label": "date", "value": "Monday", "match": "exact"}]
+    assert add_slips(text, span, 0.0, np.random.default_rng(0)) == (text, span)
+    changed, spans = add_slips(text, span, 1.0, np.random.default_rng(0))
+    assert changed != text
+    assert changed[spans[0]["start"] : spans[0]["end"]] == "Monday"
+
+
+def test_slip_rate_is_the_share_of_words_touched():
+    """Over many words the share that changes is near the rate (binomial, n = 4,000
+    eligible words, p = 0.05: ±0.02 is over 5 sd, a false failure far below 1e-6)."""
+    text = " ".join(["standard"] * 4000)
+    changed, _ = add_slips(text, [], 0.05, np.random.default_rng(1))
+    # every slip changes the word it touches (or glues two words together)
+    share = 1 - changed.split(" ").count("standard") / 4000
+    assert abs(share - 0.05 * 1.15) < 0.02  # a missing space touches two words

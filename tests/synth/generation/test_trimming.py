@@ -1,0 +1,77 @@
+from synth.generation.trimming import cut_to_words, is_finished, trim_slot
+
+
+def test_cuts_the_unfinished_last_sentence():
+    assert trim_slot(" I feel ill. The doctor said to rest and", 2) == "I feel ill."
+
+
+def test_keeps_at_most_n_sentences_of_the_first_paragraph():
+    raw = " One. Two! Three? Four.\n\nBest regards,\nAnna"
+    assert trim_slot(raw, 2) == "One. Two!"
+    assert trim_slot(raw, 10) == "One. Two! Three? Four."
+
+
+def test_drops_sign_offs_and_placeholders():
+    assert trim_slot(" I need help.\nBest regards,\nAnna", 5) == "I need help."
+    assert trim_slot(" Call me. Signed, [Your Name].", 5) == "Call me."
+
+
+def test_nothing_whole_gives_empty():
+    assert trim_slot(" and then the", 2) == ""
+
+
+def test_is_finished():
+    assert not is_finished(" I am", 1)
+    assert is_finished(" I am ill. ", 1)
+    assert is_finished(" I am\n\nok", 3)
+
+
+def test_a_list_without_a_full_stop_is_kept_to_its_last_whole_item():
+    cut = " Python, SQL, machine learning, Python, Tableau, deep lear"
+    assert trim_slot(cut, 3) == "Python, SQL, machine learning, Tableau"
+    assert trim_slot(" English, Spanish and French\n\nHOBBIES", 3) == "English, Spanish and French"
+    assert trim_slot(" - Excel; - Payroll\nLICENSES", 3) == "Excel, Payroll"
+    assert (
+        trim_slot(" Project Management; Strategic Planning; Business Intelligence; Prod", 3)
+        == "Project Management, Strategic Planning, Business Intelligence"
+    )
+
+
+def test_bullet_lines_are_a_list_up_to_the_first_line_that_is_not_one():
+    # Shapes SmolLM2 writes after "Skills:" (benchmarks' probe of the CV skills slot).
+    raw = "\n- AWS Certified Developer (EC2)\n- Azure Machine Learning Engineer (AMLE)\n- Cloud Native\n\n"
+    assert trim_slot(raw, 3) == (
+        "AWS Certified Developer (EC2), Azure Machine Learning Engineer (AMLE), Cloud Native"
+    )
+    raw = "\n- Project Management\n- Sales\n- IT/Tech\nMACHINE WORKING ENGINES OF THE WORLD\n\n"
+    assert trim_slot(raw, 3) == "Project Management, Sales, IT/Tech"
+    # The token limit cut the last bullet: it is dropped; numbered lines count as bullets.
+    assert trim_slot("\n1. Payroll\n2. Recruiting\n3. Onboard", 3) == "Payroll, Recruiting"
+
+
+def test_prose_or_template_talk_cut_at_a_comma_is_not_a_list():
+    assert trim_slot(" I have worked with many teams across Europe and Asia, and then I", 3) == ""
+    assert trim_slot(" [Skill 1], [Skill 2], [Skill 3]\n", 3) == ""
+    assert trim_slot(" Python\n", 3) == ""
+    assert trim_slot("\n- Scrum master (TJ)\nFounder's role:\nI am proud to be part of a", 3) == ""
+    assert (
+        trim_slot(
+            "\n- Led the migration of every payroll system we ran in Europe to the cloud"
+            "\n- Python\n",
+            3,
+        )
+        == ""
+    )
+    assert trim_slot(" Best regards, Anna, HR\n", 3) == ""
+
+
+def test_cut_to_words_keeps_whole_sentences_and_the_sign_off():
+    text = (
+        "Dear HR,\n\nI need two weeks off. My mother is ill and I must care for her. "
+        "It is hard.\n\nSecond paragraph here. More.\n\nBest,\nAnna"
+    )
+    assert cut_to_words(text, 6) == "Dear HR,\n\nI need two weeks off.\n\nBest,\nAnna"
+    assert cut_to_words(text, 12) == (
+        "Dear HR,\n\nI need two weeks off. My mother is ill and I must care for her.\n\nBest,\nAnna"
+    )
+    assert cut_to_words(text, 100) == text
