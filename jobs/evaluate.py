@@ -131,18 +131,9 @@ def _manifest(location: str) -> dict | None:
 
 def _read_train(location: str):
     """The shards as a Ray Dataset (local path or URI) and the run's manifest, if any."""
-    import ray
+    from jobs.on_ray.datasets import read_shards
 
-    from synth.contract import NO_VARIABLES
-    from synth.io.storage import filesystem
-
-    fs, folder = filesystem(location)
-    ds = ray.data.read_parquet(
-        folder, filesystem=fs, columns=["text", "label", "entities", "error"]
-    )
-    # A free-form ticket holding none of its variables is not a labelled example.
-    ds = ds.filter(lambda row: NO_VARIABLES not in (row["error"] or ""))
-    return ds.drop_columns(["error"]), _manifest(location)
+    return read_shards(location), _manifest(location)
 
 
 def _load_private(args):
@@ -178,10 +169,9 @@ def _privacy(args, private, schema, manifest: dict | None, train_texts: list[str
 
 def _cls_entity(ctx: dict) -> dict:
     """Candidates and their gold labels on both sides, then the Ray Train fit."""
-    import ray
-
     from eval import cls_entity, intrinsic
     from jobs.on_ray import training
+    from jobs.on_ray.datasets import from_rows
 
     nlp = intrinsic.load_nlp()
     rows, test = ctx["rows"], ctx["test"]
@@ -200,7 +190,7 @@ def _cls_entity(ctx: dict) -> dict:
             truth.append(cls_entity.gold_label(c, d.label, d.entities))
     m, predicted = training.fit(
         "cls_entity",
-        ray.data.from_items(train_rows),
+        from_rows(train_rows),
         {**ctx["common"], "labels": sorted(classes), "test_candidates": items},
         ctx["out"],
         ctx["workers"],
@@ -270,10 +260,9 @@ def _ticket_context(args, tasks: list[str]) -> dict:
 
 def _cv_context(args) -> dict:
     """Training rows from every --train source (masked on request), labels from both sides."""
-    import ray
-
     from eval.cv_data import mask_roles, read_sources
     from eval.testset import load_testset
+    from jobs.on_ray.datasets import from_rows
 
     test = load_testset(args.test, None)
     for location in args.train:
@@ -286,7 +275,7 @@ def _cv_context(args) -> dict:
     connect(log_to_driver=False)
     labels = sorted({r["label"] for r in rows} | {d.label for d in test.docs})
     return {
-        "ds": ray.data.from_items(rows),
+        "ds": from_rows(rows),
         "rows": rows,
         "manifest": manifest,
         "test": test,
@@ -299,9 +288,9 @@ def _cv_context(args) -> dict:
 def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
     """Weighted/macro F1 over --permutations runs with the training labels shuffled."""
     import numpy as np
-    import ray
 
     from eval.cv_data import permuted
+    from jobs.on_ray.datasets import from_rows
 
     out = {}
     for task in [t for t in tasks if t in ("classify", "fasttext")]:
@@ -313,7 +302,7 @@ def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
                 **ctx,
                 "train_labels": labels,
                 "rows": rows,
-                "ds": ray.data.from_items([{"text": r["text"], "label": r["label"]} for r in rows]),
+                "ds": from_rows([{"text": r["text"], "label": r["label"]} for r in rows]),
             }
             s = _run_task(task, shuffled, args)
             runs.append({"weighted_f1": s["weighted_f1"], "macro_f1": s["macro_f1"]})

@@ -1,0 +1,21 @@
+"""Training data as Ray Datasets: generated shards read where they lie, or rows in memory."""
+
+import ray
+
+from synth.contract import NO_VARIABLES
+from synth.io.storage import filesystem
+
+
+def read_shards(location: str) -> ray.data.Dataset:
+    """The text, label and entities of a generated output (local path or URI), without the
+    free-form tickets that hold none of their variables: those are not labelled examples."""
+    fs, folder = filesystem(location)
+    ds = ray.data.read_parquet(
+        folder, filesystem=fs, columns=["text", "label", "entities", "error"]
+    )
+    ds = ds.filter(lambda row: NO_VARIABLES not in (row["error"] or ""))
+    return ds.drop_columns(["error"])
+
+
+def from_rows(rows: list[dict]) -> ray.data.Dataset:
+    return ray.data.from_items(rows)
