@@ -29,7 +29,7 @@ from pathlib import Path
 
 from synth.config.generate import load_config
 from synth.contract import NO_VARIABLES
-from synth.docs.tickets.plan import plan_documents
+from synth.docs import plan_documents
 from synth.docs.tickets.shape import FREE_TEMPLATE_ID
 from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.generation.params import params_from
@@ -66,12 +66,12 @@ def make_set(config: str, n: int, seed: int, generator, args, **overrides) -> li
             **overrides,
         },
     )
-    jobs, _ = plan_documents(cfg, f"gen{seed}")
+    docs, _ = plan_documents(cfg, f"gen{seed}")
     gen = dict(cfg.generation)
     params = params_from(gen.pop("preset", "default"), gen)
     rows = []
-    for i in range(0, len(jobs), cfg.batch_size):
-        rows += render(jobs[i : i + cfg.batch_size], generator, params, "plain", seed)
+    for i in range(0, len(docs), cfg.batch_size):
+        rows += render(docs[i : i + cfg.batch_size], generator, params, "plain", seed)
     kept = [r for r in rows if NO_VARIABLES not in (r["error"] or "")]
     shown = {k: (f"{len(v)} ids" if k == "templates" else v) for k, v in overrides.items()}
     print(f"  {config} seed {seed} {shown}: {len(kept)} of {len(rows)} rows kept", flush=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 import torch
 
 from synth.config.generate import load_config
-from synth.docs.tickets.plan import plan_documents
+from synth.docs import plan_documents
 from synth.generation.hf_engine import Generator
 from synth.generation.params import params_from
 from synth.generation.render import render
@@ -39,11 +39,11 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def timed(jobs, generator, params, style, batch_size):
+def timed(docs, generator, params, style, batch_size):
     start = time.perf_counter()
     rows = []
-    for i in range(0, len(jobs), batch_size):
-        rows += render(jobs[i : i + batch_size], generator, params, style, seed=0)
+    for i in range(0, len(docs), batch_size):
+        rows += render(docs[i : i + batch_size], generator, params, style, seed=0)
     seconds = time.perf_counter() - start
     tokens = sum(r["generated_tokens"] for r in rows)
     return {
@@ -67,20 +67,20 @@ def main(argv=None) -> dict:
         args.config,
         {"num_docs": args.num_docs, "dp_model": args.dp_model, "reference_date": "2026-11-22"},
     )
-    jobs, _ = plan_documents(cfg, "bench")
+    docs, _ = plan_documents(cfg, "bench")
     gen = dict(cfg.generation)
     params = params_from(gen.pop("preset", "default"), gen)
     generator = Generator(cfg.model, cfg.device, cfg.dtype)
     fp32, bf16 = matmul_gflops(torch.float32), matmul_gflops(torch.bfloat16)
-    baseline = timed(jobs, generator, params, cfg.prompt_style, batch_size=1)
-    ours = timed(jobs, generator, params, cfg.prompt_style, batch_size=args.batch_size)
+    baseline = timed(docs, generator, params, cfg.prompt_style, batch_size=1)
+    ours = timed(docs, generator, params, cfg.prompt_style, batch_size=args.batch_size)
     model_dtype = generator.model.dtype
     roof = bf16 if model_dtype == torch.bfloat16 else fp32
     result = {
         "model": cfg.model,
         "parameters": generator.parameters,
         "dtype": str(model_dtype),
-        "rows": len(jobs),
+        "rows": len(docs),
         "batch_size": args.batch_size,
         "prompt_style": cfg.prompt_style,
         "generation_parameters": params.to_dict(),

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from synth.config.generate import load_config
-from synth.docs.tickets.plan import plan_documents
+from synth.docs import plan_documents
 from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.generation.hf_engine import Generator
 from synth.generation.params import params_from
@@ -35,18 +35,18 @@ def ttr(tokens: list) -> float:
     return len(set(tokens)) / len(tokens) if tokens else 0.0
 
 
-def score(jobs, drafts, taxonomy) -> dict:
+def score(docs, drafts, taxonomy) -> dict:
     on_topic, empty, ttr1, ttr2, lengths = 0, 0, [], [], []
-    for job, d in zip(jobs, drafts):
+    for doc, d in zip(docs, drafts):
         generated = " ".join(d.slots)
         w = words(generated)
-        topic = taxonomy[job["label"]].topic_words
+        topic = taxonomy[doc.label].topic_words
         on_topic += any(re.search(rf"\b{re.escape(t)}", generated.lower()) for t in topic)
         empty += sum(not s for s in d.slots)
         ttr1.append(ttr(w))
         ttr2.append(ttr(list(itertools.pairwise(w))))
         lengths.append(len(w))
-    n = len(jobs)
+    n = len(docs)
     return {
         "on_topic_rate": round(on_topic / n, 3),
         "empty_slot_share": round(empty / sum(len(d.slots) for d in drafts), 3),
@@ -65,20 +65,20 @@ def main(argv=None):
         "configs/tickets_classic.yaml",
         {"num_docs": args.num_docs, "dp_model": args.dp_model, "reference_date": "2026-11-22"},
     )
-    jobs, _ = plan_documents(cfg, "styles")
+    docs, _ = plan_documents(cfg, "styles")
     taxonomy = load_taxonomy()
     generator = Generator(cfg.model)
     results = []
     for style, temperature in SETTINGS:
         params = params_from("default", {"temperature": temperature})
-        drafts = [Draft(j["header"], list(j["pieces"]), j["instruction"], style) for j in jobs]
+        drafts = [Draft(j.header, list(j.pieces), j.instruction, style) for j in docs]
         fill_slots(drafts, generator, params, seed=0)
         results.append(
-            {"style": style, "temperature": temperature, **score(jobs, drafts, taxonomy)}
+            {"style": style, "temperature": temperature, **score(docs, drafts, taxonomy)}
         )
         print(results[-1], flush=True)
     RESULTS.write_text(
-        json.dumps({"rows": len(jobs), "model": cfg.model, "results": results}, indent=1)
+        json.dumps({"rows": len(docs), "model": cfg.model, "results": results}, indent=1)
     )
 
 

@@ -21,9 +21,9 @@ from pathlib import Path
 from jobs.entry import main_for
 from jobs.on_ray.session import connect
 from synth import ConfigError
+from synth.docs import KINDS, kind
 
 TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy")
-CV_TASKS = ("classify", "fasttext", "intrinsic")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -64,9 +64,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--doc-type",
-        choices=["ticket", "cv"],
+        choices=sorted(KINDS),
         default="ticket",
-        help="cv: role classification (tasks classify, fasttext, intrinsic)",
+        help="the document kind: its tasks (cv: classify, fasttext, intrinsic) and test labels",
     )
     p.add_argument(
         "--mask-roles",
@@ -82,10 +82,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _tasks(args: argparse.Namespace) -> list[str]:
-    known = CV_TASKS if args.doc_type == "cv" else TASKS
-    if args.doc_type == "ticket" and (len(args.train) > 1 or args.mask_roles):
+    doc_kind = kind(args.doc_type)
+    known = doc_kind.EVAL_TASKS
+    if not doc_kind.TRAIN_FROM_CORPORA and (len(args.train) > 1 or args.mask_roles):
         raise ConfigError(
-            "one --train folder for tickets; several --train and --mask-roles are for --doc-type cv"
+            f"one --train folder for --doc-type {args.doc_type}; several --train and "
+            "--mask-roles are for kinds trained on corpora too (--doc-type cv)"
         )
     if args.tasks is None:
         return [t for t in known if t != "privacy" or args.private]
@@ -211,7 +213,7 @@ def _run_task(task: str, ctx: dict, args) -> dict:
         )
         return {**metrics.classification(gold, predicted, labels), "training": m}
     if task == "fasttext":
-        preset = fasttext_task.LONG_DOCUMENTS if args.doc_type == "cv" else fasttext_task.THESIS
+        preset = getattr(fasttext_task, kind(args.doc_type).FASTTEXT_PRESET)
         predicted, used = fasttext_task.train_and_predict(
             ctx["train_texts"], ctx["train_labels"], texts, args.seed, preset
         )
@@ -234,13 +236,11 @@ def _run_task(task: str, ctx: dict, args) -> dict:
     }
 
 
-def _ticket_context(args, tasks: list[str]) -> dict:
+def _shards_context(args, tasks: list[str]) -> dict:
+    """One generated output to train on; labels and entity labels from the kind."""
     from eval.testset import load_testset
-    from synth.docs.tickets.taxonomy import load_taxonomy
 
-    taxonomy = load_taxonomy()
-    labels = sorted(taxonomy)
-    entity_labels = sorted({v for s in taxonomy.values() for v in s.variables})
+    labels, entity_labels = kind(args.doc_type).evaluation_labels()
     test = load_testset(args.test, labels, set(entity_labels))
     private = _load_private(args) if "privacy" in tasks else None
     _check_train(args.train[0])
@@ -258,7 +258,7 @@ def _ticket_context(args, tasks: list[str]) -> dict:
     }
 
 
-def _cv_context(args) -> dict:
+def _corpora_context(args) -> dict:
     """Training rows from every --train source (masked on request), labels from both sides."""
     from eval.cv_data import mask_roles, read_sources
     from eval.testset import load_testset
@@ -334,7 +334,8 @@ def run(args: argparse.Namespace) -> dict:
     tasks = _tasks(args)
     if args.permutations < 0:
         raise ConfigError(f"--permutations must be ≥ 0, got {args.permutations}")
-    base = _cv_context(args) if args.doc_type == "cv" else _ticket_context(args, tasks)
+    corpora = kind(args.doc_type).TRAIN_FROM_CORPORA
+    base = _corpora_context(args) if corpora else _shards_context(args, tasks)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     rows, test, manifest = base["rows"], base["test"], base["manifest"]

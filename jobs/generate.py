@@ -45,9 +45,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> dict:
     # Imported here so that `hrsynth --help` does not wait for pandas and diffprivlib.
+    import pyarrow.compute as pc
+
     from synth.config.generate import load_config
-    from synth.docs.tickets.plan import plan_documents
-    from synth.docs.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy
+    from synth.docs import kind, plan_documents
     from synth.io.shards import (
         finished_shards,
         open_output,
@@ -80,23 +81,23 @@ def run(args: argparse.Namespace) -> dict:
 
     resolve_model(cfg.model)  # an unknown model path fails here, before Ray starts
     run_info = open_output(out, cfg.to_dict(), cfg.fingerprint())
-    jobs, notes = plan_documents(cfg, run_info["run_id"])
+    docs, notes = plan_documents(cfg, run_info["run_id"])
     dp_samples = None
     if notes["dp_samples"] is not None:
         dp_samples = write_dp_samples(out, notes["dp_samples"])
-    shard_sizes = Counter(j["shard"] for j in jobs)
+    shard_sizes = Counter(d.shard for d in docs)
     done = finished_shards(out, shard_sizes)
-    todo = [j for j in jobs if j["shard"] not in done]
+    todo = [d for d in docs if d.shard not in done]
     print(
-        f"{len(jobs)} documents in {len(shard_sizes)} shards; {len(done)} already written, "
+        f"{len(docs)} documents in {len(shard_sizes)} shards; {len(done)} already written, "
         f"{len(todo)} documents to generate"
     )
     written_tokens = 0
 
-    def on_shard(shard, rows):
+    def on_shard(shard, table):
         nonlocal written_tokens
-        write_shard(out, shard, rows)
-        written_tokens += sum(r["generated_tokens"] for r in rows)
+        write_shard(out, shard, table)
+        written_tokens += pc.sum(table.column("generated_tokens")).as_py() or 0
 
     gen_started = time.time()
     if todo:
@@ -105,11 +106,7 @@ def run(args: argparse.Namespace) -> dict:
         slot_filling.generate(todo, cfg, shard_sizes, on_shard)
     wall = time.time() - started
     gen_wall = time.time() - gen_started
-    if cfg.doc_type == "cv":  # every CV has a role and a total; entries vary per CV
-        declared = {j["label"]: {"role", "total_years"} for j in jobs}
-    else:
-        taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
-        declared = {label: set(s.variables) for label, s in taxonomy.items()}
+    declared = kind(cfg.doc_type).declared_entities(docs, cfg)
     gen = dict(cfg.generation)
     from synth.generation.params import params_from
 

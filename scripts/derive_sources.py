@@ -35,13 +35,16 @@ def occupations(src: Path) -> None:
 def pay_gaps(src: Path) -> None:
     """UK employer mean and median hourly pay gaps (percent, women relative to men)."""
     path = src / "uk_gender_pay_gap" / "uk_gender_pay_gap_2022_2023.csv"
-    with open(path, newline="", encoding="utf-8") as f, open(
-        OUT / "uk_pay_gaps.csv", "w", newline=""
-    ) as g:
+    with (
+        open(path, newline="", encoding="utf-8") as f,
+        open(OUT / "uk_pay_gaps.csv", "w", newline="") as g,
+    ):
         w = csv.writer(g)
         w.writerow(["mean_hourly_gap_pct", "median_hourly_gap_pct", "employer_size"])
         for r in csv.DictReader(f):
-            w.writerow([r["DiffMeanHourlyPercent"], r["DiffMedianHourlyPercent"], r["EmployerSize"]])
+            w.writerow(
+                [r["DiffMeanHourlyPercent"], r["DiffMedianHourlyPercent"], r["EmployerSize"]]
+            )
 
 
 def flights(src: Path) -> None:
@@ -78,9 +81,10 @@ def copies(src: Path) -> None:
     """Small tables used as they are."""
     shutil.copy(src / "absenteeism_at_work" / "Absenteeism_at_work.csv", OUT / "absenteeism.csv")
     shutil.copy(src / "absenteeism_at_work" / "reason_codes.csv", OUT / "reason_codes.csv")
-    with open(src / "life_events" / "holmes_rahe_srrs_43_events.csv", newline="") as f, open(
-        OUT / "life_events.csv", "w", newline=""
-    ) as g:
+    with (
+        open(src / "life_events" / "holmes_rahe_srrs_43_events.csv", newline="") as f,
+        open(OUT / "life_events.csv", "w", newline="") as g,
+    ):
         w = csv.writer(g)
         w.writerow(["event", "life_change_units"])
         for r in csv.DictReader(f):

@@ -6,6 +6,7 @@ the tests and evaluation all read it from here.
 
 import pyarrow as pa
 
+from synth.docs import kind
 from synth.docs.persona import PERSONA_FIELDS
 
 # exact: the text is the sampled value; rendered: the text is the surface form the value
@@ -73,9 +74,4 @@ def check_row(row: dict) -> list[str]:
         if e["match"] not in MATCHES:
             problems.append(f"entity {e['label']} has match {e['match']!r}")
         last_end = max(last_end, e["end"])
-    if row.get("doc_type") == "cv":
-        if row["label"] != row["subcategory"] or row["category"] != "CV":
-            problems.append("a CV's label must be its role, in subcategory, category 'CV'")
-    elif row["label"] != f"{row['category']}_{row['subcategory']}":
-        problems.append("label is not category_subcategory")
-    return problems
+    return problems + kind(row["doc_type"]).check_row(row)

@@ -1,11 +1,12 @@
 """The one module that wires generation to Ray Data.
 
-Planned jobs become Arrow blocks of `batch_size` rows; an actor pool (model loaded once
-per actor, one GPU per actor when the cluster has GPUs) fills each batch's slots; the
-driver streams the results back and writes each shard as soon as all its rows are in.
+Planned documents become Arrow blocks of `batch_size` rows (synth.record.PLANNED); an
+actor pool (model loaded once per actor, one GPU per actor when the cluster has GPUs)
+fills each batch's slots and returns contract rows (synth.contract.SCHEMA) plus their
+shard; the driver streams them back and writes each shard as soon as all its rows are in.
+Both directions are typed Arrow columns: nothing is serialised to JSON on the way.
 """
 
-import json
 import os
 from collections import defaultdict
 from functools import partial
@@ -18,11 +19,13 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 import ray
 
 from jobs.on_ray.session import connect
+from synth.contract import to_table
 from synth.generation.params import params_from
+from synth.record import PlannedDocument, planned_documents, planned_table
 
 
 class SlotFiller:
-    """Ray Data actor: holds one engine, turns a batch of jobs into contract rows.
+    """Ray Data actor: holds one engine, turns a batch of planned documents into rows.
 
     `make_engine` builds the engine in the actor (where the GPU is): the Hugging Face
     Generator by default, anything with synth.generation.engine.Engine's methods in tests."""
@@ -39,9 +42,9 @@ class SlotFiller:
     def __call__(self, batch: pa.Table) -> pa.Table:
         from synth.generation.render import render
 
-        jobs = [json.loads(s) for s in batch.column("job").to_pylist()]
-        rows = render(jobs, self.engine, self.params, self.style, self.seed)
-        return pa.table({"shard": [j["shard"] for j in jobs], "row": [json.dumps(r) for r in rows]})
+        docs = planned_documents(batch)
+        rows = to_table(render(docs, self.engine, self.params, self.style, self.seed))
+        return rows.append_column("shard", batch.column("shard"))
 
 
 def hf_engine(cfg):
@@ -52,15 +55,14 @@ def hf_engine(cfg):
 
 
 def generate(
-    jobs: list[dict], cfg, shard_sizes: dict[int, int], on_shard, make_engine=None
+    docs: list[PlannedDocument], cfg, shard_sizes: dict[int, int], on_shard, make_engine=None
 ) -> None:
-    """Run every job through the actor pool; call on_shard(shard, rows) per finished shard.
-    `make_engine`: a picklable callable building the engine in each actor (hf_engine)."""
+    """Generate every document on the actor pool; call on_shard(shard, table) once per
+    finished shard (its contract rows, in any order). `make_engine`: a picklable callable
+    building the engine in each actor (default: hf_engine(cfg))."""
     connect()
-    blocks = [
-        pa.table({"shard": [j["shard"] for j in chunk], "job": [json.dumps(j) for j in chunk]})
-        for chunk in (jobs[i : i + cfg.batch_size] for i in range(0, len(jobs), cfg.batch_size))
-    ]
+    size = cfg.batch_size
+    blocks = [planned_table(docs[i : i + size]) for i in range(0, len(docs), size)]
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
     gpus = cfg.device.startswith("cuda") or (
@@ -85,11 +87,12 @@ def generate(
         num_cpus=1,
         num_gpus=1 if gpus else 0,
     )
-    pending = defaultdict(list)
+    pending = defaultdict(list)  # shard -> the tables of its rows so far
     for batch in ds.iter_batches(batch_format="pyarrow", batch_size=None):
-        for shard, row in zip(batch.column("shard").to_pylist(), batch.column("row").to_pylist()):
-            pending[shard].append(json.loads(row))
-            if len(pending[shard]) == shard_sizes[shard]:
-                on_shard(shard, pending.pop(shard))
+        shards = batch.column("shard").to_numpy()
+        for shard in sorted(set(shards.tolist())):
+            pending[shard].append(batch.filter(pa.array(shards == shard)).drop_columns(["shard"]))
+            if sum(t.num_rows for t in pending[shard]) == shard_sizes[shard]:
+                on_shard(shard, pa.concat_tables(pending.pop(shard)))
     if pending:
         raise RuntimeError(f"shards {sorted(pending)} came back incomplete")

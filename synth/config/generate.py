@@ -14,6 +14,7 @@ from typing import ClassVar, Literal
 
 from synth import ConfigError
 from synth.config.checks import check_fields
+from synth.docs import kind
 from synth.docs.tickets.forms import MODES
 from synth.docs.tickets.traits import STYLES, traits_from, weights
 from synth.generation.params import params_from
@@ -100,11 +101,6 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
         if not isinstance(getattr(cfg, name), int) or getattr(cfg, name) <= 0:
             raise ConfigError(f"{name} must be a positive integer, got {getattr(cfg, name)!r}")
     weights(cfg.prompt_style, "prompt_style", STYLES)
-    if cfg.doc_type == "cv" and cfg.prompt_style not in ("chat", "plain"):
-        raise ConfigError(
-            f"prompt_style {cfg.prompt_style!r}: CVs are written section by "
-            "section; use 'plain' or 'chat'"
-        )
     if cfg.value_forms not in MODES:
         raise ConfigError(f"value_forms '{cfg.value_forms}' unknown; use one of {list(MODES)}")
     if not (cfg.templates in ("all", "classic") or isinstance(cfg.templates, list)):
@@ -114,19 +110,9 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
             "traits must be a mapping (see synth/docs/tickets/traits.py for the settings)"
         )
     traits_from(cfg.traits)
-    if cfg.doc_type not in ("ticket", "cv"):
-        raise ConfigError(f"doc_type '{cfg.doc_type}' unknown; use 'ticket' or 'cv'")
-    if cfg.doc_type == "cv" and cfg.labels != "all":
-        raise ConfigError(
-            "labels: CVs take their role from the DP model; leave labels 'all' "
-            "(cv_roles: balanced gives every role equally often)"
-        )
     if cfg.cv_roles not in ("dp_model", "balanced"):
         raise ConfigError(f"cv_roles '{cfg.cv_roles}' unknown; use 'dp_model' or 'balanced'")
-    if cfg.doc_type != "cv" and cfg.cv_roles != "dp_model":
-        raise ConfigError(
-            "cv_roles applies to doc_type cv only; ticket labels are always balanced (see labels)"
-        )
+    kind(cfg.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
     gen = dict(cfg.generation or {})
     params_from(gen.pop("preset", "default"), gen)  # raises on unknown parameters
     if cfg.reference_date is None:

@@ -12,8 +12,10 @@ recorded in the Ledger; the model keeps only noised tables, the schema and the l
 """
 
 import itertools
+import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import diffprivlib
 import numpy as np
@@ -391,3 +393,17 @@ def _greedy_structure(codes, sizes, degree, eps_structure, ledger, rng, max_cell
         order.append(x)
         parents[x] = ps
     return order, parents
+
+
+def load_model_file(path: str | None) -> BayesNet | None:
+    """A fitted model from its JSON file (None for no path), with one-line errors."""
+    if not path:
+        return None
+    try:
+        return from_dict(json.loads(Path(path).read_text()))
+    except FileNotFoundError:
+        raise ConfigError(
+            f"dp_model {path} not found; run `hrsynth fit …` first (make demo does) or fix the path"
+        ) from None
+    except (json.JSONDecodeError, KeyError):
+        raise ConfigError(f"dp_model {path} is not a valid model file; refit it") from None

@@ -1,60 +1,61 @@
-"""Planned jobs -> finished contract rows: slots filled, text cleaned, entities located,
-slips added outside the spans."""
-
-import re
+"""Planned documents -> finished contract rows: slots filled, text cleaned, entities
+located, slips added outside the spans."""
 
 import numpy as np
 
 from synth.contract import NO_VARIABLES
+from synth.docs import kind
 from synth.generation.engine import Engine
 from synth.generation.entities import locate
 from synth.generation.params import GenerationParams
 from synth.generation.rollout import Draft, fill_slots
 from synth.generation.slips import add_slips
+from synth.record import PlannedDocument
 
 
-def render(jobs: list[dict], engine: Engine, params: GenerationParams, style: str, seed: int):
-    """Contract rows for `jobs`; `style` is the prompt style of jobs that carry none (CVs)."""
+def render(
+    docs: list[PlannedDocument], engine: Engine, params: GenerationParams, style: str, seed: int
+) -> list[dict]:
+    """Contract rows for `docs`; `style` is the prompt style of documents that carry none."""
     drafts = [
         Draft(
-            j["header"],
-            list(j["pieces"]),
-            j["instruction"],
-            j.get("style", style),
-            j.get("target_words"),
-            tuple((j.get("surface") or {}).values()),
+            d.header,
+            list(d.pieces),
+            d.instruction,
+            d.style or style,
+            d.target_words,
+            tuple((d.surface or {}).values()),
         )
-        for j in jobs
+        for d in docs
     ]
-    batch_seed = seed * 1_000_003 + min(j["index"] for j in jobs)
+    batch_seed = seed * 1_000_003 + min(d.index for d in docs)
     fill_slots(drafts, engine, params, batch_seed)
     rows = []
-    for job, draft in zip(jobs, drafts):
+    for doc, draft in zip(docs, drafts):
         text = draft.text()
-        entities = locate(text, job["entities"], job.get("surface"))
-        if draft.style == "free" and job["entities"] and not entities:
+        entities = locate(text, doc.entities, doc.surface)
+        if draft.style == "free" and doc.entities and not entities:
             draft.errors = [NO_VARIABLES]  # the retries ran out: say why, once
-        if job.get("slip_rate"):
-            slips_rng = np.random.default_rng([seed, job["index"]])
-            text, entities = add_slips(text, entities, job["slip_rate"], slips_rng)
-        if job.get("doc_type") == "cv":  # 'university_2' -> 'university': one type per kind
-            entities = [{**e, "label": re.sub(r"_\d+$", "", e["label"])} for e in entities]
+        if doc.slip_rate:
+            slips_rng = np.random.default_rng([seed, doc.index])
+            text, entities = add_slips(text, entities, doc.slip_rate, slips_rng)
+        entity_type = kind(doc.doc_type).entity_type
         rows.append(
             {
-                "id": job["id"],
-                "doc_type": job.get("doc_type", "ticket"),
-                "category": job["category"],
-                "subcategory": job["subcategory"],
-                "label": job["label"],
+                "id": doc.id,
+                "doc_type": doc.doc_type,
+                "category": doc.category,
+                "subcategory": doc.subcategory,
+                "label": doc.label,
                 "text": text,
-                "header": job["header"],
-                "entities": entities,
-                "attributes": {k: str(v) for k, v in job["attributes"].items()},
-                "persona": job["persona"],
-                "template_id": job["template_id"],
+                "header": doc.header,
+                "entities": [{**e, "label": entity_type(e["label"])} for e in entities],
+                "attributes": doc.attributes,
+                "persona": doc.persona,
+                "template_id": doc.template_id,
                 "model": engine.model_ref,
                 "seed": seed,
-                "run_id": job["id"].rsplit("-", 1)[0],
+                "run_id": doc.run_id,
                 "prompt_tokens": draft.prompt_tokens,
                 "generated_tokens": draft.generated_tokens,
                 "error": "; ".join(draft.errors) or None,

@@ -88,10 +88,11 @@ def finished_shards(folder: Path, expected_rows: dict[int, int]) -> set[int]:
     return done
 
 
-def write_shard(folder: Path, shard: int, rows: list[dict]) -> None:
-    """Write one shard atomically: a reader never sees a partial file."""
-    path = shard_path(folder, shard)
-    write_table(path, to_table(sorted(rows, key=lambda r: r["id"])))
+def write_shard(folder: Path, shard: int, rows: pa.Table | list[dict]) -> None:
+    """Write one shard (contract rows, as a table or dicts) atomically, in id order: a
+    reader never sees a partial file."""
+    table = rows if isinstance(rows, pa.Table) else to_table(rows)
+    write_table(shard_path(folder, shard), table.select(SCHEMA.names).sort_by("id"))
 
 
 def write_dp_samples(folder: Path, samples) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from synth.config.generate import load_config
-from synth.docs.tickets.plan import plan_documents
+from synth.docs import plan_documents
 from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.generation.params import params_from
 from synth.generation.render import render
@@ -47,12 +47,12 @@ def run(config: str, n: int, seed: int, engine) -> list[dict]:
         config, {"num_docs": n, "seed": seed, "reference_date": "2026-11-24", "labels": LABELS}
     )
     cfg = replace(cfg, dp_model=None)
-    jobs, _ = plan_documents(cfg, "golden")
+    docs, _ = plan_documents(cfg, "golden")
     gen = dict(cfg.generation)
     params = params_from(gen.pop("preset", "default"), gen)
     rows = []
-    for i in range(0, len(jobs), cfg.batch_size):
-        rows += render(jobs[i : i + cfg.batch_size], engine, params, "plain", seed)
+    for i in range(0, len(docs), cfg.batch_size):
+        rows += render(docs[i : i + cfg.batch_size], engine, params, "plain", seed)
     return json.loads(json.dumps(rows, default=str))
 
 

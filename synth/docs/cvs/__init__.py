@@ -1,1 +1,52 @@
-"""CVs: sections, role titles, public vocabularies and planning."""
+"""CVs: sections, role titles, public vocabularies and planning; `extract/` is the private
+side that runs before fit.
+
+The document-kind interface (synth.docs.DocKind) for CVs."""
+
+import re
+
+from synth import ConfigError
+
+EVAL_TASKS = ("classify", "fasttext", "intrinsic")
+FASTTEXT_PRESET = "LONG_DOCUMENTS"
+TRAIN_FROM_CORPORA = True
+
+
+def plan_documents(cfg, run_id: str):
+    from synth.docs.cvs.plan import plan_cvs
+    from synth.dp.privbayes import load_model_file
+
+    return plan_cvs(cfg, run_id, load_model_file(cfg.dp_model))
+
+
+def check_config(cfg) -> None:
+    if cfg.prompt_style not in ("chat", "plain"):
+        raise ConfigError(
+            f"prompt_style {cfg.prompt_style!r}: CVs are written section by "
+            "section; use 'plain' or 'chat'"
+        )
+    if cfg.labels != "all":
+        raise ConfigError(
+            "labels: CVs take their role from the DP model; leave labels 'all' "
+            "(cv_roles: balanced gives every role equally often)"
+        )
+
+
+def entity_type(variable: str) -> str:
+    """'university_2' -> 'university': one entity type per kind of value."""
+    return re.sub(r"_\d+$", "", variable)
+
+
+def declared_entities(docs, cfg) -> dict[str, set[str]]:
+    # Every CV has a role and a total; the entries vary per CV.
+    return {d.label: {"role", "total_years"} for d in docs}
+
+
+def check_row(row: dict) -> list[str]:
+    if row["label"] != row["subcategory"] or row["category"] != "CV":
+        return ["a CV's label must be its role, in subcategory, category 'CV'"]
+    return []
+
+
+def evaluation_labels() -> tuple[None, list[str]]:
+    return None, []

@@ -12,12 +12,13 @@ import pandas as pd
 from faker import Faker
 
 from synth import ConfigError
+from synth.docs import balanced_labels
 from synth.docs.cvs.extract.table import GENERIC_COMPANY, NONE, OTHER_UNIVERSITY, SLOTS
 from synth.docs.cvs.sections import CVTemplates, load_templates
 from synth.docs.cvs.vocabulary import load_vocabulary
 from synth.docs.persona import make_personas
-from synth.docs.tickets.plan import balanced_labels
 from synth.generation.template import SLOT, fill
+from synth.record import PlannedDocument
 
 DEGREE_BY_POSITION = ("Bachelor's", "Master's", "PhD")
 
@@ -105,7 +106,7 @@ def instruction(persona: dict, title: str) -> str:
     )
 
 
-def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
+def plan_cvs(cfg, run_id: str, model) -> tuple[list[PlannedDocument], dict]:
     if model is None:
         raise ConfigError(
             "doc_type cv needs a DP CV model: set dp_model (run `hrsynth "
@@ -125,7 +126,7 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
     domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
     kept = domain.get("university_1", set())
     public = [u for u in load_vocabulary("universities").canonical if u not in kept]
-    jobs = []
+    docs = []
     for i, (_, row) in enumerate(rows.iterrows()):
         persona = personas[i]
         values = cv_values(row, public, rng, fake)
@@ -134,26 +135,26 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
         pieces = body.split(SLOT)
         # The role is inserted as its job title ('Data Science' -> 'data scientist').
         entities = {**values, "role": title}
-        jobs.append(
-            {
-                "index": i,
-                "shard": i // cfg.shard_size,
-                "id": f"{run_id}-{i:08d}",
-                "doc_type": "cv",
-                "label": values["role"],
-                "category": "CV",
-                "subcategory": values["role"],
-                "template_id": template_id,
-                "header": templates.header,
-                "pieces": pieces,
-                "instruction": instruction(persona, title),
-                "entities": entities,
-                "attributes": values,
-                "persona": persona,
-            }
+        docs.append(
+            PlannedDocument(
+                index=i,
+                shard=i // cfg.shard_size,
+                run_id=run_id,
+                doc_type="cv",
+                label=values["role"],
+                category="CV",
+                subcategory=values["role"],
+                template_id=template_id,
+                header=templates.header,
+                pieces=pieces,
+                instruction=instruction(persona, title),
+                entities={k: str(v) for k, v in entities.items()},
+                attributes={k: str(v) for k, v in values.items()},
+                persona=persona,
+            )
         )
     notes = {
-        "dp_samples": rows.assign(id=[j["id"] for j in jobs]),
+        "dp_samples": rows.assign(id=[d.id for d in docs]),
         "dp_models": {
             cfg.dp_model: model.to_dict()["ledger"]
             | {
@@ -165,7 +166,7 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[dict], dict]:
         },
         "cv_roles": roles_note,
     }
-    return jobs, notes
+    return docs, notes
 
 
 def _sample_rows(model, cfg, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:

@@ -1,1 +1,46 @@
-"""HR tickets: the taxonomy, variable samplers, surface forms, writer traits and shapes."""
+"""HR tickets: the taxonomy, variable samplers, surface forms, writer traits and shapes.
+
+The document-kind interface (synth.docs.DocKind) for tickets."""
+
+from synth import ConfigError
+
+EVAL_TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy")
+FASTTEXT_PRESET = "THESIS"
+TRAIN_FROM_CORPORA = False
+
+
+def plan_documents(cfg, run_id: str):
+    from synth.docs.tickets.plan import plan_tickets
+
+    return plan_tickets(cfg, run_id)
+
+
+def check_config(cfg) -> None:
+    if cfg.cv_roles != "dp_model":
+        raise ConfigError(
+            "cv_roles applies to doc_type cv only; ticket labels are always balanced (see labels)"
+        )
+
+
+def entity_type(variable: str) -> str:
+    return variable
+
+
+def declared_entities(docs, cfg) -> dict[str, set[str]]:
+    from synth.docs.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy
+
+    taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
+    return {label: set(s.variables) for label, s in taxonomy.items()}
+
+
+def check_row(row: dict) -> list[str]:
+    if row["label"] != f"{row['category']}_{row['subcategory']}":
+        return ["label is not category_subcategory"]
+    return []
+
+
+def evaluation_labels() -> tuple[list[str], list[str]]:
+    from synth.docs.tickets.taxonomy import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    return sorted(taxonomy), sorted({v for s in taxonomy.values() for v in s.variables})

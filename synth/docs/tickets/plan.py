@@ -1,18 +1,17 @@
 """Driver-side sampling: every document's label, persona, variables and template.
 
 Cheap and deterministic from the seed; this is what Ray then distributes for the
-expensive part (generation). Each planned document is a plain dict ("job").
+expensive part (generation), one synth.record.PlannedDocument per ticket.
 """
 
 import datetime as dt
-import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from synth import ConfigError
 from synth.config.generate import GenerateConfig
+from synth.docs import balanced_labels
 from synth.docs.persona import make_personas
 from synth.docs.tickets.forms import Writer, render_values
 from synth.docs.tickets.samplers import SamplingContext, sampler_for
@@ -26,23 +25,11 @@ from synth.docs.tickets.shape import (
 )
 from synth.docs.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy, resolve_label
 from synth.docs.tickets.traits import STYLES, draw, draw_shape, traits_from, weights
-from synth.dp.privbayes import from_dict
+from synth.dp.privbayes import load_model_file
 from synth.generation.template import fill, variables_in
+from synth.record import PlannedDocument
 
 WRITER_STREAM = 1  # the seed's second stream: writer traits, prompt styles, surface forms
-
-
-def load_dp_model(path: str | None):
-    if not path:
-        return None
-    try:
-        return from_dict(json.loads(Path(path).read_text()))
-    except FileNotFoundError:
-        raise ConfigError(
-            f"dp_model {path} not found; run `hrsynth fit …` first (make demo does) or fix the path"
-        ) from None
-    except (json.JSONDecodeError, KeyError):
-        raise ConfigError(f"dp_model {path} is not a valid model file; refit it") from None
 
 
 def chosen_labels(cfg: GenerateConfig, taxonomy) -> list[str]:
@@ -51,13 +38,6 @@ def chosen_labels(cfg: GenerateConfig, taxonomy) -> list[str]:
     if not isinstance(cfg.labels, list) or not cfg.labels:
         raise ConfigError("labels must be 'all' or a non-empty list of labels")
     return [resolve_label(taxonomy, name) for name in cfg.labels]
-
-
-def balanced_labels(labels: list, n: int, rng: np.random.Generator) -> np.ndarray:
-    """n labels, each of `labels` n / len(labels) times (±1), in a seeded random order."""
-    per_doc = np.array([labels[i % len(labels)] for i in range(n)], dtype=object)
-    rng.shuffle(per_doc)
-    return per_doc
 
 
 def instruction(sub, persona: dict, values: dict) -> str:
@@ -69,19 +49,15 @@ def instruction(sub, persona: dict, values: dict) -> str:
     )
 
 
-def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
-    """All cfg.num_docs jobs in index order, and notes for the manifest."""
-    if cfg.doc_type == "cv":
-        from synth.docs.cvs.plan import plan_cvs
-
-        return plan_cvs(cfg, run_id, load_dp_model(cfg.dp_model))
+def plan_tickets(cfg: GenerateConfig, run_id: str) -> tuple[list[PlannedDocument], dict]:
+    """All cfg.num_docs tickets in index order, and notes for the manifest."""
     taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
     labels = chosen_labels(cfg, taxonomy)
     rng = np.random.default_rng(cfg.seed)
     per_doc = balanced_labels(labels, cfg.num_docs, rng)
     personas = make_personas(cfg.num_docs, cfg.countries, rng)
     ctx = SamplingContext(reference_date=dt.date.fromisoformat(cfg.reference_date))
-    model = load_dp_model(cfg.dp_model)
+    model = load_model_file(cfg.dp_model)
     notes = {"dp_models": {}, "dp_samples": None}
     values: list[dict] = [{} for _ in range(cfg.num_docs)]
     for label in labels:
@@ -113,7 +89,7 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
     traits, styles = traits_from(cfg.traits), weights(cfg.prompt_style, "prompt_style", STYLES)
     pools = template_pools(taxonomy, cfg.templates)
     tally = WritingTally()
-    jobs = []
+    docs = []
     for i in range(cfg.num_docs):
         sub, persona = taxonomy[per_doc[i]], personas[i]
         shape = draw_shape(traits, sub, writer_rng)
@@ -148,33 +124,34 @@ def plan_documents(cfg: GenerateConfig, run_id: str) -> tuple[list[dict], dict]:
         )
         entity_surface = {k: surface[k] for k in kept}
         tally.add(sub, shape, style, template, {k: forms[k] for k in kept}, left_out)
-        jobs.append(
-            {
-                "index": i,
-                "shard": i // cfg.shard_size,
-                "id": f"{run_id}-{i:08d}",
-                "label": sub.label,
-                "category": sub.category,
-                "subcategory": sub.subcategory,
-                "template_id": template.id if template else FREE_TEMPLATE_ID,
-                "header": header if shape.header else "",
-                "pieces": ticket_pieces(template, shape, all_values, writer_rng),
-                "instruction": (
+        docs.append(
+            PlannedDocument(
+                index=i,
+                shard=i // cfg.shard_size,
+                run_id=run_id,
+                doc_type="ticket",
+                label=sub.label,
+                category=sub.category,
+                subcategory=sub.subcategory,
+                template_id=template.id if template else FREE_TEMPLATE_ID,
+                header=header if shape.header else "",
+                pieces=ticket_pieces(template, shape, all_values, writer_rng),
+                instruction=(
                     free_card(sub, persona, entity_surface, shape)
                     if style == "free"
                     else instruction(sub, persona, entity_surface)
                 ),
-                "style": style,
-                "target_words": shape.target_words,
-                "slip_rate": traits.slip_rate,
-                "entities": {k: values[i][k] for k in kept},
-                "surface": entity_surface,
-                "attributes": values[i],
-                "persona": persona,
-            }
+                entities={k: str(values[i][k]) for k in kept},
+                attributes={k: str(v) for k, v in values[i].items()},
+                persona=persona,
+                surface=entity_surface,
+                style=style,
+                target_words=shape.target_words,
+                slip_rate=traits.slip_rate,
+            )
         )
     notes["writing"] = tally.summary()
-    return jobs, notes
+    return docs, notes
 
 
 def _without(lines: tuple[str, ...], left_out: set[str]) -> tuple[str, ...]:

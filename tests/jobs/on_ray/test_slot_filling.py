@@ -11,7 +11,8 @@ import pytest
 
 from jobs.on_ray import slot_filling
 from synth.config.generate import load_config
-from synth.docs.tickets.plan import plan_documents
+from synth.contract import SCHEMA, to_table
+from synth.docs import plan_documents
 from synth.generation.params import params_from
 from synth.generation.render import render
 from tests.synth import test_golden
@@ -44,21 +45,24 @@ def test_rows_through_ray_equal_the_in_process_rows(ray_local):
         },
     )
     cfg = replace(cfg, dp_model=None)
-    jobs, _ = plan_documents(cfg, "plumbing")
-    shard_sizes = Counter(j["shard"] for j in jobs)
+    docs, _ = plan_documents(cfg, "plumbing")
+    shard_sizes = Counter(d.shard for d in docs)
     written = {}
     slot_filling.generate(
-        jobs, cfg, shard_sizes, written.__setitem__, make_engine=test_golden.ScriptedEngine
+        docs, cfg, shard_sizes, written.__setitem__, make_engine=test_golden.ScriptedEngine
     )
     assert sorted(written) == sorted(shard_sizes)  # every shard once, complete
-    through_ray = sorted((r for rows in written.values() for r in rows), key=lambda r: r["id"])
+    assert all(t.schema == SCHEMA for t in written.values())  # contract columns, typed
+    through_ray = sorted(
+        (r for table in written.values() for r in table.to_pylist()), key=lambda r: r["id"]
+    )
     in_process = []
-    for i in range(0, len(jobs), cfg.batch_size):
+    for i in range(0, len(docs), cfg.batch_size):
         in_process += render(
-            jobs[i : i + cfg.batch_size],
+            docs[i : i + cfg.batch_size],
             test_golden.ScriptedEngine(),
             params_from(),
             "plain",
             cfg.seed,
         )
-    assert through_ray == sorted(in_process, key=lambda r: r["id"])
+    assert through_ray == sorted(to_table(in_process).to_pylist(), key=lambda r: r["id"])

@@ -1,7 +1,7 @@
-"""Plumbing of the batched rollout with a scripted fake model (the real one: tests/jobs)."""
+"""Plumbing of the batched rollout with a scripted fake model (the real one: tests/docs)."""
 
 from synth.config.generate import load_config
-from synth.docs.tickets.plan import plan_documents
+from synth.docs import plan_documents
 from synth.generation.params import params_from
 from synth.generation.render import render
 from synth.generation.rollout import Draft, fill_slots
@@ -21,7 +21,7 @@ class ScriptedGenerator:
         return out, [5] * len(prompts), [len(p) for p in prompts]
 
 
-def jobs(n=3, **overrides):
+def docs(n=3, **overrides):
     cfg = load_config(
         None,
         {
@@ -35,23 +35,23 @@ def jobs(n=3, **overrides):
 
 
 def test_slots_are_batched_in_order_and_prompts_hold_all_text_before(monkeypatch):
-    planned = jobs(4)
-    slots = [len(j["pieces"]) - 1 for j in planned]
+    planned = docs(4)
+    slots = [len(j.pieces) - 1 for j in planned]
     fake = ScriptedGenerator([f" Sentence {i}." for i in range(sum(slots))])
     rows = render(planned, fake, params_from(), "plain", seed=0)
     assert len(fake.calls[0]) == 4  # slot 1 of every document in one call
     assert [len(c) for c in fake.calls] == [sum(s > j for s in slots) for j in range(max(slots))]
-    for row, job in zip(rows, planned):
+    for row, doc in zip(rows, planned):
         assert "<generate>" not in row["text"] and "${" not in row["text"]
-        assert job["pieces"][0].strip()[:20] in row["text"]
+        assert doc.pieces[0].strip()[:20] in row["text"]
     second = fake.calls[1][0] if len(fake.calls) > 1 else None
     if second:
         assert "Sentence" in second  # slot 2's prompt contains slot 1's text
 
 
 def test_empty_slots_are_retried_then_recorded():
-    planned = jobs(1)
-    n_slots = len(planned[0]["pieces"]) - 1
+    planned = docs(1)
+    n_slots = len(planned[0].pieces) - 1
     params = params_from("default", {"max_retries": 1})
     # Slot 1: unfinished twice -> recorded as empty; later slots succeed.
     fake = ScriptedGenerator([" and then", " half a"] + [" Fine."] * n_slots)

@@ -9,8 +9,8 @@ import pytest
 
 from synth import ConfigError
 from synth.config.generate import load_config
+from synth.docs import plan_documents
 from synth.docs.cvs.sections import load_templates
-from synth.docs.tickets.plan import plan_documents
 from synth.generation.template import SLOT
 from tests.conftest import ROOT
 
@@ -61,17 +61,17 @@ def test_planned_cvs_repeat_prompts_per_entry(cv_model):
     cfg = load_config(
         str(ROOT / "configs" / "cvs.yaml"), {"dp_model": str(cv_model), "num_docs": 12}
     )
-    jobs, notes = plan_documents(cfg, "run")
-    assert {j["doc_type"] for j in jobs} == {"cv"} and len(notes["dp_samples"]) == 12
-    for j in jobs:
-        assert j["label"] == j["subcategory"] and j["category"] == "CV"
-        body = SLOT.join(j["pieces"])
-        universities = [k for k in j["attributes"] if k.startswith("university_")]
-        companies = [k for k in j["attributes"] if k.startswith("company_")]
+    docs, notes = plan_documents(cfg, "run")
+    assert {j.doc_type for j in docs} == {"cv"} and len(notes["dp_samples"]) == 12
+    for j in docs:
+        assert j.label == j.subcategory and j.category == "CV"
+        body = SLOT.join(j.pieces)
+        universities = [k for k in j.attributes if k.startswith("university_")]
+        companies = [k for k in j.attributes if k.startswith("company_")]
         # one slot per unrepeated section (personal, skills, languages, hobbies)
-        assert len(j["pieces"]) - 1 == 4 + len(universities) + len(companies)
+        assert len(j.pieces) - 1 == 4 + len(universities) + len(companies)
         for k in universities + companies:
-            assert j["attributes"][k] in body
+            assert j.attributes[k] in body
         assert "${" not in body
     ledger = notes["dp_models"][str(cv_model)]
     assert ledger["entries"][0]["purpose"].startswith("vocabulary")
@@ -82,12 +82,12 @@ def test_balanced_roles_give_every_role_its_share(cv_model):
         str(ROOT / "configs" / "cvs.yaml"),
         {"dp_model": str(cv_model), "num_docs": 40, "cv_roles": "balanced"},
     )
-    jobs, notes = plan_documents(cfg, "run")
+    docs, notes = plan_documents(cfg, "run")
     domain = json.loads(cv_model.read_text())["schema"]["attributes"]["role"]["values"]
-    counts = Counter(j["label"] for j in jobs)
+    counts = Counter(j.label for j in docs)
     assert set(counts) == set(domain)
     assert max(counts.values()) - min(counts.values()) <= 1
-    assert list(notes["dp_samples"]["role"]) == [j["label"] for j in jobs]
+    assert list(notes["dp_samples"]["role"]) == [j.label for j in docs]
     assert notes["cv_roles"]["mode"] == "balanced" and notes["cv_roles"]["roles"] == len(domain)
     drawn, notes = plan_documents(
         load_config(
@@ -96,7 +96,7 @@ def test_balanced_roles_give_every_role_its_share(cv_model):
         ),
         "run",
     )
-    assert [j["label"] for j in drawn] != [j["label"] for j in jobs]
+    assert [j.label for j in drawn] != [j.label for j in docs]
     assert notes["cv_roles"] == {"mode": "dp_model"}
 
 

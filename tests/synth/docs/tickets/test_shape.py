@@ -1,6 +1,6 @@
 """Planning tickets with traits: omission, register, forms, free-form flags, config errors.
 
-Plumbing uses a scripted fake model; the real one runs in tests/jobs and the benchmark."""
+Plumbing uses a scripted fake model; the real one runs in tests/docs and the benchmark."""
 
 from dataclasses import replace
 
@@ -9,7 +9,7 @@ import pytest
 from synth import ConfigError
 from synth.config.generate import load_config
 from synth.contract import NO_VARIABLES, check_row
-from synth.docs.tickets.plan import plan_documents
+from synth.docs import plan_documents
 from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.generation.params import params_from
 from synth.generation.render import render
@@ -44,45 +44,45 @@ def plan(config=MIXED, n=240, **overrides):
     return plan_documents(replace(cfg, dp_model=None), "run")
 
 
-# Health tickets need the DP model; tests/jobs covers them with the real one.
+# Health tickets need the DP model; tests/docs covers them with the real one.
 LABELS = [label for label in load_taxonomy() if label != "Life event_Health issues"]
 
 
 def test_left_out_variables_are_absent_and_the_label_variable_never_is():
-    jobs, notes = plan()
+    docs, notes = plan()
     taxonomy = load_taxonomy()
     left_out_seen = 0
-    for job in jobs:
-        sub = taxonomy[job["label"]]
-        assert sub.label_variable in job["entities"]
-        fixed = " ".join(job["pieces"]) + job["instruction"]
-        for name in set(sub.variables) - set(job["entities"]):
+    for doc in docs:
+        sub = taxonomy[doc.label]
+        assert sub.label_variable in doc.entities
+        fixed = " ".join(doc.pieces) + doc.instruction
+        for name in set(sub.variables) - set(doc.entities):
             left_out_seen += 1
-            assert job["attributes"][name] not in fixed
-        assert set(job["surface"]) == set(job["entities"])
+            assert doc.attributes[name] not in fixed
+        assert set(doc.surface) == set(doc.entities)
     assert left_out_seen and sum(notes["writing"]["variables_left_out"].values()) == left_out_seen
 
 
 def test_omission_rates_follow_the_taxonomy():
     """Accommodation leaves duration out at 0.3; templates that lack it add a little more.
     120 tickets: the share lies in [0.15, 0.6] except with probability below 1e-4."""
-    jobs, _ = plan(n=120, labels=["Ask information_Accommodation"])
-    share = sum("duration" not in j["entities"] for j in jobs) / len(jobs)
+    docs, _ = plan(n=120, labels=["Ask information_Accommodation"])
+    share = sum("duration" not in j.entities for j in docs) / len(docs)
     assert 0.15 <= share <= 0.6
 
 
 def test_classic_settings_reproduce_the_first_release():
-    jobs, notes = plan("configs/tickets_classic.yaml", n=64)
+    docs, notes = plan("configs/tickets_classic.yaml", n=64)
     taxonomy = load_taxonomy()
-    for job in jobs:
-        sub = taxonomy[job["label"]]
-        template = next(t for t in sub.templates if t.id == job["template_id"])
-        assert template.classic and job["style"] == "plain" and job["header"]
-        values = {**job["persona"], **job["attributes"]}
+    for doc in docs:
+        sub = taxonomy[doc.label]
+        template = next(t for t in sub.templates if t.id == doc.template_id)
+        assert template.classic and doc.style == "plain" and doc.header
+        values = {**doc.persona, **doc.attributes}
         whole = f"{template.greeting}\n\n{template.body}\n\n{template.sign_off}"
-        assert "<generate>".join(job["pieces"]) == fill(whole, values)
-        assert set(job["entities"]) == set(sub.variables)
-        assert job["surface"] == job["entities"]
+        assert "<generate>".join(doc.pieces) == fill(whole, values)
+        assert set(doc.entities) == set(sub.variables)
+        assert doc.surface == doc.entities
     assert notes["writing"]["forms_per_kind"].keys() <= {"as_sampled", *load_kinds()}
     assert all(
         set(forms) == {"canonical"}
@@ -98,24 +98,24 @@ def load_kinds():
 
 
 def test_rendered_spans_hold_the_written_form():
-    jobs, _ = plan(n=64, prompt_style="plain")
-    rows = render(jobs, ScriptedGenerator(lambda p: " All good."), params_from(), "plain", 0)
+    docs, _ = plan(n=64, prompt_style="plain")
+    rows = render(docs, ScriptedGenerator(lambda p: " All good."), params_from(), "plain", 0)
     rendered = 0
-    for job, row in zip(jobs, rows):
+    for doc, row in zip(docs, rows):
         assert not check_row(row), check_row(row)
-        assert {e["label"] for e in row["entities"]} <= set(job["entities"])
+        assert {e["label"] for e in row["entities"]} <= set(doc.entities)
         for e in row["entities"]:
             if e["match"] == "rendered":
                 rendered += 1
-                assert row["text"][e["start"] : e["end"]] == job["surface"][e["label"]]
-                assert e["value"] == job["entities"][e["label"]]
+                assert row["text"][e["start"] : e["end"]] == doc.surface[e["label"]]
+                assert e["value"] == doc.entities[e["label"]]
     assert rendered > 10
 
 
 def test_free_tickets_without_their_variables_are_flagged_and_counted(tmp_path):
-    jobs, _ = plan(n=8, prompt_style="free")
+    docs, _ = plan(n=8, prompt_style="free")
     fake = ScriptedGenerator(lambda p: "I would like to talk to someone about this soon.")
-    rows = render(jobs, fake, params_from("default", {"max_retries": 1}), "plain", 0)
+    rows = render(docs, fake, params_from("default", {"max_retries": 1}), "plain", 0)
     assert all(r["error"] == NO_VARIABLES and r["template_id"] == "free" for r in rows)
     assert all("Write a short email to HR" in p for p in fake.prompts)
     run = open_output(tmp_path, {"seed": 0}, "f" * 64)
@@ -125,14 +125,14 @@ def test_free_tickets_without_their_variables_are_flagged_and_counted(tmp_path):
 
 
 def test_free_tickets_holding_a_value_are_kept():
-    jobs, _ = plan(n=8, prompt_style="free")
+    docs, _ = plan(n=8, prompt_style="free")
 
     def first_fact(prompt):  # the card lists 'name: value; name: value. Tone: …'
         facts = prompt.split("written as here: ")[1].split(". Tone:")[0]
         return facts.split("; ")[0].split(": ", 1)[1]
 
     fake = ScriptedGenerator(lambda p: f"It is about {first_fact(p)}, as I said.")
-    rows = render(jobs, fake, params_from(), "plain", 0)
+    rows = render(docs, fake, params_from(), "plain", 0)
     assert all(r["error"] is None and r["entities"] for r in rows)
 
 
