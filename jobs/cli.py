@@ -5,6 +5,7 @@ import sys
 
 from jobs import cv_experiment, evaluate, extract, fit, generate, refresh
 from jobs.entry import guarded
+from synth.config.options import add_options
 
 COMMANDS = {
     "extract": extract,
@@ -23,7 +24,7 @@ def main(argv=None) -> int:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module in COMMANDS.items():
-        module.add_arguments(sub.add_parser(name, help=module.__doc__.splitlines()[0]))
+        add_options(sub.add_parser(name, help=module.__doc__.splitlines()[0]), module.OPTIONS)
     args = parser.parse_args(argv)
     return guarded(COMMANDS[args.command].run, args)
 

@@ -15,49 +15,27 @@ The output folder holds the private split (train.jsonl, test.jsonl, table.csv): 
 where the corpus may live. table.md/json hold scores only.
 """
 
-import argparse
 import hashlib
 import json
 import sys
 import time
 from collections import defaultdict
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
 from jobs import evaluate, extract, fit, generate
-from jobs.entry import main_for, parser_for, run_job
+from jobs.entry import main_for
 from synth import ConfigError
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus", required=True, help="real labelled CV corpus (CSV or JSONL)")
-    p.add_argument("--output", required=True)
-    p.add_argument("--schema", default="configs/cv_schema.yaml")
-    p.add_argument("--config", default="configs/cvs.yaml")
-    p.add_argument("--epsilons", default="0.1,1,10,10000")
-    p.add_argument("--num-docs", type=int, default=100, help="synthetic CVs per ε")
-    p.add_argument("--test-share", type=float, default=0.4)
-    p.add_argument("--combined-epsilons", default="1", help="ε values for real + synthetic")
-    p.add_argument("--masked-epsilons", default=None, help="ε values masked (default: all)")
-    p.add_argument("--permutations", type=int, default=10, help="random-baseline runs")
-    # ~100 training CVs give a 25-way head few optimiser steps: at 3 epochs and lr 5e-5
-    # (evaluate's defaults, fine for thousands of tickets) the encoder scored 0.05 weighted
-    # F1 on the development split; 10 epochs at 1e-4 scored 0.77. Chosen on that split.
-    p.add_argument("--epochs", type=int, default=10)
-    p.add_argument("--lr", type=float, default=1e-4)
-    p.add_argument(
-        "--baseline-epochs",
-        type=int,
-        default=None,
-        help="epochs of each permuted-label run (default: --epochs); labels "
-        "carry no signal there, so fewer epochs only save time",
-    )
-    p.add_argument("--base-model", default="minilm")
-    p.add_argument("--min-count", type=int, default=5)
-    p.add_argument("--as-of", type=int, default=None)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--skip-encoder", action="store_true", help="fastText only (quick look)")
+from synth.config.jobs import (
+    CVExperimentOptions,
+    EvaluateOptions,
+    ExtractOptions,
+    FitOptions,
+    GenerateOptions,
+)
+from synth.config.options import options_from
 
 
 def split(cvs, test_share: float, seed: int):
@@ -85,7 +63,7 @@ def _sha256(path: Path) -> str | None:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
-def _fit_once(out: Path, eps: float, args: argparse.Namespace) -> Path:
+def _fit_once(out: Path, eps: float, args: CVExperimentOptions) -> Path:
     """The ε model, fitted unless this folder holds one fitted on the same table and schema.
 
     Every fit draws fresh noise: refitting on a rerun would be a second release of the
@@ -104,21 +82,14 @@ def _fit_once(out: Path, eps: float, args: argparse.Namespace) -> Path:
     if model.is_file() and record.is_file() and json.loads(record.read_text()) == key:
         print(f"reusing {model}: fitted on this table and schema by an earlier run", flush=True)
         return model
-    run_job(
-        fit,
-        "fit",
-        [
-            "--data",
-            out / "table.csv",
-            "--schema",
-            args.schema,
-            "--epsilon",
-            eps,
-            "--output",
-            model,
-            "--seed",
-            args.seed,
-        ],
+    fit.run(
+        FitOptions(
+            data=str(out / "table.csv"),
+            schema=args.schema,
+            epsilon=eps,
+            output=str(model),
+            seed=args.seed,
+        )
     )
     record.write_text(json.dumps(key))
     return model
@@ -133,7 +104,11 @@ def _floats(text: str | None, default: list[float]) -> list[float]:
         raise ConfigError(f"expected comma-separated numbers, got {text!r}") from None
 
 
-def run(args: argparse.Namespace) -> dict:
+OPTIONS = CVExperimentOptions
+
+
+def run(options) -> dict:
+    args = options_from(CVExperimentOptions, options)
     from synth.docs.cvs.extract.corpus import read_corpus
 
     started = time.time()
@@ -151,73 +126,51 @@ def run(args: argparse.Namespace) -> dict:
         )
     _write_jsonl(out / "train.jsonl", train)
     _write_jsonl(out / "test.jsonl", test)
-    extra = ["--as-of", args.as_of] if args.as_of else []
-    run_job(
-        extract,
-        "extract",
-        [
-            "--corpus",
-            out / "train.jsonl",
-            "--output",
-            out / "table.csv",
-            "--min-count",
-            args.min_count,
-            *extra,
-        ],
+    extract.run(
+        ExtractOptions(
+            corpus=str(out / "train.jsonl"),
+            output=str(out / "table.csv"),
+            min_count=args.min_count,
+            as_of=args.as_of,
+        )
     )
     synthetic = {}
     for eps in epsilons:
         model, folder = _fit_once(out, eps, args), out / f"synthetic_eps{eps:g}"
-        run_job(
-            generate,
-            "generate",
-            [
-                "--config",
-                args.config,
-                "--dp-model",
-                model,
-                "--num-docs",
-                args.num_docs,
-                "--output",
-                folder,
-                "--seed",
-                args.seed,
-            ],
+        generate.run(
+            GenerateOptions(
+                config=args.config,
+                dp_model=str(model),
+                num_docs=args.num_docs,
+                output=str(folder),
+                seed=args.seed,
+            )
         )
         synthetic[eps] = folder
     tasks = "fasttext" if args.skip_encoder else "fasttext,classify"
-    common = [
-        "--test",
-        out / "test.jsonl",
-        "--doc-type",
-        "cv",
-        "--epochs",
-        args.epochs,
-        "--lr",
-        args.lr,
-        "--base-model",
-        args.base_model,
-        "--seed",
-        args.seed,
-    ]
-    conditions = [("real", [out / "train.jsonl"], [])]
+    common = {
+        "test": str(out / "test.jsonl"),
+        "doc_type": "cv",
+        "epochs": args.epochs,
+        "lr": args.lr,
+        "base_model": args.base_model,
+        "seed": args.seed,
+        "tasks": tasks,
+    }
+    real = str(out / "train.jsonl")
+    conditions = [("real", [real], {})]
     conditions += [
-        (f"synthetic ε={e:g}", [synthetic[e]], ["--tasks", f"{tasks},intrinsic"]) for e in epsilons
+        (f"synthetic ε={e:g}", [str(synthetic[e])], {"tasks": f"{tasks},intrinsic"})
+        for e in epsilons
     ]
+    conditions += [(f"real + synthetic ε={e:g}", [real, str(synthetic[e])], {}) for e in combined]
+    conditions += [("real, roles masked", [real], {"mask_roles": True})]
     conditions += [
-        (f"real + synthetic ε={e:g}", [out / "train.jsonl", synthetic[e]], []) for e in combined
+        (f"synthetic ε={e:g}, roles masked", [str(synthetic[e])], {"mask_roles": True})
+        for e in masked
     ]
-    conditions += [("real, roles masked", [out / "train.jsonl"], ["--mask-roles"])]
-    conditions += [
-        (f"synthetic ε={e:g}, roles masked", [synthetic[e]], ["--mask-roles"]) for e in masked
-    ]
-    conditions += [
-        (
-            "random baseline (labels permuted)",
-            [out / "train.jsonl"],
-            ["--permutations", args.permutations, "--epochs", args.baseline_epochs or args.epochs],
-        )
-    ]
+    baseline = {"permutations": args.permutations, "epochs": args.baseline_epochs or args.epochs}
+    conditions += [("random baseline (labels permuted)", [real], baseline)]
     summary = {
         "corpus": {
             "path": str(args.corpus),
@@ -226,21 +179,19 @@ def run(args: argparse.Namespace) -> dict:
             "test": len(test),
             "roles": len({c.role for c in train + test}),
         },
-        "settings": dict(vars(args)),
+        "settings": asdict(args),
         "rows": [None] * len(conditions),
     }
     # Run the cheap-and-central rows first; the table keeps the paper's order and is
     # rewritten after every row, so an interrupted run still leaves what it finished.
     order = sorted(range(len(conditions)), key=lambda k: ("masked" in conditions[k][0], k))
     for k in order:
-        name, sources, flags = conditions[k]
-        argv = [*common, "--output", out / "eval" / f"{k:02d}"]
-        for s in sources:
-            argv += ["--train", s]
-        if "--tasks" not in flags:
-            argv += ["--tasks", tasks]
-        result = _finished(argv + flags) or run_job(evaluate, "evaluate", argv + flags)
-        summary["rows"][k] = table_row(name, result, flags)
+        name, sources, settings = conditions[k]
+        row = EvaluateOptions(
+            **{**common, **settings}, train=sources, output=str(out / "eval" / f"{k:02d}")
+        )
+        result = _finished(row) or evaluate.run(row)
+        summary["rows"][k] = table_row(name, result)
         summary["wall_s"] = round(time.time() - started, 1)
         write_table(out, summary)
         print(
@@ -269,13 +220,13 @@ ROW_KEYS = (
 )
 
 
-def _finished(argv: list) -> dict | None:
+def _finished(row: EvaluateOptions) -> dict | None:
     """A row's earlier result, when its folder holds metrics of the very same settings.
 
     An interrupted experiment rerun with the same arguments skips the rows it finished
     instead of training them again; a changed setting retrains the row.
     """
-    args = vars(parser_for(evaluate, "evaluate").parse_args([str(a) for a in argv]))
+    args = asdict(row)
     path = Path(args["output"], "metrics.json")
     if not path.is_file():
         return None
@@ -293,7 +244,7 @@ def write_table(out: Path, summary: dict) -> None:
     (out / "table.md").write_text(table_markdown(done) + intrinsic_markdown(done))
 
 
-def table_row(name: str, result: dict, flags: list) -> dict:
+def table_row(name: str, result: dict) -> dict:
     scores, extra = {}, {}
     baseline = result.get("random_baseline")
     for task, column in (("fasttext", "fastText"), ("classify", "encoder")):

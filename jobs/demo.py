@@ -11,7 +11,8 @@ import argparse
 import sys
 
 from jobs import fit, generate
-from jobs.entry import guarded, parser_for
+from jobs.entry import guarded
+from synth.config.jobs import FitOptions, GenerateOptions
 
 
 def main(argv=None) -> int:
@@ -22,35 +23,23 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     model_file = "out/absence_model.json"
 
-    # Through each job's own parser, so every other option keeps its documented default.
-    fit_args = parser_for(fit, "fit").parse_args(
-        [
-            "--data",
-            "data/demo/absenteeism.csv",
-            "--schema",
-            "configs/absenteeism_schema.yaml",
-            "--epsilon",
-            str(args.epsilon),
-            "--output",
-            model_file,
-        ]
+    # Option objects: every other setting keeps its documented default (synth/config/jobs.py).
+    fit_options = FitOptions(
+        data="data/demo/absenteeism.csv",
+        schema="configs/absenteeism_schema.yaml",
+        epsilon=args.epsilon,
+        output=model_file,
     )
-    generate_args = parser_for(generate, "generate").parse_args(
-        [
-            "--config",
-            "configs/tickets.yaml",
-            "--output",
-            args.output,
-            "--num-docs",
-            str(args.num_docs),
-            "--dp-model",
-            model_file,
-        ]
+    generate_options = GenerateOptions(
+        config="configs/tickets.yaml",
+        output=args.output,
+        num_docs=args.num_docs,
+        dp_model=model_file,
     )
 
     def both():
-        fit.run(fit_args)
-        generate.run(generate_args)
+        fit.run(fit_options)
+        generate.run(generate_options)
 
     return guarded(both)
 

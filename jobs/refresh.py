@@ -19,7 +19,6 @@ built in a local staging folder and copied up (pyarrow filesystems) before the p
 moves; a plain local path is built in place.
 """
 
-import argparse
 import sys
 import tempfile
 import time
@@ -29,62 +28,17 @@ from pathlib import Path
 import pyarrow.fs as pafs
 
 from jobs import evaluate, fit, generate
-from jobs.entry import main_for, run_job
-from synth import ConfigError
+from jobs.entry import main_for
+from synth.config.jobs import EvaluateOptions, FitOptions, GenerateOptions, RefreshOptions
+from synth.config.options import options_from
 from synth.dp import account as privacy_account
 from synth.io import versions
 from synth.io.storage import filesystem, join, write_json
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", default="configs/tickets.yaml", help="generation config")
-    p.add_argument("--output-root", required=True, help="folder or URI holding the versions")
-    p.add_argument("--test", required=True, help="real labelled test set for the evaluation")
-    p.add_argument("--tasks", default="classify,fasttext,intrinsic")
-    p.add_argument("--num-docs", type=int)
-    p.add_argument(
-        "--seed",
-        type=int,
-        help="default: drawn from the version's time, so each "
-        "refresh samples new documents; recorded in the manifest either way",
-    )
-    p.add_argument("--fit-data", help="private table: refit the DP model in this refresh")
-    p.add_argument("--fit-schema", help="its public schema (YAML), with --fit-data")
-    p.add_argument("--epsilon", type=float, help="privacy budget of the refit, with --fit-data")
-    p.add_argument(
-        "--total-budget",
-        type=float,
-        help="cap on the ε all refits into this root may spend together (the "
-        "account is ROOT/privacy_account.json); a refit over it is refused",
-    )
-    p.add_argument("--dp-model", help="an existing DP model file, instead of refitting")
-    p.add_argument("--model", help="generation model (Hugging Face id, folder, .gguf)")
-    p.add_argument("--num-actors", type=int)
-    p.add_argument("--batch-size", type=int)
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"])
-    p.add_argument(
-        "--gpu", choices=["auto", "yes", "no"], default="auto", help="evaluation training on GPU"
-    )
-    p.add_argument("--epochs", type=int, default=3)
-    p.add_argument("--keep", type=int, default=5, help="successful versions to keep")
-
-
-def _check(args: argparse.Namespace) -> None:
-    fitting = [args.fit_data, args.fit_schema, args.epsilon]
-    if any(x is not None for x in fitting) and not all(x is not None for x in fitting):
-        raise ConfigError("refitting needs all of --fit-data, --fit-schema and --epsilon")
-    if args.fit_data and args.dp_model:
-        raise ConfigError("give --fit-data (refit) or --dp-model (reuse), not both")
-    if args.total_budget is not None and not args.fit_data:
-        raise ConfigError("--total-budget caps refits: give it with --fit-data")
-    if args.keep < 1:
-        raise ConfigError(f"--keep must be ≥ 1, got {args.keep}")
-    if not Path(args.test).is_file():
-        raise ConfigError(f"--test {args.test}: file not found; check the path")
-
-
-def _optional(flag: str, value) -> list:
-    return [] if value is None else [flag, value]
+def _given(**values) -> dict:
+    """The values that are set: unset ones keep the called job's defaults."""
+    return {k: v for k, v in values.items() if v is not None}
 
 
 def _steps(args, stage: Path, root: str, status: dict) -> None:
@@ -105,20 +59,14 @@ def _steps(args, stage: Path, root: str, status: dict) -> None:
             ),
             flush=True,
         )
-        run_job(
-            fit,
-            "fit",
-            [
-                "--data",
-                args.fit_data,
-                "--schema",
-                args.fit_schema,
-                "--epsilon",
-                args.epsilon,
-                "--output",
-                dp_model,
-                *_optional("--seed", args.seed),
-            ],
+        fit.run(
+            FitOptions(
+                data=args.fit_data,
+                schema=args.fit_schema,
+                epsilon=args.epsilon,
+                output=str(dp_model),
+                **_given(seed=args.seed),
+            )
         )
         status["steps"].append(
             {
@@ -128,22 +76,18 @@ def _steps(args, stage: Path, root: str, status: dict) -> None:
                 "epsilon_all_refits": account["spent"],
             }
         )
-    manifest = run_job(
-        generate,
-        "generate",
-        [
-            "--config",
-            args.config,
-            "--output",
-            stage / "data",
-            *_optional("--dp-model", dp_model),
-            *_optional("--num-docs", args.num_docs),
-            *_optional("--seed", args.seed),
-            *_optional("--model", args.model),
-            *_optional("--num-actors", args.num_actors),
-            *_optional("--batch-size", args.batch_size),
-            *_optional("--device", args.device),
-        ],
+    manifest = generate.run(
+        GenerateOptions(
+            config=args.config,
+            output=str(stage / "data"),
+            dp_model=None if dp_model is None else str(dp_model),
+            num_docs=args.num_docs,
+            seed=args.seed,
+            model=args.model,
+            num_actors=args.num_actors,
+            batch_size=args.batch_size,
+            device=args.device,
+        )
     )
     status["steps"].append(
         {
@@ -153,26 +97,17 @@ def _steps(args, stage: Path, root: str, status: dict) -> None:
             "epsilon_spent": {k: v["spent"] for k, v in manifest["epsilon_ledgers"].items()},
         }
     )
-    result = run_job(
-        evaluate,
-        "evaluate",
-        [
-            "--train",
-            stage / "data",
-            "--test",
-            args.test,
-            "--output",
-            stage / "eval",
-            "--tasks",
-            args.tasks,
-            "--gpu",
-            args.gpu,
-            "--epochs",
-            args.epochs,
-            "--history",
-            join(root, "history.parquet"),
-            *_optional("--seed", args.seed),
-        ],
+    result = evaluate.run(
+        EvaluateOptions(
+            train=[str(stage / "data")],
+            test=args.test,
+            output=str(stage / "eval"),
+            tasks=args.tasks,
+            gpu=args.gpu,
+            epochs=args.epochs,
+            history=join(root, "history.parquet"),
+            **_given(seed=args.seed),
+        )
     )
     from eval.history import headline
 
@@ -198,8 +133,11 @@ def _publish(stage: Path, root: str, version: str) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> dict:
-    _check(args)
+OPTIONS = RefreshOptions
+
+
+def run(options) -> dict:
+    args = options_from(RefreshOptions, options)
     root = args.output_root
     fs, folder = filesystem(root)
     fs.create_dir(folder, recursive=True)

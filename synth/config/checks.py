@@ -56,10 +56,13 @@ def describe(hint) -> str:
     return NAMES.get(hint, getattr(hint, "__name__", str(hint)))
 
 
-def check_fields(obj, where: str) -> None:
-    """Raise ConfigError on the first field whose value does not fit its annotation."""
+def check_fields(obj, where: str, name=str) -> None:
+    """Raise ConfigError on the first field whose value does not fit its annotation;
+    `name` spells a field in the message (a CLI job's flags: '--num-docs')."""
     hints = typing.get_type_hints(type(obj))
     for f in fields(obj):
         value = getattr(obj, f.name)
         if not _matches(value, hints[f.name]):
-            raise ConfigError(f"{where}{f.name} must be {describe(hints[f.name])}, got {value!r}")
+            raise ConfigError(
+                f"{where}{name(f.name)} must be {describe(hints[f.name])}, got {value!r}"
+            )

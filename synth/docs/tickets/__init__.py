@@ -3,8 +3,9 @@
 The document-kind interface (synth.docs.DocKind) for tickets."""
 
 from synth import ConfigError
+from synth.config.jobs import EVAL_TASKS as ALL_EVAL_TASKS
 
-EVAL_TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy")
+EVAL_TASKS = ALL_EVAL_TASKS  # every task evaluate has
 FASTTEXT_PRESET = "THESIS"
 TRAIN_FROM_CORPORA = False
 

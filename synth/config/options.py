@@ -1,0 +1,88 @@
+"""Job options as dataclasses: one field per setting, its default and help beside it.
+
+A job's options class is the one place its settings are defined. The CLI is built from
+it (`add_options`), and `options_from` turns parsed flags, a mapping or another job's
+options object into a checked instance: the same validation whichever way a job is
+started, so `refresh` and `cv-experiment` call other jobs with objects, not argv.
+"""
+
+import argparse
+import typing
+from copy import deepcopy
+from dataclasses import MISSING, asdict, field, fields, is_dataclass
+
+from synth import ConfigError
+from synth.config.checks import check_fields
+
+
+def option(default=MISSING, help: str = ""):
+    """A setting: `default` (none: required) and `help` for the CLI. A list setting is a
+    flag given once per item (--train A --train B)."""
+    meta = {"help": help}
+    if default is MISSING:
+        return field(metadata=meta)
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: deepcopy(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _base(hint):
+    """The annotation without its `| None` arm."""
+    arms = [a for a in typing.get_args(hint) if a is not type(None)]
+    return arms[0] if typing.get_origin(hint) in (typing.Union, type(int | None)) else hint
+
+
+def add_options(parser: argparse.ArgumentParser, cls) -> None:
+    """One flag per field. Flags default to None: only what the user gave overrides."""
+    hints = typing.get_type_hints(cls)
+    for f in fields(cls):
+        hint, meta = _base(hints[f.name]), f.metadata
+        required = f.default is MISSING and f.default_factory is MISSING
+        default = None if required else f.default if f.default is not MISSING else None
+        help_text = meta.get("help", "")
+        if default is not None and default is not False and default != "":
+            help_text += f" (default: {default})"
+        kwargs = {"dest": f.name, "default": None, "help": help_text, "required": required}
+        if hint is bool:
+            kwargs["action"] = "store_true"
+        elif typing.get_origin(hint) is typing.Literal:
+            kwargs["choices"] = typing.get_args(hint)
+        elif typing.get_origin(hint) is list:
+            kwargs["action"] = "append"
+        elif hint in (int, float):
+            kwargs["type"] = hint
+        parser.add_argument(flag(f.name), **kwargs)
+
+
+def options_from(cls, source):
+    """A checked `cls` from parsed flags (argparse.Namespace), a mapping, or an instance.
+
+    Unknown keys, missing required settings and values of the wrong type end in a
+    ConfigError naming the flag; then the class's own `check()` runs, if it has one."""
+    if is_dataclass(source):
+        values = asdict(source)
+    elif isinstance(source, argparse.Namespace):
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in vars(source).items() if k in known and v is not None}
+    else:
+        values = dict(source)
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise ConfigError(f"unknown setting(s) {unknown}; known: {sorted(known)}")
+    missing = [
+        flag(n)
+        for n, f in known.items()
+        if n not in values and f.default is MISSING and f.default_factory is MISSING
+    ]
+    if missing:
+        raise ConfigError(f"{', '.join(missing)} required; see --help")
+    obj = cls(**values)
+    check_fields(obj, "", name=flag)
+    if hasattr(obj, "check"):
+        obj.check()
+    return obj

@@ -1,0 +1,73 @@
+"""Every job's options on bad values: exit 2 and one line naming the flag, before any
+data is read or Ray starts; and the options classes that the CLI is built from."""
+
+import argparse
+from dataclasses import fields
+
+import pytest
+
+from jobs.cli import COMMANDS, main
+from synth import ConfigError
+from synth.config.jobs import EvaluateOptions, FitOptions
+from synth.config.options import add_options, options_from
+
+FIT = ["--data", "d.csv", "--schema", "s.yaml", "--output", "m.json"]
+EVALUATE = ["--train", "t", "--test", "x.jsonl", "--output", "o"]
+PROBES = [
+    (["fit", *FIT, "--epsilon", "inf"], "--epsilon must be a number in (0, 10000]"),
+    (["fit", *FIT, "--epsilon", "1e308"], "--epsilon must be a number in (0, 10000]"),
+    (["fit", *FIT, "--epsilon", "0"], "--epsilon must be a number in (0, 10000]"),
+    (["fit", *FIT, "--epsilon", "1", "--holdout", "1"], "--holdout must be in [0, 1)"),
+    (["fit", *FIT, "--epsilon", "1", "--degree", "-1"], "--degree must be ≥ 0"),
+    (["evaluate", *EVALUATE, "--epochs", "0"], "--epochs must be positive, got 0"),
+    (["evaluate", *EVALUATE, "--doc-type", "memo"], "doc_type 'memo' unknown; use one of"),
+    (["evaluate", *EVALUATE, "--permutations", "-1"], "--permutations must be ≥ 0"),
+    (["extract", "--corpus", "c.csv", "--output", "t.csv", "--min-count", "0"], "--min-count"),
+    (
+        ["refresh", "--output-root", "r", "--test", "x.jsonl", "--fit-data", "p.csv"],
+        "refitting needs all of --fit-data, --fit-schema and --epsilon",
+    ),
+    (
+        ["cv-experiment", "--corpus", "c.csv", "--output", "o", "--test-share", "1.5"],
+        "--test-share must be in (0, 1)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "argv, message", PROBES, ids=[" ".join(p[0][:1] + p[0][-2:]) for p in PROBES]
+)
+def test_bad_options_are_named_in_one_line(tmp_path, monkeypatch, capsys, argv, message):
+    monkeypatch.chdir(tmp_path)  # nothing of the probes exists here, nothing may be written
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith("error: ") and message in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_options_objects_get_the_same_checks_as_flags():
+    good = {"data": "d.csv", "schema": "s.yaml", "output": "m.json", "epsilon": 1.0}
+    assert options_from(FitOptions, good).holdout == 0.0
+    with pytest.raises(ConfigError, match=r"--epsilon must be a number, got '1'"):
+        options_from(FitOptions, {**good, "epsilon": "1"})
+    with pytest.raises(ConfigError, match=r"unknown setting\(s\) \['epsilom'\]"):
+        options_from(FitOptions, {**good, "epsilom": 1})
+    with pytest.raises(ConfigError, match="--data, --schema required"):
+        options_from(FitOptions, {"output": "m.json", "epsilon": 1.0})
+    with pytest.raises(ConfigError, match="--train must be a list of strings"):
+        options_from(EvaluateOptions, EvaluateOptions(train="out", test="t", output="o"))
+
+
+def test_flags_are_built_from_the_options_with_types_and_choices():
+    parser = argparse.ArgumentParser()
+    add_options(parser, EvaluateOptions)
+    parsed = parser.parse_args(["--train", "a", "--train", "b", "--test", "t", "--output", "o"])
+    options = options_from(EvaluateOptions, parsed)
+    assert options.train == ["a", "b"] and options.epochs == 3 and options.lr == 5e-5
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--train", "a", "--test", "t", "--output", "o", "--gpu", "maybe"])
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_option_of_every_job_is_documented(name):
+    assert all(f.metadata.get("help") for f in fields(COMMANDS[name].OPTIONS))
