@@ -62,7 +62,24 @@ def resolve_model(ref: str) -> ModelSource:
         )
     if ref.startswith((".", "/", "~")) or ref.endswith(".gguf"):
         raise ConfigError(f"model path {ref} does not exist; fix 'model' or --model")
-    return ModelSource(ref)  # a hub id: resolved from the local HF cache when offline
+    return ModelSource(_hub_id(ref))
+
+
+def _hub_id(ref: str) -> str:
+    """A Hugging Face hub id whose config can be read (the local cache when offline), so an
+    unknown id or a missing login fails on the driver, not inside a GPU actor."""
+    from transformers import AutoConfig
+
+    try:
+        AutoConfig.from_pretrained(ref)
+    except (OSError, ValueError) as e:
+        reason = str(e).strip().splitlines()[0][:160] if str(e).strip() else type(e).__name__
+        raise ConfigError(
+            f"model {ref!r} is neither a local path nor a Hugging Face model this machine "
+            f"can read ({reason}); fix 'model' or --model, log in for a gated model, or "
+            "point it at a downloaded folder"
+        ) from None
+    return ref
 
 
 def pick_device_dtype(device: str = "auto", dtype: str = "auto") -> tuple[str, torch.dtype]:

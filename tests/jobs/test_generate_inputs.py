@@ -41,3 +41,12 @@ def test_an_unquoted_yaml_date_is_read_as_the_date(tmp_path):
     config = tmp_path / "config.yaml"
     config.write_text("reference_date: 2026-11-22\n")
     assert load_config(str(config)).reference_date == "2026-11-22"
+
+
+def test_an_unknown_hub_model_is_refused_on_the_driver(tmp_path, capsys):
+    code = generate_job.main(
+        ["--output", str(tmp_path / "out"), "--num-docs", "4", "--model", "no-such-org/no-model"]
+    )
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "model 'no-such-org/no-model'" in err, err
+    assert not (tmp_path / "out").exists()
