@@ -13,6 +13,8 @@ recall that counts them (`end_to_end_recall`), because the thesis's figure leave
 
 import torch
 
+from eval.metrics import prf
+
 NONE = "O"
 # Entity label -> spaCy entity types that may propose it (DESIGN.md, "Evaluation tasks").
 SPACY_TYPES = {
@@ -58,13 +60,11 @@ def scores(gold: list[str], predicted: list[str], gold_missed: int) -> dict:
     tp = sum(g == p != NONE for g, p in zip(gold, predicted))
     n_pred = sum(p != NONE for p in predicted)
     n_gold = sum(g != NONE for g in gold)
-    precision = tp / n_pred if n_pred else 0.0
-    recall = tp / n_gold if n_gold else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    found = prf(tp, n_pred, tp, n_gold)
     return {
-        "precision": precision,
-        "recall": recall,
-        "f1": f1,
+        "precision": found["precision"],
+        "recall": found["recall"],
+        "f1": found["f1"],
         "candidates": len(gold),
         "gold_candidates": n_gold,
         "predicted_entities": n_pred,

@@ -9,20 +9,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from eval.metrics import prf
 from synth.docs.cvs.extract.attributes import extract
 from synth.docs.cvs.extract.corpus import clean_text
-
-
-def _prf(tp: int, predicted: int, gold: int) -> dict:
-    p = tp / predicted if predicted else 0.0
-    r = tp / gold if gold else 0.0
-    return {
-        "precision": p,
-        "recall": r,
-        "f1": 2 * p * r / (p + r) if p + r else 0.0,
-        "predicted": predicted,
-        "gold": gold,
-    }
 
 
 def read_labelled(path: str | Path) -> list[dict]:
@@ -56,6 +45,6 @@ def score(records: list[dict], nlp, as_of: int) -> dict:
     n = len(records)
     return {
         "cvs": n,
-        **{k: _prf(*v) for k, v in counts.items()},
+        **{k: prf(tp, pred, tp, gold) for k, (tp, pred, gold) in counts.items()},
         "total_years": {"exact": exact / n, "within_one_year": within_one / n},
     }

@@ -41,7 +41,9 @@ def classification(y_true: list[str], y_pred: list[str], labels: list[str]) -> d
     }
 
 
-def _prf(tp_pred: int, n_pred: int, tp_gold: int, n_gold: int) -> dict:
+def prf(tp_pred: int, n_pred: int, tp_gold: int, n_gold: int) -> dict:
+    """Precision tp_pred / n_pred, recall tp_gold / n_gold (equal tps unless partial
+    matches count differently on each side), F1; 0 where a denominator is 0."""
     p = tp_pred / n_pred if n_pred else 0.0
     r = tp_gold / n_gold if n_gold else 0.0
     return {
@@ -67,7 +69,7 @@ def partial_match(true_tags: list[list[str]], pred_tags: list[list[str]]) -> dic
                     claimed.add(i)
                     tp += 1
                     break
-    return _prf(tp, n_pred, tp, n_gold)
+    return prf(tp, n_pred, tp, n_gold)
 
 
 def entity_scores(true_tags: list[list[str]], pred_tags: list[list[str]]) -> dict:

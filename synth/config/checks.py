@@ -66,3 +66,11 @@ def check_fields(obj, where: str, name=str) -> None:
             raise ConfigError(
                 f"{where}{name(f.name)} must be {describe(hints[f.name])}, got {value!r}"
             )
+
+
+def reject_unknown(settings, cls, where: str = "") -> None:
+    """Raise ConfigError when `settings` (a mapping) names a field `cls` does not have."""
+    known = {f.name for f in fields(cls)}
+    unknown = set(settings) - known
+    if unknown:
+        raise ConfigError(f"{where}unknown setting(s) {sorted(unknown)}; known: {sorted(known)}")

@@ -8,12 +8,12 @@ import datetime as dt
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal
 
 from synth import ConfigError
-from synth.config.checks import check_fields
+from synth.config.checks import check_fields, reject_unknown
 from synth.docs import kind
 from synth.docs.tickets.forms import MODES
 from synth.docs.tickets.traits import STYLES, traits_from, weights
@@ -130,12 +130,7 @@ def load_config(path: str | None, overrides: dict | None = None) -> GenerateConf
         doc = {}
     if not isinstance(doc, dict):
         raise ConfigError(f"config {path}: expected a mapping of settings")
-    known = {f.name for f in fields(GenerateConfig)}
-    unknown = set(doc) - known
-    if unknown:
-        raise ConfigError(
-            f"config {path}: unknown setting(s) {sorted(unknown)}; known: {sorted(known)}"
-        )
+    reject_unknown(doc, GenerateConfig, f"config {path}: ")
     doc.update({k: v for k, v in (overrides or {}).items() if v is not None})
     if isinstance(doc.get("reference_date"), dt.date):  # YAML reads 2026-11-22 as a date
         doc["reference_date"] = doc["reference_date"].isoformat()

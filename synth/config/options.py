@@ -12,7 +12,7 @@ from copy import deepcopy
 from dataclasses import MISSING, asdict, field, fields, is_dataclass
 
 from synth import ConfigError
-from synth.config.checks import check_fields
+from synth.config.checks import check_fields, reject_unknown
 
 
 def option(default=MISSING, help: str = ""):
@@ -70,10 +70,8 @@ def options_from(cls, source):
         values = {k: v for k, v in vars(source).items() if k in known and v is not None}
     else:
         values = dict(source)
+    reject_unknown(values, cls)
     known = {f.name: f for f in fields(cls)}
-    unknown = sorted(set(values) - set(known))
-    if unknown:
-        raise ConfigError(f"unknown setting(s) {unknown}; known: {sorted(known)}")
     missing = [
         flag(n)
         for n, f in known.items()

@@ -8,11 +8,12 @@ always, every variable used, no slips, no length target), so a config that says 
 gets what it got before.
 """
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from synth import ConfigError
+from synth.config.checks import reject_unknown
 from synth.docs.tickets.taxonomy import REGISTERS, Subcategory
 
 STYLES = ("plain", "chat", "free")
@@ -72,10 +73,7 @@ def weights(doc, what: str, allowed: tuple[str, ...]) -> dict[str, float]:
 def traits_from(doc: dict | None) -> Traits:
     """Checked Traits from a config's `traits:` mapping (missing keys keep defaults)."""
     doc = dict(doc or {})
-    known = {f.name for f in fields(Traits)}
-    unknown = set(doc) - known
-    if unknown:
-        raise ConfigError(f"traits: unknown setting(s) {sorted(unknown)}; known: {sorted(known)}")
+    reject_unknown(doc, Traits, "traits: ")
     if "register" in doc:
         doc["register"] = weights(doc["register"], "traits.register", REGISTERS)
     for name in ("greeting", "sign_off", "header", "slip_rate"):
