@@ -20,19 +20,15 @@ from synth.docs import plan_documents
 from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.generation.params import params_from
 from synth.generation.render import render
+from tests.scripted import ScriptedChat
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 # Health tickets need a fitted DP model, which a test cannot commit without private data.
 LABELS = [label for label in load_taxonomy() if label != "Life event_Health issues"]
 
 
-class ScriptedEngine:
+class ScriptedEngine(ScriptedChat):
     """A reply derived from the prompt, so every row's text depends on its own prompt."""
-
-    model_ref = "scripted"
-
-    def chat_prompt(self, messages):
-        return "".join(f"<{m['role']}>{m['content']}" for m in messages) + "<assistant>"
 
     def continue_prompts(self, prompts, params, seed):
         replies = []

@@ -20,16 +20,6 @@ from tests.synth import test_golden
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def ray_local():
-    import ray
-
-    # A cluster of its own, shut down after: later modules start theirs with ray.init.
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
-
-
 def test_rows_through_ray_equal_the_in_process_rows(ray_local):
     # Workers cannot import tests/: the engine travels by value.
     cloudpickle.register_pickle_by_value(sys.modules[test_golden.__name__])

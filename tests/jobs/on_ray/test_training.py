@@ -21,16 +21,6 @@ TAGS = ["O"] + [f"{p}-{e}" for e in ENTITIES for p in "BI"]
 
 
 @pytest.fixture(scope="module")
-def ray_local():
-    import ray
-
-    # "local": a new cluster of its own, whatever an earlier `ray start` left recorded
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
-
-
-@pytest.fixture(scope="module")
 def dev():
     return load_testset(DEV_TICKETS, LABELS)
 

@@ -15,17 +15,13 @@ from synth.generation.params import params_from
 from synth.generation.render import render
 from synth.generation.template import fill
 from synth.io.shards import open_output, write_manifest, write_shard
+from tests.scripted import ScriptedChat
 
 MIXED = "configs/tickets_mixed.yaml"
 
 
-class ScriptedGenerator:
+class ScriptedGenerator(ScriptedChat):
     """Answers every prompt with `reply(prompt)`."""
-
-    model_ref = "scripted"
-
-    def chat_prompt(self, messages):
-        return "".join(f"<{m['role']}>{m['content']}" for m in messages) + "<assistant>"
 
     def __init__(self, reply):
         self.reply, self.prompts = reply, []
