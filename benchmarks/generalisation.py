@@ -32,7 +32,6 @@ from synth.contract import NO_VARIABLES
 from synth.docs import plan_documents
 from synth.docs.tickets.shape import FREE_TEMPLATE_ID
 from synth.docs.tickets.taxonomy import load_taxonomy
-from synth.generation.params import params_from
 from synth.generation.render import render
 
 RESULTS = Path(__file__).parent / "results" / "generalisation.json"
@@ -67,8 +66,7 @@ def make_set(config: str, n: int, seed: int, generator, args, **overrides) -> li
         },
     )
     docs, _ = plan_documents(cfg, f"gen{seed}")
-    gen = dict(cfg.generation)
-    params = params_from(gen.pop("preset", "default"), gen)
+    params = cfg.generation_params()
     rows = []
     for i in range(0, len(docs), cfg.batch_size):
         rows += render(docs[i : i + cfg.batch_size], generator, params, "plain", seed)

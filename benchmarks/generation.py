@@ -20,7 +20,6 @@ import torch
 from synth.config.generate import load_config
 from synth.docs import plan_documents
 from synth.generation.hf_engine import Generator
-from synth.generation.params import params_from
 from synth.generation.render import render
 
 RESULTS = Path(__file__).parent / "results" / "generation.json"
@@ -68,8 +67,7 @@ def main(argv=None) -> dict:
         {"num_docs": args.num_docs, "dp_model": args.dp_model, "reference_date": "2026-11-22"},
     )
     docs, _ = plan_documents(cfg, "bench")
-    gen = dict(cfg.generation)
-    params = params_from(gen.pop("preset", "default"), gen)
+    params = cfg.generation_params()
     generator = Generator(cfg.model, cfg.device, cfg.dtype)
     fp32, bf16 = matmul_gflops(torch.float32), matmul_gflops(torch.bfloat16)
     baseline = timed(docs, generator, params, cfg.prompt_style, batch_size=1)

@@ -75,10 +75,7 @@ def run(options) -> dict:
     wall = time.time() - started
     gen_wall = time.time() - gen_started
     declared = kind(cfg.doc_type).declared_entities(docs, cfg)
-    gen = dict(cfg.generation)
-    from synth.generation.params import params_from
-
-    params = params_from(gen.pop("preset", "default"), gen)
+    params = cfg.generation_params()
     manifest = write_manifest(
         out,
         run_info,

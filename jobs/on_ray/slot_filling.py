@@ -20,7 +20,7 @@ import ray
 
 from jobs.on_ray.session import connect
 from synth.contract import to_table
-from synth.generation.params import params_from
+from synth.generation.params import GenerationParams
 from synth.record import PlannedDocument, planned_documents, planned_table
 
 
@@ -30,12 +30,11 @@ class SlotFiller:
     `make_engine` builds the engine in the actor (where the GPU is): the Hugging Face
     Generator by default, anything with synth.generation.engine.Engine's methods in tests."""
 
-    def __init__(self, make_engine, generation: dict, style: str, seed: int, threads: int):
+    def __init__(self, make_engine, params: GenerationParams, style: str, seed: int, threads: int):
         import torch
 
         torch.set_num_threads(threads)
-        gen = dict(generation)
-        self.params = params_from(gen.pop("preset", "default"), gen)
+        self.params = params
         self.engine = make_engine()
         self.style, self.seed = style, seed
 
@@ -75,7 +74,7 @@ def generate(
         SlotFiller,
         fn_constructor_kwargs={
             "make_engine": make_engine or hf_engine(cfg),
-            "generation": cfg.generation,
+            "params": cfg.generation_params(),
             # tickets carry their own style; this one is for CVs
             "style": cfg.prompt_style if isinstance(cfg.prompt_style, str) else "plain",
             "seed": cfg.seed,

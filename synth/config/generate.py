@@ -17,7 +17,7 @@ from synth.config.checks import check_fields, reject_unknown
 from synth.docs import kind
 from synth.docs.tickets.forms import MODES
 from synth.docs.tickets.traits import STYLES, traits_from, weights
-from synth.generation.params import params_from
+from synth.generation.params import GenerationParams, params_from
 from synth.io.files import read_yaml
 
 
@@ -70,6 +70,11 @@ class GenerateConfig:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    def generation_params(self) -> GenerationParams:
+        """The `generation:` block resolved: its preset, then the values it overrides."""
+        gen = dict(self.generation or {})
+        return params_from(gen.pop("preset", "default"), gen)
+
     def fingerprint(self) -> str:
         content = {
             k: v
@@ -113,8 +118,7 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     if cfg.cv_roles not in ("dp_model", "balanced"):
         raise ConfigError(f"cv_roles '{cfg.cv_roles}' unknown; use 'dp_model' or 'balanced'")
     kind(cfg.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
-    gen = dict(cfg.generation or {})
-    params_from(gen.pop("preset", "default"), gen)  # raises on unknown parameters
+    cfg.generation_params()  # raises on unknown parameters and wrong types
     if cfg.reference_date is None:
         cfg.reference_date = dt.date.today().isoformat()
     try:

@@ -6,6 +6,7 @@ when the taxonomy loads, so a typo fails before any model is loaded.
 """
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from synth import DATA_DIR, ConfigError
@@ -178,7 +179,13 @@ def _omission(doc: dict, variables: tuple, path: Path) -> tuple[str | None, dict
 
 
 def load_taxonomy(folder: Path | str = TAXONOMY_DIR) -> dict[str, Subcategory]:
-    """All subcategories in `folder`, keyed by label, in file-name order."""
+    """All subcategories in `folder`, keyed by label, in file-name order (read once per
+    folder and process: planning, the manifest and evaluation share it; do not mutate)."""
+    return dict(_load_taxonomy(str(Path(folder).resolve())))
+
+
+@cache
+def _load_taxonomy(folder: str) -> dict[str, Subcategory]:
     folder = Path(folder)
     files = sorted(folder.glob("*.yaml"))
     if not files:
