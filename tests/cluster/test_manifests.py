@@ -114,3 +114,29 @@ def test_launcher_installs_the_way_the_readme_does():
         t["resources"].get("GPU") == 1 and t["max_workers"] > t["min_workers"] for t in workers
     )
     assert ".venv" in config["rsync_exclude"]
+
+
+def test_served_generation_points_at_the_vllm_service_with_prefix_caching():
+    from synth.config.generate import load_config
+
+    docs = documents(CLUSTER / "kuberay" / "vllm-serve.yaml")
+    deployment = next(d for d in docs if d["kind"] == "Deployment")
+    service = next(d for d in docs if d["kind"] == "Service")
+    (vllm,) = deployment["spec"]["template"]["spec"]["containers"]
+    assert "--enable-prefix-caching" in vllm["args"]
+    assert vllm["resources"]["limits"]["nvidia.com/gpu"] == 1  # one replica per GPU
+    served = next(a.split("=", 1)[1] for a in vllm["args"] if a.startswith("--served-model-name"))
+    (job,) = documents(CLUSTER / "kuberay" / "rayjob-generate-served.yaml")
+    _, argv = entrypoint(job)
+    cfg = load_config(str(ROOT / argv[argv.index("--config") + 1]))
+    assert cfg.model == f"openai:{served}"
+    port = service["spec"]["ports"][0]["port"]
+    assert cfg.engine["base_url"] == f"http://{service['metadata']['name']}:{port}/v1"
+    assert argv[argv.index("--device") + 1] == "cpu"  # the GPUs are the replicas'
+    cluster = next(
+        d for d in documents(CLUSTER / "kuberay" / "raycluster.yaml") if d["kind"] == "RayCluster"
+    )
+    pods = [cluster["spec"]["headGroupSpec"], *cluster["spec"]["workerGroupSpecs"]]
+    for pod in pods:
+        env = {e["name"] for e in pod["template"]["spec"]["containers"][0]["env"]}
+        assert cfg.engine["api_key_env"] in env

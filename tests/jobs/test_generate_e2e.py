@@ -6,6 +6,7 @@ import sys
 
 import pyarrow.parquet as pq
 import pytest
+import yaml
 
 from synth.contract import NO_VARIABLES, SCHEMA, check_row
 from synth.docs.tickets.taxonomy import load_taxonomy
@@ -116,3 +117,44 @@ def test_bad_input_gives_one_clear_line(args, message, tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip().startswith("error: ") and message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_tickets_generated_through_a_served_endpoint(tmp_path):
+    """`hrsynth serve` with SmolLM2 on loopback, `hrsynth generate` with model openai:…
+    on a local Ray cluster: the actors only make HTTP requests."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jobs.serve", "--port", "0", "--name", "smollm2"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        line = server.stdout.readline()
+        assert "serving smollm2 at http://" in line, line
+        url = line.split(" at ", 1)[1].split()[0]
+        config = tmp_path / "served.yaml"
+        config.write_text(
+            yaml.safe_dump(
+                {
+                    "num_docs": 4,
+                    "labels": ["Complaint_Complaint", "Salary_Salary raise"],
+                    "prompt_style": {"plain": 1, "chat": 1},
+                    "reference_date": "2026-11-24",
+                    "model": "openai:smollm2",
+                    "engine": {"base_url": url, "concurrency": 4},
+                }
+            )
+        )
+        out = tmp_path / "out"
+        done = run_job("--config", str(config), "--output", str(out))
+        assert done.returncode == 0, done.stderr[-3000:]
+        rows = pq.read_table(out).to_pylist()
+        assert len(rows) == 4 and all(check_row(r) == [] for r in rows)
+        assert {r["model"] for r in rows} == {"openai:smollm2"}
+        assert all(r["generated_tokens"] > 0 and r["prompt_tokens"] > 0 for r in rows)
+        assert json.loads((out / "_manifest.json").read_text())["model"] == "openai:smollm2"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

