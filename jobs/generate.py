@@ -10,11 +10,10 @@ used, _dp_samples.parquet (its sampled rows, for evaluate's privacy task) into -
 with the same config resumes: finished shards are skipped, none is duplicated.
 """
 
-import json
+import os
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 from jobs.entry import main_for
 from synth.config.jobs import GenerateOptions
@@ -26,25 +25,23 @@ OPTIONS = GenerateOptions
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
     # Imported here so that `hrsynth --help` does not wait for pandas and diffprivlib.
-    import pyarrow.compute as pc
-
     from synth.config.generate import load_config
     from synth.docs import kind, plan_documents
     from synth.io.shards import (
         finished_shards,
         open_output,
+        read_run,
         write_dp_samples,
         write_manifest,
-        write_shard,
     )
 
     started = time.time()
     cfg = load_config(args.config, args.overrides())
-    out = Path(args.output)
-    if (out / "_run.json").exists() and cfg.reference_date:
-        previous = json.loads((out / "_run.json").read_text())["config"]
-        if args.config and "reference_date" not in (_yaml_keys(args.config)):
-            cfg.reference_date = previous.get("reference_date", cfg.reference_date)
+    # The actors write the shards: a local folder is made absolute for them.
+    out = args.output if "://" in args.output else os.path.abspath(args.output)
+    previous = read_run(out) if cfg.reference_date else None
+    if previous and args.config and "reference_date" not in _yaml_keys(args.config):
+        cfg.reference_date = previous["config"].get("reference_date", cfg.reference_date)
     from synth.generation.engine import check_engine
 
     check_engine(cfg)  # an unknown model or a silent endpoint fails here, before Ray starts
@@ -63,11 +60,10 @@ def run(options) -> dict:
     written_tokens = written_docs = 0
     gen_started = time.time()
 
-    def on_shard(shard, table):
+    def on_shard(shard, rows, tokens):
         nonlocal written_tokens, written_docs
-        write_shard(out, shard, table)
-        written_tokens += pc.sum(table.column("generated_tokens")).as_py() or 0
-        written_docs += table.num_rows
+        written_tokens += tokens
+        written_docs += rows
         print(
             progress_line(shard, written_docs, len(todo), written_tokens, gen_started), flush=True
         )
@@ -75,7 +71,7 @@ def run(options) -> dict:
     if todo:
         from jobs.on_ray import slot_filling
 
-        slot_filling.generate(todo, cfg, shard_sizes, on_shard)
+        slot_filling.generate(todo, cfg, out, on_shard)
     wall = time.time() - started
     gen_wall = time.time() - gen_started
     declared = kind(cfg.doc_type).declared_entities(docs, cfg)
@@ -124,7 +120,7 @@ def _yaml_keys(path: str) -> set:
     return set(doc or {})
 
 
-def print_summary(out: Path, m: dict) -> None:
+def print_summary(out: str, m: dict) -> None:
     cov = m["entity_coverage"]["per_label"]
     print(f"\n{'label':<36}{'rows':>6}{'with entity':>13}{'vars found':>12}")
     for label, n in m["rows_per_label"].items():
@@ -145,7 +141,7 @@ def print_summary(out: Path, m: dict) -> None:
     )
     spent = {k: v["spent"] for k, v in m["epsilon_ledgers"].items()}
     print(f"ε spent by the DP models used: {spent or 'none'}")
-    print(f"output: {out.resolve()}")
+    print(f"output: {out}")
 
 
 def main(argv=None) -> int:

@@ -8,7 +8,7 @@ Both directions are typed Arrow columns: nothing is serialised to JSON on the wa
 """
 
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pyarrow as pa
 
@@ -18,44 +18,72 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 import ray
 
 from jobs.on_ray.session import connect
-from synth.contract import to_table
 from synth.generation.engine import engine_factory
 from synth.generation.openai_engine import is_endpoint_model
 from synth.generation.params import GenerationParams
+from synth.generation.render import shard_blocks
 from synth.record import PlannedDocument, planned_documents, planned_table
 
 
 class SlotFiller:
-    """Ray Data actor: holds one engine, turns a batch of planned documents into rows.
+    """Ray Data actor: holds one engine; renders a block of whole shards and writes each
+    shard itself (atomically, to a path or URI), returning only their counts.
 
     `make_engine` builds the engine in the actor (where the GPU is): the Hugging Face
     Generator by default, anything with synth.generation.engine.Engine's methods in tests."""
 
-    def __init__(self, make_engine, params: GenerationParams, style: str, seed: int, threads: int):
+    def __init__(
+        self,
+        make_engine,
+        params: GenerationParams,
+        style: str,
+        seed: int,
+        threads: int,
+        output: str,
+        batch_size: int,
+    ):
         import torch
 
         torch.set_num_threads(threads)
         self.params = params
         self.engine = make_engine()
-        self.style, self.seed = style, seed
+        self.style, self.seed, self.output, self.batch_size = style, seed, output, batch_size
 
-    def __call__(self, batch: pa.Table) -> pa.Table:
+    def __call__(self, block: pa.Table) -> pa.Table:
         from synth.generation.render import render
+        from synth.io.shards import write_shard
 
-        docs = planned_documents(batch)
-        rows = to_table(render(docs, self.engine, self.params, self.style, self.seed))
-        return rows.append_column("shard", batch.column("shard"))
+        docs = planned_documents(block)
+        rows = []
+        for i in range(0, len(docs), self.batch_size):
+            batch = docs[i : i + self.batch_size]
+            rows += render(batch, self.engine, self.params, self.style, self.seed)
+        by_shard = defaultdict(list)
+        for doc, row in zip(docs, rows):
+            by_shard[doc.shard].append(row)
+        written = [(s, write_shard(self.output, s, r)) for s, r in sorted(by_shard.items())]
+        return pa.table(
+            {
+                "shard": [s for s, _ in written],
+                "rows": [summary["rows"] for _, summary in written],
+                "generated_tokens": [summary["tokens_generated"] for _, summary in written],
+            }
+        )
 
 
 def generate(
-    docs: list[PlannedDocument], cfg, shard_sizes: dict[int, int], on_shard, make_engine=None
+    docs: list[PlannedDocument],
+    cfg,
+    output: str,
+    on_shard,
+    make_engine=None,
 ) -> None:
-    """Generate every document on the actor pool; call on_shard(shard, table) once per
-    finished shard (its contract rows, in any order). `make_engine`: a picklable callable
-    building the engine in each actor (default: the config's, engine_factory)."""
+    """Generate every document on the actor pool; the actors write each shard into
+    `output` (an absolute path or a URI) and the driver calls on_shard(shard, rows,
+    tokens) as each is written. `make_engine`: a picklable callable building the engine
+    in each actor (default: the config's, engine_factory)."""
     connect()
-    size = cfg.batch_size
-    blocks = [planned_table(docs[i : i + size]) for i in range(0, len(docs), size)]
+    blocks = [planned_table(block) for block in shard_blocks(docs, cfg.batch_size)]
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
     gpus = not is_endpoint_model(cfg.model) and (
@@ -74,19 +102,22 @@ def generate(
             "style": cfg.prompt_style if isinstance(cfg.prompt_style, str) else "plain",
             "seed": cfg.seed,
             "threads": threads,
+            "output": output,
+            "batch_size": cfg.batch_size,
         },
-        batch_size=cfg.batch_size,
+        batch_size=None,  # one block of whole shards per call: a shard is one actor's
         batch_format="pyarrow",
         compute=ray.data.ActorPoolStrategy(size=actors),
         num_cpus=1,
         num_gpus=1 if gpus else 0,
     )
-    pending = defaultdict(list)  # shard -> the tables of its rows so far
-    for batch in ds.iter_batches(batch_format="pyarrow", batch_size=None):
-        shards = batch.column("shard").to_numpy()
-        for shard in sorted(set(shards.tolist())):
-            pending[shard].append(batch.filter(pa.array(shards == shard)).drop_columns(["shard"]))
-            if sum(t.num_rows for t in pending[shard]) == shard_sizes[shard]:
-                on_shard(shard, pa.concat_tables(pending.pop(shard)))
-    if pending:
-        raise RuntimeError(f"shards {sorted(pending)} came back incomplete")
+    left = dict(Counter(d.shard for d in docs))  # the shards asked for, and their sizes
+    for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+        for shard, rows, tokens in zip(
+            *(counts.column(c).to_pylist() for c in counts.column_names)
+        ):
+            if left.pop(shard, None) != rows:
+                raise RuntimeError(f"shard {shard} came back with {rows} rows, or twice")
+            on_shard(shard, rows, tokens)
+    if left:
+        raise RuntimeError(f"shards {sorted(left)} were never written")

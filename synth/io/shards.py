@@ -1,37 +1,56 @@
 """The output folder: Parquet shards written atomically, a run file, and the manifest.
 
-`_run.json` records the resolved config and its fingerprint when a run starts. A rerun
-into the same folder with the same fingerprint skips the shards already written, so an
-interrupted job resumes without duplicates; a different config is refused.
+The folder is a local path or a URI (file://, s3://, gs://: synth.io.storage). `_run.json`
+records the resolved config and its fingerprint when a run starts. A rerun into the same
+folder with the same fingerprint skips the shards already written, so an interrupted job
+resumes without duplicates; a different config is refused.
+
+Shards are written by whoever generated them (the Ray actors), each with a summary of
+its rows in the Parquet footer (`hrsynth.summary`: counts per label, errors, tokens,
+entity types found), so the manifest is built from footers, never by reading rows back.
 """
 
 import json
-import os
 import time
 from collections import Counter, defaultdict
-from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from synth import ConfigError
 from synth.contract import NO_VARIABLES, SCHEMA, to_table
-from synth.io.storage import write_json, write_table
+from synth.io.storage import (
+    exists,
+    filesystem,
+    join,
+    list_names,
+    read_json,
+    write_json,
+    write_table,
+)
 
 RUN_FILE, MANIFEST, DP_SAMPLES = "_run.json", "_manifest.json", "_dp_samples.parquet"
+SUMMARY_KEY = b"hrsynth.summary"
 
 
-def shard_path(folder: Path, shard: int) -> Path:
-    return Path(folder) / f"part-{shard:05d}.parquet"
+def shard_name(shard: int) -> str:
+    return f"part-{shard:05d}.parquet"
 
 
-def open_output(folder: Path, config: dict, fingerprint: str) -> dict:
+def shard_path(folder, shard: int) -> str:
+    """Where shard `shard` of an output lives (a path or URI, like the folder)."""
+    return join(str(folder), shard_name(shard))
+
+
+def open_output(folder, config: dict, fingerprint: str) -> dict:
     """Create or reopen an output folder; refuse one made with another config."""
-    folder = _writable_folder(Path(folder))
-    run_file = folder / RUN_FILE
+    folder = _writable_folder(str(folder))
+    fs, path = filesystem(folder)
+    run_file = join(path, RUN_FILE)
     # A run that wrote no shard has nothing to protect: a corrected rerun takes the folder.
-    if run_file.exists() and any(folder.glob("part-*.parquet")):
-        previous = json.loads(run_file.read_text())
+    if exists(fs, run_file) and _shard_names(fs, path):
+        previous = read_json(fs, run_file)
         if previous["fingerprint"] != fingerprint:
             changed = sorted(k for k in config if previous["config"].get(k) != config[k])
             raise ConfigError(
@@ -40,7 +59,7 @@ def open_output(folder: Path, config: dict, fingerprint: str) -> dict:
                 "rerun with the same config to resume"
             )
         previous["resumed"] = previous.get("resumed", 0) + 1
-        write_json(run_file, previous)
+        write_json(join(folder, RUN_FILE), previous)
         return previous
     run = {
         "fingerprint": fingerprint,
@@ -49,84 +68,141 @@ def open_output(folder: Path, config: dict, fingerprint: str) -> dict:
         "started": time.time(),
         "resumed": 0,
     }
-    write_json(run_file, run)
+    write_json(join(folder, RUN_FILE), run)
     return run
 
 
-def _writable_folder(folder: Path) -> Path:
+def read_run(folder) -> dict | None:
+    """The folder's `_run.json`, if a run was started there."""
+    fs, path = filesystem(str(folder))
+    run_file = join(path, RUN_FILE)
+    return read_json(fs, run_file) if exists(fs, run_file) else None
+
+
+def _shard_names(fs: pafs.FileSystem, path: str) -> list[str]:
+    return [n for n in list_names(fs, path) if n.startswith("part-") and n.endswith(".parquet")]
+
+
+def _writable_folder(folder: str) -> str:
     """`folder`, created; an --output that is a file or cannot be written is named."""
-    if folder.exists() and not folder.is_dir():
+    fs, path = filesystem(folder)
+    if fs.get_file_info(path).type == pafs.FileType.File:
         raise ConfigError(
             f"--output {folder} is a file; give a folder (shards and a "
             "manifest are written into it)"
         )
+    probe = join(path, f".write-test-{time.time_ns()}")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".write-test-{os.getpid()}"
-        probe.touch()
-        probe.unlink()
+        fs.create_dir(path, recursive=True)
+        with fs.open_output_stream(probe) as f:
+            f.write(b"")
+        fs.delete_file(probe)
     except OSError as e:
+        reason = getattr(e, "strerror", None) or str(e).splitlines()[0][:120]
         raise ConfigError(
-            f"--output {folder} cannot be written ({e.strerror}); choose a folder you can write to"
+            f"--output {folder} cannot be written ({reason}); choose a folder you can write to"
         ) from None
     return folder
 
 
-def finished_shards(folder: Path, expected_rows: dict[int, int]) -> set[int]:
+def finished_shards(folder, expected_rows: dict[int, int]) -> set[int]:
     """Shards whose file exists and holds exactly the planned number of rows."""
+    fs, path = filesystem(str(folder))
+    present = set(_shard_names(fs, path))
     done = set()
     for shard, rows in expected_rows.items():
-        path = shard_path(folder, shard)
-        if path.exists():
-            try:
-                if pq.read_metadata(path).num_rows == rows:
-                    done.add(shard)
-                else:
-                    path.unlink()  # planned differently: regenerate, never mix
-            except (OSError, pa.ArrowInvalid):
-                path.unlink()  # unreadable (not written by us): regenerate it
+        if shard_name(shard) not in present:
+            continue
+        where = join(path, shard_name(shard))
+        try:
+            with fs.open_input_file(where) as f:
+                complete = pq.read_metadata(f).num_rows == rows
+        except (OSError, pa.ArrowInvalid):
+            complete = False  # unreadable (not written by us)
+        if complete:
+            done.add(shard)
+        else:
+            fs.delete_file(where)  # planned differently or torn: regenerate, never mix
     return done
 
 
-def write_shard(folder: Path, shard: int, rows: pa.Table | list[dict]) -> None:
-    """Write one shard (contract rows, as a table or dicts) atomically, in id order: a
-    reader never sees a partial file."""
+def shard_summary(table: pa.Table) -> dict:
+    """What the manifest needs of a shard's rows: counts, tokens, entity types found."""
+    labels, errors = table["label"].to_pylist(), table["error"].to_pylist()
+    found = defaultdict(Counter)  # label -> {"type_a|type_b": rows that found exactly those}
+    for label, entities in zip(labels, table["entities"].to_pylist()):
+        found[label]["|".join(sorted({e["label"] for e in entities}))] += 1
+    return {
+        "rows": table.num_rows,
+        "rows_per_label": dict(Counter(labels)),
+        "rows_with_error": sum(e is not None for e in errors),
+        "rows_flagged_no_variables": sum(NO_VARIABLES in (e or "") for e in errors),
+        "tokens_generated": sum(table["generated_tokens"].to_pylist()),
+        "entities_found": {k: dict(v) for k, v in found.items()},
+    }
+
+
+def write_shard(folder, shard: int, rows: pa.Table | list[dict]) -> dict:
+    """Write one shard (contract rows, as a table or dicts) atomically, in id order, its
+    summary in the footer: a reader never sees a partial file. Returns the summary."""
     table = rows if isinstance(rows, pa.Table) else to_table(rows)
-    write_table(shard_path(folder, shard), table.select(SCHEMA.names).sort_by("id"))
+    table = table.select(SCHEMA.names).sort_by("id")
+    summary = shard_summary(table)
+    table = table.replace_schema_metadata({SUMMARY_KEY: json.dumps(summary).encode()})
+    write_table(shard_path(folder, shard), table)
+    return summary
 
 
-def write_dp_samples(folder: Path, samples) -> str:
+def write_dp_samples(folder, samples) -> str:
     """The DP network's sampled rows (document id + schema attributes) beside the shards.
 
     They are DP output, so as public as the text; evaluate's privacy task compares them
     with the private table. Rewritten whole on every run: sampling is deterministic."""
-    path = Path(folder) / DP_SAMPLES
-    write_table(path, pa.Table.from_pandas(samples, preserve_index=False))
-    return path.name
+    write_table(join(str(folder), DP_SAMPLES), pa.Table.from_pandas(samples, preserve_index=False))
+    return DP_SAMPLES
 
 
-def read_output(folder: Path) -> pa.Table:
-    files = sorted(Path(folder).glob("part-*.parquet"))
-    return (
-        pa.concat_tables([pq.read_table(f, schema=SCHEMA) for f in files])
-        if files
-        else SCHEMA.empty_table()
-    )
+def read_output(folder) -> pa.Table:
+    """Every row of an output (tests and small outputs; the manifest reads footers only)."""
+    fs, path = filesystem(str(folder))
+    names = sorted(_shard_names(fs, path))
+    tables = []
+    for name in names:
+        with fs.open_input_file(join(path, name)) as f:
+            tables.append(pq.read_table(f, schema=SCHEMA))
+    return pa.concat_tables(tables) if tables else SCHEMA.empty_table()
 
 
-def coverage(table: pa.Table, declared: dict[str, set[str]]) -> dict:
-    """Entity coverage overall and per label: rows with ≥ 1 entity, variables found."""
+def read_summaries(folder) -> list[dict]:
+    """Each shard's summary from its footer (a shard written before summaries existed is
+    summarised from its rows)."""
+    fs, path = filesystem(str(folder))
+    summaries = []
+    for name in sorted(_shard_names(fs, path)):
+        with fs.open_input_file(join(path, name)) as f:
+            metadata = pq.read_schema(f).metadata or {}
+            if SUMMARY_KEY in metadata:
+                summaries.append(json.loads(metadata[SUMMARY_KEY]))
+            else:
+                summaries.append(shard_summary(pq.read_table(f, schema=SCHEMA)))
+    return summaries
+
+
+def coverage(summaries: list[dict], declared: dict[str, set[str]]) -> dict:
+    """Entity coverage overall and per label: rows with ≥ 1 entity, variables found of
+    the declared ones (plus any found beyond them)."""
     per_label = defaultdict(
         lambda: {"rows": 0, "rows_with_entity": 0, "variables": 0, "variables_found": 0}
     )
-    for label, entities in zip(table["label"].to_pylist(), table["entities"].to_pylist()):
-        stats = per_label[label]
-        found = {e["label"] for e in entities}
-        wanted = declared.get(label, set()) | found
-        stats["rows"] += 1
-        stats["rows_with_entity"] += bool(entities)
-        stats["variables"] += len(wanted)
-        stats["variables_found"] += len(found)
+    for summary in summaries:
+        for label, sets in summary["entities_found"].items():
+            stats = per_label[label]
+            for key, rows in sets.items():
+                found = set(key.split("|")) if key else set()
+                stats["rows"] += rows
+                stats["rows_with_entity"] += rows * bool(found)
+                stats["variables"] += rows * len(declared.get(label, set()) | found)
+                stats["variables_found"] += rows * len(found)
 
     def shares(s):
         return {
@@ -144,23 +220,23 @@ def coverage(table: pa.Table, declared: dict[str, set[str]]) -> dict:
     }
 
 
-def write_manifest(folder: Path, run: dict, declared: dict[str, set[str]], extra: dict) -> dict:
-    table = read_output(folder)
-    tokens = sum(table["generated_tokens"].to_pylist())
+def write_manifest(folder, run: dict, declared: dict[str, set[str]], extra: dict) -> dict:
+    summaries = read_summaries(folder)
+    per_label = Counter()
+    for s in summaries:
+        per_label.update(s["rows_per_label"])
     manifest = {
         "run_id": run["run_id"],
         "config": run["config"],
         "seed": run["config"]["seed"],
-        "rows": table.num_rows,
-        "rows_per_label": dict(sorted(Counter(table["label"].to_pylist()).items())),
-        "rows_with_error": sum(e is not None for e in table["error"].to_pylist()),
-        "rows_flagged_no_variables": sum(
-            NO_VARIABLES in (e or "") for e in table["error"].to_pylist()
-        ),
-        "entity_coverage": coverage(table, declared),
-        "tokens_generated": tokens,
-        "shards": len(list(Path(folder).glob("part-*.parquet"))),
+        "rows": sum(s["rows"] for s in summaries),
+        "rows_per_label": dict(sorted(per_label.items())),
+        "rows_with_error": sum(s["rows_with_error"] for s in summaries),
+        "rows_flagged_no_variables": sum(s["rows_flagged_no_variables"] for s in summaries),
+        "entity_coverage": coverage(summaries, declared),
+        "tokens_generated": sum(s["tokens_generated"] for s in summaries),
+        "shards": len(summaries),
         **extra,
     }
-    write_json(Path(folder) / MANIFEST, manifest)
+    write_json(join(str(folder), MANIFEST), manifest)
     return manifest

@@ -3,9 +3,16 @@ import pytest
 
 from synth import ConfigError
 from synth.config.generate import load_config
-from synth.contract import check_row
+from synth.contract import check_row, to_table
 from synth.generation.hf_engine import resolve_model
-from synth.io.shards import finished_shards, open_output, read_output, write_shard
+from synth.io.shards import (
+    finished_shards,
+    open_output,
+    read_output,
+    read_summaries,
+    write_manifest,
+    write_shard,
+)
 
 
 @pytest.mark.parametrize(
@@ -103,3 +110,24 @@ def test_an_output_that_is_a_file_or_unwritable_is_named(tmp_path):
     below_a_file = a_file / "run"
     with pytest.raises(ConfigError, match=rf"^--output {below_a_file} cannot be written \("):
         open_output(below_a_file, {"seed": 1}, "f1")
+
+
+def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
+    rows = [row(0), row(1, error="slot 2 empty after 3 attempts")]
+    summary = write_shard(tmp_path, 0, rows)
+    assert summary == {
+        "rows": 2,
+        "rows_per_label": {rows[0]["label"]: 2},
+        "rows_with_error": 1,
+        "rows_flagged_no_variables": 0,
+        "tokens_generated": 4,
+        "entities_found": {
+            rows[0]["label"]: {"|".join(sorted({e["label"] for e in rows[0]["entities"]})): 2}
+        },
+    }
+    pq.write_table(to_table([row(2)]), tmp_path / "part-00001.parquet")  # no summary in it
+    assert read_summaries(tmp_path)[0] == summary
+    assert read_summaries(tmp_path)[1]["rows"] == 1
+    manifest = write_manifest(tmp_path, {"run_id": "r", "config": {"seed": 0}}, {}, {})
+    assert manifest["rows"] == 3 and manifest["tokens_generated"] == 6
+    assert manifest["rows_with_error"] == 1 and manifest["shards"] == 2
