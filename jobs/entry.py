@@ -4,7 +4,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from synth import ConfigError
+from synth import ConfigError, RunFailed
 from synth.config.options import add_options
 
 
@@ -15,6 +15,9 @@ def guarded(run: Callable, *args) -> int:
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except RunFailed as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -16,6 +16,7 @@ import time
 from collections import Counter
 
 from jobs.entry import main_for
+from synth import RunFailed
 from synth.config.jobs import GenerateOptions
 from synth.config.options import options_from
 
@@ -57,16 +58,19 @@ def run(options) -> dict:
         f"{len(docs)} documents in {len(shard_sizes)} shards; {len(done)} already written, "
         f"{len(todo)} documents to generate"
     )
-    written_tokens = written_docs = 0
+    written_tokens = written_docs = failed_docs = shards_written = 0
     gen_started = time.time()
 
-    def on_shard(shard, rows, tokens):
-        nonlocal written_tokens, written_docs
+    def on_shard(shard, rows, tokens, failed):
+        nonlocal written_tokens, written_docs, failed_docs, shards_written
         written_tokens += tokens
         written_docs += rows
+        failed_docs += failed
+        shards_written += 1
         print(
             progress_line(shard, written_docs, len(todo), written_tokens, gen_started), flush=True
         )
+        check_failures(failed_docs, written_docs, cfg.max_error_share, shards_written)
 
     if todo:
         from jobs.on_ray import slot_filling
@@ -99,6 +103,16 @@ def run(options) -> dict:
     )
     print_summary(out, manifest)
     return manifest
+
+
+def check_failures(failed: int, done: int, max_share: float, shards: int) -> None:
+    """Stop the run, keeping what was written, once too many rows have failed."""
+    if done and failed / done > max_share:
+        raise RunFailed(
+            f"{failed} of the {done} rows generated so far failed (more than "
+            f"max_error_share {max_share:g}); the {shards} shard(s) written are kept and a "
+            "rerun resumes after them; read the rows' `error` column for why"
+        )
 
 
 def progress_line(shard: int, done: int, total: int, tokens: int, started: float) -> str:

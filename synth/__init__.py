@@ -7,3 +7,7 @@ DATA_DIR = Path(__file__).parent / "data"
 
 class ConfigError(ValueError):
     """A user-facing input problem: the message names the field and the fix."""
+
+
+class RunFailed(RuntimeError):
+    """A run stopped on purpose (too many rows failed): one line, what was kept, exit 1."""

@@ -50,14 +50,14 @@ class SlotFiller:
         self.style, self.seed, self.output, self.batch_size = style, seed, output, batch_size
 
     def __call__(self, block: pa.Table) -> pa.Table:
-        from synth.generation.render import render
+        from synth.generation.render import render_fitting
         from synth.io.shards import write_shard
 
         docs = planned_documents(block)
         rows = []
         for i in range(0, len(docs), self.batch_size):
             batch = docs[i : i + self.batch_size]
-            rows += render(batch, self.engine, self.params, self.style, self.seed)
+            rows += render_fitting(batch, self.engine, self.params, self.style, self.seed)
         by_shard = defaultdict(list)
         for doc, row in zip(docs, rows):
             by_shard[doc.shard].append(row)
@@ -67,6 +67,11 @@ class SlotFiller:
                 "shard": [s for s, _ in written],
                 "rows": [summary["rows"] for _, summary in written],
                 "generated_tokens": [summary["tokens_generated"] for _, summary in written],
+                # failed rows: an error other than a flagged free-form ticket
+                "failed": [
+                    summary["rows_with_error"] - summary["rows_flagged_no_variables"]
+                    for _, summary in written
+                ],
             }
         )
 
@@ -80,7 +85,7 @@ def generate(
 ) -> None:
     """Generate every document on the actor pool; the actors write each shard into
     `output` (an absolute path or a URI) and the driver calls on_shard(shard, rows,
-    tokens) as each is written. `make_engine`: a picklable callable building the engine
+    tokens, failed) as each is written. `make_engine`: a picklable callable building the engine
     in each actor (default: the config's, engine_factory)."""
     connect()
     blocks = [planned_table(block) for block in shard_blocks(docs, cfg.batch_size)]
@@ -93,6 +98,7 @@ def generate(
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     actors = cfg.num_actors
     threads = cfg.threads_per_actor or max(1, cpus // actors)
+    memory_gb = cfg.actor_memory_gb or (0.5 if is_endpoint_model(cfg.model) else 3.0)
     ds = ray.data.from_arrow(blocks).map_batches(
         SlotFiller,
         fn_constructor_kwargs={
@@ -107,17 +113,18 @@ def generate(
         },
         batch_size=None,  # one block of whole shards per call: a shard is one actor's
         batch_format="pyarrow",
-        compute=ray.data.ActorPoolStrategy(size=actors),
+        compute=ray.data.ActorPoolStrategy(min_size=cfg.min_actors or actors, max_size=actors),
         num_cpus=1,
+        memory=int(memory_gb * 2**30),
         num_gpus=1 if gpus else 0,
     )
     left = dict(Counter(d.shard for d in docs))  # the shards asked for, and their sizes
     for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None):
-        for shard, rows, tokens in zip(
+        for shard, rows, tokens, failed in zip(
             *(counts.column(c).to_pylist() for c in counts.column_names)
         ):
             if left.pop(shard, None) != rows:
                 raise RuntimeError(f"shard {shard} came back with {rows} rows, or twice")
-            on_shard(shard, rows, tokens)
+            on_shard(shard, rows, tokens, failed)
     if left:
         raise RuntimeError(f"shards {sorted(left)} were never written")

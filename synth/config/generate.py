@@ -42,6 +42,14 @@ class GenerateConfig:
     shard_size: int = 64
     num_actors: int = 1
     threads_per_actor: int | None = None  # None: the node's CPUs / actors
+    # The pool scales between min_actors (None: num_actors, a fixed pool) and num_actors.
+    min_actors: int | None = None
+    # Memory each actor asks Ray for, so a node is not overpacked (a SmolLM2 actor uses
+    # 2.4-2.8 GiB); None: 3 GiB in-process, 0.5 GiB for an endpoint model.
+    actor_memory_gb: float | None = None
+    # Stop the run (completed shards kept) once more than this share of the rows written
+    # so far failed (an error other than a flagged free-form ticket).
+    max_error_share: float = 0.5
     doc_type: str = "ticket"
     # CVs only: each CV's role drawn from the DP model's role marginal ("dp_model", as in
     # the paper) or every role of the model's public domain equally often ("balanced"),
@@ -61,7 +69,16 @@ class GenerateConfig:
     engine: dict = field(default_factory=dict)
 
     # Fields that change how fast, not what, a run produces: free to change on resume.
-    RUNTIME_ONLY = ("num_actors", "threads_per_actor", "batch_size", "device", "engine")
+    RUNTIME_ONLY = (
+        "num_actors",
+        "min_actors",
+        "threads_per_actor",
+        "batch_size",
+        "device",
+        "engine",
+        "actor_memory_gb",
+        "max_error_share",
+    )
     # Settings added after outputs existed, left out of the fingerprint at their default
     # so that an output begun before them still resumes.
     ADDED_LATER: ClassVar[dict] = {
@@ -106,6 +123,14 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
         raise ConfigError(f"dtype {cfg.dtype!r} unknown; use one of {list(DTYPES)}")
     if not isinstance(cfg.num_docs, int) or cfg.num_docs <= 0:
         raise ConfigError(f"num_docs must be a positive integer, got {cfg.num_docs!r}")
+    if cfg.min_actors is not None and not 1 <= cfg.min_actors <= cfg.num_actors:
+        raise ConfigError(
+            f"min_actors must be in [1, num_actors={cfg.num_actors}], got {cfg.min_actors}"
+        )
+    if cfg.actor_memory_gb is not None and cfg.actor_memory_gb <= 0:
+        raise ConfigError(f"actor_memory_gb must be positive, got {cfg.actor_memory_gb}")
+    if not 0 < cfg.max_error_share <= 1:
+        raise ConfigError(f"max_error_share must be in (0, 1], got {cfg.max_error_share}")
     for name in ("batch_size", "shard_size", "num_actors"):
         if not isinstance(getattr(cfg, name), int) or getattr(cfg, name) <= 0:
             raise ConfigError(f"{name} must be a positive integer, got {getattr(cfg, name)!r}")

@@ -64,6 +64,29 @@ def render(
     return rows
 
 
+def render_fitting(
+    docs: list[PlannedDocument], engine: Engine, params: GenerationParams, style: str, seed: int
+) -> list[dict]:
+    """render(), retried as two halves (and so on down to one document) when the engine
+    runs out of memory: a batch too large for the device costs time, not the job. The
+    halves sample from their own seeds, so they differ from what the whole batch would."""
+    try:
+        return render(docs, engine, params, style, seed)
+    except Exception as e:
+        if not _out_of_memory(e) or len(docs) == 1:
+            raise
+    half = len(docs) // 2
+    print(f"out of memory at a batch of {len(docs)}: retrying as {half} + {len(docs) - half}")
+    return render_fitting(docs[:half], engine, params, style, seed) + render_fitting(
+        docs[half:], engine, params, style, seed
+    )
+
+
+def _out_of_memory(error: Exception) -> bool:
+    # torch.OutOfMemoryError (CUDA) or MemoryError (host), without importing torch here
+    return isinstance(error, MemoryError) or type(error).__name__ == "OutOfMemoryError"
+
+
 def shard_blocks(docs: list[PlannedDocument], batch_size: int) -> list[list[PlannedDocument]]:
     """Documents in blocks of whole shards, consecutive, each block at most `batch_size`
     documents unless one shard alone is larger: so whoever renders a block can write its

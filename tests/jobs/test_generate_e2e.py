@@ -1,8 +1,11 @@
 """The real job end to end: real SmolLM2, real local Ray cluster, real Parquet."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import pyarrow.parquet as pq
 import pytest
@@ -158,3 +161,31 @@ def test_tickets_generated_through_a_served_endpoint(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_a_run_killed_mid_way_resumes_to_the_full_count(tmp_path, dp_model):
+    """SIGKILL to the whole job (driver, local Ray cluster, actors) once two shards are
+    written; the rerun writes the rest, none twice."""
+    args = ["--num-docs", "24", "--batch-size", "4", "--shard-size", "4", "--seed", "11"]
+    args += ["--dp-model", str(dp_model), "--output", str(tmp_path)]
+    job = subprocess.Popen(
+        [sys.executable, "-m", "jobs.generate", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: the kill reaches Ray's processes
+    )
+    deadline = time.time() + 600
+    while len(list(tmp_path.glob("part-*.parquet"))) < 2 and job.poll() is None:
+        assert time.time() < deadline, "no shard within 10 minutes"
+        time.sleep(0.5)
+    os.killpg(job.pid, signal.SIGKILL)
+    job.wait()
+    written = len(list(tmp_path.glob("part-*.parquet")))
+    assert 2 <= written < 6, written  # killed mid-way, with whole shards only
+    second = run_job(*args)
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert f"{written} already written" in second.stdout
+    ids = pq.read_table(tmp_path)["id"].to_pylist()
+    assert len(ids) == len(set(ids)) == 24

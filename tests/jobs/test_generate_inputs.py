@@ -22,6 +22,9 @@ PROBES = [
     ({"countries": "US"}, "countries must be a list of strings, got 'US'"),
     ({"seed": "zero"}, "seed must be an integer, got 'zero'"),
     ({"colour": "blue"}, "unknown setting(s) ['colour']"),
+    ({"num_actors": 2, "min_actors": 3}, "min_actors must be in [1, num_actors=2], got 3"),
+    ({"max_error_share": 0}, "max_error_share must be in (0, 1], got 0"),
+    ({"actor_memory_gb": -1}, "actor_memory_gb must be positive, got -1"),
 ]
 
 

@@ -47,7 +47,7 @@ def test_shards_written_by_the_actors_equal_the_in_process_rows(ray_local, tmp_p
         docs,
         cfg,
         output,
-        lambda shard, rows, tokens: reported.__setitem__(shard, rows),
+        lambda shard, rows, tokens, failed: reported.__setitem__(shard, rows),
         make_engine=test_golden.ScriptedEngine,
     )
     assert reported == dict(shard_sizes)  # every shard once, complete

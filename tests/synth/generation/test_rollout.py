@@ -1,9 +1,11 @@
 """Plumbing of the batched rollout with a scripted fake model (the real one: tests/docs)."""
 
+import pytest
+
 from synth.config.generate import load_config
 from synth.docs import plan_documents
 from synth.generation.params import params_from
-from synth.generation.render import render
+from synth.generation.render import render, render_fitting
 from synth.generation.rollout import Draft, fill_slots
 
 
@@ -119,3 +121,29 @@ def test_a_slot_is_skipped_when_half_a_sentence_or_less_is_missing():
     # 9 missing: one sentence (3 words); then 6 missing < 8: the last slot is skipped.
     assert draft.slots == ["One two three.", ""] and len(fake.calls) == 1
     assert all(p.max_new_tokens == params_from().max_new_tokens for p in fake.params)
+
+
+class OutOfMemoryError(RuntimeError):
+    """Named like torch's CUDA out-of-memory error."""
+
+
+class SmallDevice(ScriptedGenerator):
+    """Fails any call of more than 2 prompts, the way a full GPU does."""
+
+    def continue_prompts(self, prompts, params, seed):
+        if len(prompts) > 2:
+            raise OutOfMemoryError(f"{len(prompts)} prompts do not fit")
+        return super().continue_prompts(prompts, params, seed)
+
+
+def test_a_batch_that_runs_out_of_memory_is_retried_in_halves(capsys):
+    planned = docs(5)
+    fake = SmallDevice([" Fine."] * 100)
+    rows = render_fitting(planned, fake, params_from(), "plain", seed=0)
+    assert [r["id"] for r in rows] == [d.id for d in planned]
+    assert all(r["error"] is None for r in rows) and max(map(len, fake.calls)) <= 2
+    assert "out of memory at a batch of 5: retrying as 2 + 3" in capsys.readouterr().out
+    empty = SmallDevice([])  # out of replies: any other error is not retried
+    with pytest.raises(IndexError):
+        render_fitting(planned[:2], empty, params_from(), "plain", seed=0)
+    assert len(empty.calls) == 1
