@@ -16,35 +16,17 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import torch
 
-from benchmarks.generation import matmul_gflops, peak_rss_mb
+from benchmarks.generation import matmul_gflops, timed
 from synth.config.generate import load_config
 from synth.docs import plan_documents
 from synth.generation.hf_engine import Generator
 from synth.generation.openai_engine import OpenAIEngine
-from synth.generation.render import render
 
 RESULTS = Path(__file__).parent / "results" / "engines.json"
-
-
-def timed(docs, engine, params, batch_size: int) -> dict:
-    start = time.perf_counter()
-    rows = []
-    for i in range(0, len(docs), batch_size):
-        rows += render(docs[i : i + batch_size], engine, params, "plain", seed=0)
-    seconds = time.perf_counter() - start
-    tokens = sum(r["generated_tokens"] for r in rows)
-    return {
-        "seconds": round(seconds, 2),
-        "tokens": tokens,
-        "tokens_per_s": round(tokens / seconds, 2),
-        "tickets_per_s": round(len(rows) / seconds, 4),
-        "rows_with_error": sum(r["error"] is not None for r in rows),
-    }
 
 
 def vm_hwm_mb(pid: int) -> float:
@@ -70,8 +52,7 @@ def main(argv=None) -> dict:
     fp32, bf16 = matmul_gflops(torch.float32), matmul_gflops(torch.bfloat16)
 
     generator = Generator(cfg.model, cfg.device, cfg.dtype)
-    in_process = timed(docs, generator, params, args.batch_size)
-    in_process["peak_rss_mb"] = round(peak_rss_mb())
+    in_process = timed(docs, generator, params, "plain", args.batch_size)
     parameters, dtype = generator.parameters, generator.model.dtype
     del generator
 
@@ -84,8 +65,8 @@ def main(argv=None) -> dict:
     try:
         url = server.stdout.readline().split(" at ", 1)[1].split()[0]
         client = OpenAIEngine("openai:bench", {"base_url": url, "concurrency": args.batch_size})
-        served = timed(docs, client, params, args.batch_size)
-        served["peak_rss_mb"] = round(vm_hwm_mb(server.pid))
+        served = timed(docs, client, params, "plain", args.batch_size)
+        served["peak_rss_mb"] = round(vm_hwm_mb(server.pid))  # the server's, not ours
     finally:
         server.terminate()
         server.wait(timeout=60)

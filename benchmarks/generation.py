@@ -50,6 +50,7 @@ def timed(docs, generator, params, style, batch_size):
         "tokens": tokens,
         "tokens_per_s": round(tokens / seconds, 2),
         "tickets_per_s": round(len(rows) / seconds, 4),
+        "rows_with_error": sum(r["error"] is not None for r in rows),
         "peak_rss_mb": round(peak_rss_mb()),
     }
 

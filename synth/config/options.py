@@ -63,15 +63,14 @@ def options_from(cls, source):
 
     Unknown keys, missing required settings and values of the wrong type end in a
     ConfigError naming the flag; then the class's own `check()` runs, if it has one."""
+    known = {f.name: f for f in fields(cls)}
     if is_dataclass(source):
         values = asdict(source)
     elif isinstance(source, argparse.Namespace):
-        known = {f.name for f in fields(cls)}
         values = {k: v for k, v in vars(source).items() if k in known and v is not None}
     else:
         values = dict(source)
     reject_unknown(values, cls)
-    known = {f.name: f for f in fields(cls)}
     missing = [
         flag(n)
         for n, f in known.items()
