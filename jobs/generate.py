@@ -16,6 +16,7 @@ import time
 from collections import Counter
 
 from jobs.entry import main_for
+from jobs.progress import Progress
 from synth import RunFailed
 from synth.config.jobs import GenerateOptions
 from synth.config.options import options_from
@@ -60,6 +61,7 @@ def run(options) -> dict:
     )
     written_tokens = written_docs = failed_docs = shards_written = 0
     gen_started = time.time()
+    progress = Progress(len(todo), args.progress_every_s)
 
     def on_shard(shard, rows, tokens, failed):
         nonlocal written_tokens, written_docs, failed_docs, shards_written
@@ -67,15 +69,18 @@ def run(options) -> dict:
         written_docs += rows
         failed_docs += failed
         shards_written += 1
-        print(
-            progress_line(shard, written_docs, len(todo), written_tokens, gen_started), flush=True
-        )
+        progress.shard_written(shard, rows, tokens)
         check_failures(failed_docs, written_docs, cfg.max_error_share, shards_written)
 
     if todo:
         from jobs.on_ray import slot_filling
 
-        slot_filling.generate(todo, cfg, out, on_shard)
+        try:
+            slot_filling.generate(
+                todo, cfg, out, on_shard, on_tally=progress.tally, poll_s=progress.poll_s
+            )
+        finally:
+            progress.close()
     wall = time.time() - started
     gen_wall = time.time() - gen_started
     declared = kind(cfg.doc_type).declared_entities(docs, cfg)
@@ -113,18 +118,6 @@ def check_failures(failed: int, done: int, max_share: float, shards: int) -> Non
             f"max_error_share {max_share:g}); the {shards} shard(s) written are kept and a "
             "rerun resumes after them; read the rows' `error` column for why"
         )
-
-
-def progress_line(shard: int, done: int, total: int, tokens: int, started: float) -> str:
-    """One plain line per finished shard (logs and `ray job logs` show it as it comes):
-    documents done of this run's, tokens/s so far, and the time left at that pace."""
-    elapsed = max(time.time() - started, 1e-9)
-    left = (total - done) * elapsed / done  # on_shard calls it after ≥ 1 document
-    eta = time.strftime("%H:%M:%S", time.gmtime(left))
-    return (
-        f"shard {shard:05d} written: {done}/{total} documents ({done / total:.0%}), "
-        f"{tokens / elapsed:.0f} tokens/s, {elapsed:.0f} s elapsed, ETA {eta}"
-    )
 
 
 def _yaml_keys(path: str) -> set:

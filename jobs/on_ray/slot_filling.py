@@ -2,12 +2,16 @@
 
 Planned documents become Arrow blocks of `batch_size` rows (synth.record.PLANNED); an
 actor pool (model loaded once per actor, one GPU per actor when the cluster has GPUs)
-fills each batch's slots and returns contract rows (synth.contract.SCHEMA) plus their
-shard; the driver streams them back and writes each shard as soon as all its rows are in.
-Both directions are typed Arrow columns: nothing is serialised to JSON on the way.
+fills each batch's slots and writes each shard itself; the driver gets back only each
+shard's counts. Planned documents travel as typed Arrow columns, not JSON.
+
+Progress within a batch comes from a Tally actor that every filler adds to after each
+engine call (tokens) and each batch (documents); a driver thread reads it every few
+seconds for the live progress (jobs.progress).
 """
 
 import os
+import threading
 from collections import Counter, defaultdict
 
 import pyarrow as pa
@@ -23,6 +27,39 @@ from synth.generation.openai_engine import is_endpoint_model
 from synth.generation.params import GenerationParams
 from synth.generation.render import shard_blocks
 from synth.record import PlannedDocument, planned_documents, planned_table
+
+
+@ray.remote(num_cpus=0)
+class Tally:
+    """Documents generated and tokens written so far, across the actor pool. A batch
+    retried after its actor died is counted again: the driver caps what it shows."""
+
+    def __init__(self):
+        self.documents = self.tokens = 0
+
+    def add(self, documents: int, tokens: int) -> None:
+        self.documents += documents
+        self.tokens += tokens
+
+    def read(self) -> tuple[int, int]:
+        return self.documents, self.tokens
+
+
+class TalliedEngine:
+    """The actor's engine, adding the tokens of every call to the tally (fire and forget)."""
+
+    def __init__(self, engine, tally):
+        self.engine, self.tally = engine, tally
+        self.model_ref = engine.model_ref
+
+    def continue_prompts(self, prompts, params, seed):
+        texts, generated, read = self.engine.continue_prompts(prompts, params, seed)
+        if self.tally is not None:
+            self.tally.add.remote(0, sum(generated))
+        return texts, generated, read
+
+    def chat_prompt(self, messages):
+        return self.engine.chat_prompt(messages)
 
 
 class SlotFiller:
@@ -41,12 +78,13 @@ class SlotFiller:
         threads: int,
         output: str,
         batch_size: int,
+        tally=None,
     ):
         import torch
 
         torch.set_num_threads(threads)
-        self.params = params
-        self.engine = make_engine()
+        self.params, self.tally = params, tally
+        self.engine = TalliedEngine(make_engine(), tally)
         self.style, self.seed, self.output, self.batch_size = style, seed, output, batch_size
 
     def __call__(self, block: pa.Table) -> pa.Table:
@@ -58,6 +96,8 @@ class SlotFiller:
         for i in range(0, len(docs), self.batch_size):
             batch = docs[i : i + self.batch_size]
             rows += render_fitting(batch, self.engine, self.params, self.style, self.seed)
+            if self.tally is not None:
+                self.tally.add.remote(len(batch), 0)
         by_shard = defaultdict(list)
         for doc, row in zip(docs, rows):
             by_shard[doc.shard].append(row)
@@ -82,12 +122,18 @@ def generate(
     output: str,
     on_shard,
     make_engine=None,
+    on_tally=None,
+    poll_s: float = 5.0,
 ) -> None:
     """Generate every document on the actor pool; the actors write each shard into
     `output` (an absolute path or a URI) and the driver calls on_shard(shard, rows,
-    tokens, failed) as each is written. `make_engine`: a picklable callable building the engine
-    in each actor (default: the config's, engine_factory)."""
+    tokens, failed) as each is written, and on_tally(documents, tokens) every `poll_s`
+    seconds with the pool's running tally. `make_engine`: a picklable callable building
+    the engine in each actor (default: the config's, engine_factory)."""
     connect()
+    # Our own progress replaces Ray Data's bars (which show `Total Progress: 0/?` here).
+    ray.data.DataContext.get_current().enable_progress_bars = on_tally is None
+    tally = Tally.remote() if on_tally else None
     blocks = [planned_table(block) for block in shard_blocks(docs, cfg.batch_size)]
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
@@ -110,6 +156,7 @@ def generate(
             "threads": threads,
             "output": output,
             "batch_size": cfg.batch_size,
+            "tally": tally,
         },
         batch_size=None,  # one block of whole shards per call: a shard is one actor's
         batch_format="pyarrow",
@@ -117,14 +164,51 @@ def generate(
         num_cpus=1,
         memory=int(memory_gb * 2**30),
         num_gpus=1 if gpus else 0,
+        # An actor whose process dies (the OOM killer, a preempted node) is restarted and
+        # its block retried on a live one, which rewrites the same shards (no duplicates);
+        # a block that kills its actor every time stops the job after 4 tries instead of
+        # looping (Ray Data's default retries without end).
+        max_restarts=-1,
+        max_task_retries=3,
     )
     left = dict(Counter(d.shard for d in docs))  # the shards asked for, and their sizes
-    for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None):
-        for shard, rows, tokens, failed in zip(
-            *(counts.column(c).to_pylist() for c in counts.column_names)
-        ):
-            if left.pop(shard, None) != rows:
-                raise RuntimeError(f"shard {shard} came back with {rows} rows, or twice")
-            on_shard(shard, rows, tokens, failed)
+    with _reading(tally, on_tally, poll_s):
+        for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+            for shard, rows, tokens, failed in zip(
+                *(counts.column(c).to_pylist() for c in counts.column_names)
+            ):
+                if left.pop(shard, None) != rows:
+                    raise RuntimeError(f"shard {shard} came back with {rows} rows, or twice")
+                on_shard(shard, rows, tokens, failed)
     if left:
         raise RuntimeError(f"shards {sorted(left)} were never written")
+
+
+class _reading:
+    """A driver thread passing the tally to on_tally every poll_s seconds while the
+    pool works (nothing when there is no tally)."""
+
+    def __init__(self, tally, on_tally, poll_s: float):
+        self.tally, self.on_tally, self.poll_s = tally, on_tally, poll_s
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+
+    def __enter__(self):
+        if self.tally is not None:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=10)
+        if self.tally is not None and exc[0] is None:
+            self.on_tally(*ray.get(self.tally.read.remote()))  # the final count
+
+    def _loop(self):
+        while not self.stop.wait(self.poll_s):
+            try:
+                documents, tokens = ray.get(self.tally.read.remote(), timeout=self.poll_s)
+            except ray.exceptions.GetTimeoutError:
+                continue  # a busy head node: show the next reading instead
+            self.on_tally(documents, tokens)

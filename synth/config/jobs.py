@@ -118,6 +118,12 @@ class GenerateOptions:
         "cuda: one GPU per actor even before an autoscaling cluster has started its GPU "
         "workers; auto: GPUs when the cluster has them",
     )
+    progress_every_s: float = option(
+        30.0, "seconds between progress lines when not on a terminal (plus a line per shard)"
+    )
+
+    def check(self) -> None:
+        check_positive(progress_every_s=self.progress_every_s)
 
     def overrides(self) -> dict:
         """The GenerateConfig settings given here (None: the config file's)."""

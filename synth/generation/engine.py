@@ -15,6 +15,19 @@ from typing import Protocol
 from synth.generation.params import GenerationParams
 
 
+class FailedPrompt(str):
+    """What an engine returns for a prompt it could not continue (an endpoint that kept
+    failing after its own retries): empty text that carries the reason, which the rollout
+    records as that row's error instead of retrying it again."""
+
+    reason: str
+
+    def __new__(cls, reason: str):
+        failed = super().__new__(cls, "")
+        failed.reason = reason
+        return failed
+
+
 class Engine(Protocol):
     model_ref: str  # what the manifest and every row record as `model`
 
@@ -22,7 +35,8 @@ class Engine(Protocol):
         self, prompts: list[str], params: GenerationParams, seed: int
     ) -> tuple[list[str], list[int], list[int]]:
         """Raw continuations, generated-token counts and prompt-token counts, in order.
-        The same prompts, parameters and seed give the same continuations."""
+        The same prompts, parameters and seed give the same continuations. A prompt the
+        engine could not continue comes back as a FailedPrompt."""
         ...
 
     def chat_prompt(self, messages: list[dict]) -> str:

@@ -10,7 +10,7 @@ answers after it instead). So the rollout stays what it is for every engine.
 Requests run concurrently (`concurrency` per actor) under an optional requests-per-second
 cap. 429, 5xx, timeouts and dropped connections are retried with exponential backoff and
 full jitter (Retry-After honoured), `max_attempts` in all; a prompt that still fails comes
-back empty, which the rollout retries and then records as that row's error. The API key
+back as a FailedPrompt, which the rollout records, with the reason, as that row's error. The API key
 is read from the environment variable the config names, never from the config file, and
 never logged.
 """
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import requests
 
 from synth import ConfigError
+from synth.generation.engine import FailedPrompt
 from synth.generation.params import GenerationParams
 
 PREFIX = "openai:"
@@ -133,7 +134,7 @@ class OpenAIEngine:
             reply = self._post_with_retries(path, body)
         except RequestFailed as e:
             print(f"openai engine: a prompt failed after retries: {e}", file=sys.stderr)
-            return "", 0, 0
+            return FailedPrompt(f"the endpoint failed: {e}"), 0, 0
         choice = reply["choices"][0]
         text = choice["message"]["content"] if "message" in choice else choice["text"]
         usage = reply.get("usage") or {}

@@ -13,7 +13,7 @@ with a target length skips its later slots once the text would already reach it.
 import re
 from dataclasses import dataclass, field
 
-from synth.generation.engine import Engine
+from synth.generation.engine import Engine, FailedPrompt
 from synth.generation.params import GenerationParams, free_params, long_params
 from synth.generation.trimming import cut_to_words, trim_free, trim_slot
 
@@ -159,6 +159,11 @@ def fill_slots(
                 d = drafts[i]
                 d.generated_tokens += n
                 d.prompt_tokens += pn
+                if isinstance(raw, FailedPrompt):  # the engine has retried it already
+                    d.errors.append(f"slot {len(d.slots) + 1}: {raw.reason}")
+                    d.slots.append("")
+                    failures[i] = 0
+                    continue
                 trimmed = (
                     _free_text(raw, d)
                     if free

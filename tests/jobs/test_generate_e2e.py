@@ -184,8 +184,13 @@ def test_a_run_killed_mid_way_resumes_to_the_full_count(tmp_path, dp_model):
     job.wait()
     written = len(list(tmp_path.glob("part-*.parquet")))
     assert 2 <= written < 6, written  # killed mid-way, with whole shards only
-    second = run_job(*args)
+    second = run_job(*args, "--progress-every-s", "2")
     assert second.returncode == 0, second.stderr[-2000:]
     assert f"{written} already written" in second.stdout
+    lines = second.stdout.splitlines()
+    left = 24 - 4 * written
+    shard_lines = [line for line in lines if line.startswith("shard ")]
+    assert len(shard_lines) == 6 - written and f" {left}/{left} documents" in shard_lines[-1]
+    assert any(line.startswith("progress: ") for line in lines)  # between shards, every 2 s
     ids = pq.read_table(tmp_path)["id"].to_pylist()
     assert len(ids) == len(set(ids)) == 24

@@ -1,17 +1,79 @@
-"""The progress line a long run prints per finished shard."""
+"""What a long run shows while it works (jobs.progress), and how it stops when too many
+rows fail. The live tally from real actors: tests/jobs/on_ray/test_slot_filling.py."""
+
+import io
 
 import pytest
 
 from jobs import generate
+from jobs.progress import Progress, shard_line, tally_line
 from synth import RunFailed
 
 
-def test_progress_line_reports_count_speed_and_time_left(monkeypatch):
-    monkeypatch.setattr(generate.time, "time", lambda: 1000.0)
-    line = generate.progress_line(3, 256, 1600, 29_900, started=770.0)
-    assert line == (
+def test_shard_line_reports_count_speed_and_time_left():
+    assert shard_line(3, 256, 1600, 29_900, elapsed=230.0) == (
         "shard 00003 written: 256/1600 documents (16%), 130 tokens/s, 230 s elapsed, "
         "ETA 00:20:07"  # 1,344 documents left at 256 per 230 s
+    )
+
+
+def test_before_the_first_batch_the_line_says_there_is_no_pace_yet():
+    assert tally_line(0, 1600, 5_000, 40.0) == (
+        "progress: 0/1600 documents generated (0%), 125 tokens/s, 40 s elapsed, "
+        "ETA after the first batch"
+    )
+    assert tally_line(1700, 1600, 10, 1.0).startswith("progress: 1600/1600")  # capped
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_log_gets_a_line_per_shard_and_one_at_least_every_every_s_between():
+    clock, log = Clock(), io.StringIO()
+    progress = Progress(1600, every_s=30, stream=log, clock=clock)
+    for second in range(1, 200):  # the tally, read every second; no shard for 200 s
+        clock.now = second
+        progress.tally(second, second * 100)
+    clock.now = 200
+    progress.shard_written(0, 64, 19_000)
+    clock.now = 215
+    progress.tally(240, 24_000)  # 15 s after the shard line: nothing new
+    lines = log.getvalue().splitlines()
+    assert [line.split(" documents")[0] for line in lines] == [
+        "progress: 30/1600",
+        "progress: 60/1600",
+        "progress: 90/1600",
+        "progress: 120/1600",
+        "progress: 150/1600",
+        "progress: 180/1600",
+        "shard 00000 written: 64/1600",
+    ]
+    assert "\r" not in log.getvalue()
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_terminal_gets_one_bar_redrawn_and_the_shards_above_it():
+    clock, tty = Clock(), Terminal()
+    progress = Progress(100, every_s=30, stream=tty, clock=clock)
+    clock.now = 10
+    progress.tally(25, 1_000)
+    progress.shard_written(0, 25, 1_000)
+    progress.close()
+    screen = tty.getvalue()
+    bar = "[########......................] 25/100 documents  100 tokens/s  ETA 00:00:30"
+    assert screen == (
+        f"\r\033[K{bar}"
+        "\r\033[Kshard 00000 written: 25/100 documents (25%), 100 tokens/s, 10 s elapsed, "
+        f"ETA 00:00:30\n\r\033[K{bar}\n"
     )
 
 

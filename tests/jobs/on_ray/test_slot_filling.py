@@ -3,9 +3,11 @@ a real local Ray cluster with a scripted engine: what the actors write equals th
 in-process rows of the same plan, row for row, to a path or a file:// URI. The real
 model on Ray: test_generate_e2e.py."""
 
+import os
 import sys
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 
 import cloudpickle
 import pyarrow.parquet as pq
@@ -42,15 +44,18 @@ def test_shards_written_by_the_actors_equal_the_in_process_rows(ray_local, tmp_p
     docs, _ = plan_documents(cfg, "plumbing")
     shard_sizes = Counter(d.shard for d in docs)
     output = tmp_path.as_uri() if as_uri else str(tmp_path)
-    reported = {}
+    reported, tallies = {}, []
     slot_filling.generate(
         docs,
         cfg,
         output,
         lambda shard, rows, tokens, failed: reported.__setitem__(shard, rows),
         make_engine=test_golden.ScriptedEngine,
+        on_tally=lambda documents, tokens: tallies.append((documents, tokens)),
+        poll_s=0.05,
     )
     assert reported == dict(shard_sizes)  # every shard once, complete
+    assert tallies == sorted(tallies)  # the live count only grows
     files = sorted(p.name for p in tmp_path.glob("part-*.parquet"))
     assert files == [f"part-{s:05d}.parquet" for s in sorted(shard_sizes)]
     assert all(pq.read_schema(tmp_path / f).remove_metadata() == SCHEMA for f in files)
@@ -65,6 +70,53 @@ def test_shards_written_by_the_actors_equal_the_in_process_rows(ray_local, tmp_p
     assert sum(s["tokens_generated"] for s in summaries) == sum(
         r["generated_tokens"] for r in in_process
     )
+    assert tallies[-1] == (21, sum(r["generated_tokens"] for r in in_process))
+
+
+class DyingOnce(test_golden.ScriptedEngine):
+    """Kills its own process on its first call of the test (a marker file says whether
+    that happened): what the OOM killer or a preempted node does to an actor."""
+
+    def __init__(self, marker: str):
+        super().__init__()
+        self.marker = marker
+
+    def continue_prompts(self, prompts, params, seed):
+        if not os.path.exists(self.marker):
+            open(self.marker, "w").close()
+            os._exit(1)
+        return super().continue_prompts(prompts, params, seed)
+
+
+def test_a_block_whose_actor_dies_is_retried_without_duplicates(ray_local, tmp_path):
+    cloudpickle.register_pickle_by_value(sys.modules[test_golden.__name__])
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    cfg = load_config(
+        None,
+        {
+            "num_docs": 12,
+            "seed": 3,
+            "batch_size": 6,
+            "shard_size": 3,
+            "num_actors": 1,
+            "reference_date": "2026-11-24",
+            "labels": test_golden.LABELS,
+        },
+    )
+    docs, _ = plan_documents(cfg, "dying")
+    marker = str(tmp_path / "died")
+    reported = []
+    slot_filling.generate(
+        docs,
+        cfg,
+        str(tmp_path / "out"),
+        lambda shard, rows, tokens, failed: reported.append((shard, rows)),
+        make_engine=partial(DyingOnce, marker),
+    )
+    assert os.path.exists(marker)  # it did die
+    assert sorted(reported) == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    ids = read_output(str(tmp_path / "out")).column("id").to_pylist()
+    assert len(ids) == len(set(ids)) == 12
 
 
 def test_blocks_hold_whole_shards_in_order():

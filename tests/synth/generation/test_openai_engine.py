@@ -85,7 +85,22 @@ def test_a_prompt_that_keeps_failing_comes_back_empty_and_the_others_do_not(endp
         ["first", "second"], params_from(), 0
     )
     assert texts == ["", " Reply 4."] and generated == [0, 3]
+    assert texts[0].reason == "the endpoint failed: HTTP 500 on all 3 attempts"
     assert "HTTP 500 on all 3 attempts" in capsys.readouterr().err
+
+
+def test_a_row_whose_requests_keep_failing_gets_the_reason_as_its_error(endpoint):
+    """The rollout does not retry what the engine already retried: the row's error says
+    why (not "slot 1 empty after 3 attempts"), and the server saw max_attempts requests."""
+    server = endpoint([503] * 2)
+    settings = {"num_docs": 1, "labels": ["Complaint_Complaint"], "prompt_style": "plain"}
+    settings |= {"reference_date": "2026-11-24", "model": "openai:fake-model"}
+    cfg = load_config(None, settings)
+    docs, _ = plan_documents(cfg, "failing")
+    (row,) = render(docs, engine(server, max_attempts=2), cfg.generation_params(), "plain", 0)
+    assert row["error"].startswith("slot 1: the endpoint failed: HTTP 503 on all 2 attempts")
+    first_prompt = server.requests[0]["body"]["prompt"]
+    assert [r["body"]["prompt"] for r in server.requests].count(first_prompt) == 2
 
 
 def test_a_client_error_is_not_retried(endpoint):
