@@ -173,7 +173,8 @@ def generate(
     )
     left = dict(Counter(d.shard for d in docs))  # the shards asked for, and their sizes
     with _reading(tally, on_tally, poll_s):
-        for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+        # No prefetching: with it, each shard's counts arrive only after the next block's.
+        for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None, prefetch_batches=0):
             for shard, rows, tokens, failed in zip(
                 *(counts.column(c).to_pylist() for c in counts.column_names)
             ):

@@ -6,23 +6,25 @@ import io
 import pytest
 
 from jobs import generate
-from jobs.progress import Progress, shard_line, tally_line
+from jobs.progress import Progress, seconds_left, shard_line, tally_line
 from synth import RunFailed
 
 
 def test_shard_line_reports_count_speed_and_time_left():
-    assert shard_line(3, 256, 1600, 29_900, elapsed=230.0) == (
-        "shard 00003 written: 256/1600 documents (16%), 130 tokens/s, 230 s elapsed, "
-        "ETA 00:20:07"  # 1,344 documents left at 256 per 230 s
+    left = seconds_left(256, 1600, done_at=230.0, now=230.0)  # 1,344 left at 256 per 230 s
+    assert shard_line(3, 256, 1600, 29_900, elapsed=230.0, left_s=left) == (
+        "shard 00003 written: 256/1600 documents (16%), 130 tokens/s, 230 s elapsed, ETA 00:20:07"
     )
 
 
-def test_before_the_first_batch_the_line_says_there_is_no_pace_yet():
-    assert tally_line(0, 1600, 5_000, 40.0) == (
+def test_the_eta_counts_down_between_batches_and_waits_for_the_first():
+    assert seconds_left(256, 1600, done_at=230.0, now=260.0) == 1207.5 - 30
+    assert seconds_left(256, 1600, done_at=230.0, now=5000.0) == 0.0  # late: not negative
+    assert seconds_left(0, 1600, done_at=0.0, now=40.0) is None
+    assert tally_line(0, 1600, 5_000, 40.0, left_s=None) == (
         "progress: 0/1600 documents generated (0%), 125 tokens/s, 40 s elapsed, "
         "ETA after the first batch"
     )
-    assert tally_line(1700, 1600, 10, 1.0).startswith("progress: 1600/1600")  # capped
 
 
 class Clock:
