@@ -35,7 +35,8 @@ def eta_text(left_s: float | None) -> str:
 def shard_line(
     shard: int, done: int, total: int, tokens: int, elapsed: float, left_s: float | None
 ) -> str:
-    """The line for a written shard: documents in written shards, tokens/s, time left."""
+    """The line for a written shard: documents in written shards, tokens/s (all the
+    pool has written, in shards or not), time left."""
     elapsed = max(elapsed, 1e-9)
     return (
         f"shard {shard:05d} written: {done}/{total} documents ({done / total:.0%}), "
@@ -103,7 +104,7 @@ class Progress:
                 shard,
                 self.written,
                 self.total,
-                self.written_tokens,
+                self.tokens,
                 elapsed,
                 self._left_s(elapsed),
             )

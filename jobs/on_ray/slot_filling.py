@@ -172,9 +172,10 @@ def generate(
         max_task_retries=3,
     )
     left = dict(Counter(d.shard for d in docs))  # the shards asked for, and their sizes
-    with _reading(tally, on_tally, poll_s):
+    with _reading(tally, on_tally, poll_s) as reading:
         # No prefetching: with it, each shard's counts arrive only after the next block's.
         for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None, prefetch_batches=0):
+            reading.now()  # the block's documents are in the tally before its shard lines
             for shard, rows, tokens, failed in zip(
                 *(counts.column(c).to_pylist() for c in counts.column_names)
             ):
@@ -203,13 +204,18 @@ class _reading:
         self.stop.set()
         if self.thread.is_alive():
             self.thread.join(timeout=10)
-        if self.tally is not None and exc[0] is None:
-            self.on_tally(*ray.get(self.tally.read.remote()))  # the final count
+        if exc[0] is None:
+            self.now()  # the final count
+
+    def now(self, timeout_s: float = 10.0) -> None:
+        if self.tally is None:
+            return
+        try:
+            documents, tokens = ray.get(self.tally.read.remote(), timeout=timeout_s)
+        except ray.exceptions.GetTimeoutError:
+            return  # a busy head node: show the next reading instead
+        self.on_tally(documents, tokens)
 
     def _loop(self):
         while not self.stop.wait(self.poll_s):
-            try:
-                documents, tokens = ray.get(self.tally.read.remote(), timeout=self.poll_s)
-            except ray.exceptions.GetTimeoutError:
-                continue  # a busy head node: show the next reading instead
-            self.on_tally(documents, tokens)
+            self.now(timeout_s=self.poll_s)

@@ -9,6 +9,7 @@ model head, how a batch becomes labels, how predictions are scored) is in eval/.
 
 import json
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -92,6 +93,9 @@ def train_loop(config: dict) -> None:
         ray.train.report(metrics)
         return
     bare = model.module if hasattr(model, "module") else model
+    if task == "bio_ner":  # the tag names travel with the weights: deidentify reads them
+        bare.config.id2label = dict(enumerate(config["tags"]))
+        bare.config.label2id = {tag: i for i, tag in enumerate(config["tags"])}
     bare = bare.to("cpu")
     texts = config.get("test_texts", [])
     if task == "classify":
@@ -139,6 +143,8 @@ def fit(
     result = trainer.fit()
     with result.checkpoint.as_directory() as folder:
         predicted = json.loads(Path(folder, "predictions.json").read_text())
+        # A stable path for the fine-tuned model (`deidentify --ner-model OUT/models/bio_ner`)
+        shutil.copytree(folder, Path(output, "models", task), dirs_exist_ok=True)
     return dict(result.metrics), predicted
 
 
