@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from jobs import cv_experiment, evaluate, extract, fit, generate, refresh, serve
+from jobs import cv_experiment, deidentify, evaluate, extract, fit, generate, refresh, serve
 from jobs.entry import guarded
 from synth.config.options import add_options
 
@@ -15,6 +15,7 @@ COMMANDS = {
     "cv-experiment": cv_experiment,
     "refresh": refresh,
     "serve": serve,
+    "deidentify": deidentify,
 }
 
 

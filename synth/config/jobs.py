@@ -280,3 +280,50 @@ class ServeOptions:
             raise ConfigError(f"--port must be in [0, 65535], got {self.port}")
         if self.wait_ms < 0:
             raise ConfigError(f"--wait-ms must be ≥ 0, got {self.wait_ms}")
+
+
+@dataclass(kw_only=True)
+class DeidentifyOptions:
+    input: str = option(help="documents to de-identify: a JSONL/JSON/CSV/Parquet file or folder")
+    output: str = option(help="folder for the shareable shards + manifest (path or URI)")
+    method: Literal["tag", "surrogate"] = option(
+        "surrogate", "tag: [TYPE] placeholders; surrogate: consistent fakes of the same type"
+    )
+    detectors: str = option(
+        "presidio", "comma-separated, from presidio, presidio-basic, ner (combined)"
+    )
+    ner_model: str | None = option(
+        None, "the fine-tuned BIO model for --detectors ner (evaluate's OUTPUT/models/bio_ner)"
+    )
+    key_output: str | None = option(
+        None,
+        "folder for the re-identification key (original → replacement); written only "
+        "when given, never beside the shareable output",
+    )
+    text_field: str = option("text", "the field holding each document's text")
+    id_field: str = option("id", "the field holding each document's id (default: its position)")
+    label_field: str = option("label", "the field holding each document's label, if any")
+    country: str = option("US", "surrogates' locale and date order (US, GB, DE, IT, ES, FR, NL)")
+    seed: int = option(0, "surrogates' seed (with each document's id)")
+    shard_size: int = option(256, "documents per Parquet shard")
+    num_actors: int = option(1, "de-identification actors")
+
+    def check(self) -> None:
+        from synth.deid.detectors import check_detectors
+
+        check_positive(shard_size=self.shard_size, num_actors=self.num_actors)
+        check_detectors(self.detector_names(), self.ner_model)
+        if self.key_output and _inside(self.key_output, self.output):
+            raise ConfigError(
+                "--key-output must be outside --output: the key re-identifies the documents"
+            )
+
+    def detector_names(self) -> list[str]:
+        return [name.strip() for name in self.detectors.split(",") if name.strip()]
+
+
+def _inside(path: str, folder: str) -> bool:
+    """`path` is `folder` or somewhere under it (local paths made absolute first)."""
+    norm = [p if "://" in p else str(Path(p).resolve()) for p in (path, folder)]
+    path, folder = (p.rstrip("/") for p in norm)
+    return path == folder or path.startswith(folder + "/")

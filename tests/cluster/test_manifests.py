@@ -57,7 +57,13 @@ def test_every_manifest_parses():
 
 def test_rayjobs_cover_the_three_jobs_and_the_schedules():
     modules = {entrypoint(job)[0] for _, job in rayjobs()}
-    assert {"jobs.fit", "jobs.generate", "jobs.evaluate", "jobs.refresh"} <= modules
+    assert {
+        "jobs.fit",
+        "jobs.generate",
+        "jobs.evaluate",
+        "jobs.refresh",
+        "jobs.deidentify",
+    } <= modules
 
 
 @pytest.mark.parametrize("where,job", rayjobs(), ids=[w for w, _ in rayjobs()])

@@ -1,0 +1,180 @@
+"""De-identification measured: method × detector on test sets with gold personal data.
+
+Sets (say which kind beside every number):
+- synthetic: held-out hrsynth tickets (an output folder not used to train the NER model);
+  gold = every planted variable of a personal-data type and every occurrence of the
+  persona's name, e-mail, company (synth.deid.gold). Written by a model from values we
+  planted: it flatters detectors tuned to our vocabulary (the HR recognizers' lists, the
+  NER model trained on the same generator).
+- dev: eval/data/dev_tickets.jsonl, 40 tickets written by us; gold = the annotated
+  variables of personal-data types (locations, dates, money, health, …); names in them
+  are not annotated yet, so names found there count as false positives.
+
+For each detector: detection P/R/F1 (exact and overlap); for each method × detector:
+privacy score (mean, 5th percentile), BERTScore F1 and embedding cosine to the original,
+utility macro-F1 (5-fold) and its drop from the raw text (eval/deid.py says how).
+
+    python -m benchmarks.deidentify --synthetic OUT_DIR --ner-model OUT/models/bio_ner \\
+        [--max-docs 400]
+
+Prints a table and writes benchmarks/results/deidentify.json. The library functions run
+in-process (the job's actor pool adds nothing to quality).
+"""
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from eval.deid import closeness, detection_scores, privacy_summary, utility
+from synth.deid.detectors import make_detectors
+from synth.deid.gold import planted_spans
+from synth.deid.methods import replace_spans
+from synth.deid.spans import Span, resolve
+from synth.deid.surrogates import Surrogates
+from synth.deid.types import personal_types
+
+RESULTS = Path(__file__).parent / "results" / "deidentify.json"
+DEV = Path(__file__).parent.parent / "eval" / "data" / "dev_tickets.jsonl"
+DETECTORS = {
+    "presidio-basic": ["presidio-basic"],
+    "presidio": ["presidio"],
+    "ner": ["ner"],
+    "presidio+ner": ["presidio", "ner"],
+}
+METHODS = ("tag", "surrogate")
+
+
+def synthetic_set(folder: str, max_docs: int) -> dict:
+    rows = pq.read_table(folder).sort_by("id").slice(0, max_docs).to_pylist()
+    return {
+        "ids": [r["id"] for r in rows],
+        "texts": [r["text"] for r in rows],
+        "labels": [r["label"] for r in rows],
+        "gold": [planted_spans(r["text"], r["entities"], r["persona"]) for r in rows],
+    }
+
+
+def dev_set() -> dict:
+    by_variable = personal_types().by_variable
+    rows = [json.loads(line) for line in DEV.read_text().splitlines() if line.strip()]
+    return {
+        "ids": [str(i) for i in range(len(rows))],
+        "texts": [r["text"] for r in rows],
+        "labels": [r["label"] for r in rows],
+        "gold": [
+            resolve(
+                [
+                    Span(s, e, by_variable[t], "gold")
+                    for s, e, t in r["entities"]
+                    if t in by_variable
+                ]
+            )
+            for r in rows
+        ],
+    }
+
+
+def measure(name: str, docs: dict, ner_model: str, seed: int) -> dict:
+    texts, ids = docs["texts"], docs["ids"]
+    private = [[t[s.start : s.end] for s in spans] for t, spans in zip(texts, docs["gold"])]
+    result = {
+        "documents": len(texts),
+        "gold_spans": sum(len(g) for g in docs["gold"]),
+        "raw_utility": utility(texts, docs["labels"], seed),
+        "detectors": {},
+    }
+    found = {}
+    for detector in ("presidio-basic", "presidio", "ner"):
+        (made,) = make_detectors([detector], ner_model)
+        started = time.perf_counter()
+        found[detector] = made.detect(texts)
+        found[detector + "_s"] = time.perf_counter() - started
+    for combo, parts in DETECTORS.items():
+        spans = [resolve([s for p in parts for s in found[p][i]]) for i in range(len(texts))]
+        entry = {
+            "detection": detection_scores(docs["gold"], spans),
+            "seconds_per_doc": sum(found[p + "_s"] for p in parts) / len(texts),
+            "methods": {},
+        }
+        for method in METHODS:
+            outputs = [
+                replace_spans(
+                    t,
+                    s,
+                    method,
+                    Surrogates(seed, i) if method == "surrogate" else None,
+                ).text
+                for t, s, i in zip(texts, spans, ids)
+            ]
+            used = utility(outputs, docs["labels"], seed)
+            entry["methods"][method] = {
+                "privacy": privacy_summary(ids, private, outputs),
+                **closeness(texts, outputs),
+                "utility": used,
+                "utility_drop": result["raw_utility"]["macro_f1"] - used["macro_f1"],
+            }
+        result["detectors"][combo] = entry
+        print(f"{name}: {combo} done", flush=True)
+    quasi = sorted(personal_types().quasi)
+    result["quasi_recall"] = {
+        detector: {
+            t: result["detectors"][detector]["detection"]
+            .get(t, {})
+            .get("overlap", {})
+            .get("recall")
+            for t in quasi
+        }
+        for detector in ("presidio-basic", "presidio", "ner")
+    }
+    return result
+
+
+def print_table(results: dict) -> None:
+    print(
+        f"\n{'set':<10}{'detector':<16}{'method':<11}{'det F1 (ov)':>12}{'privacy':>9}"
+        f"{'p5':>7}{'BERTScore':>11}{'cosine':>8}{'utility':>9}{'drop':>7}"
+    )
+    for set_name, r in results["sets"].items():
+        for combo, entry in r["detectors"].items():
+            f1 = entry["detection"]["all"]["overlap"]["f1"]
+            for method, m in entry["methods"].items():
+                print(
+                    f"{set_name:<10}{combo:<16}{method:<11}{f1:>12.3f}{m['privacy']['mean']:>9.3f}"
+                    f"{m['privacy']['p5']:>7.3f}{m['bertscore_f1']:>11.3f}"
+                    f"{m['embedding_cosine']:>8.3f}{m['utility']['macro_f1']:>9.3f}"
+                    f"{m['utility_drop']:>7.3f}"
+                )
+        print(f"{set_name:<10}raw text: utility macro-F1 {r['raw_utility']['macro_f1']:.3f}")
+        print(f"{set_name:<10}overlap recall on quasi-identifiers: {r['quasi_recall']}")
+
+
+def main(argv=None) -> dict:
+    p = argparse.ArgumentParser()
+    p.add_argument("--synthetic", required=True, help="held-out hrsynth output folder")
+    p.add_argument("--ner-model", required=True, help="evaluate's OUTPUT/models/bio_ner")
+    p.add_argument("--max-docs", type=int, default=400)
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    started = time.time()
+    results = {
+        "synthetic_folder": args.synthetic,
+        "ner_model": args.ner_model,
+        "sets": {
+            "synthetic": measure(
+                "synthetic", synthetic_set(args.synthetic, args.max_docs), args.ner_model, args.seed
+            ),
+            "dev": measure("dev", dev_set(), args.ner_model, args.seed),
+        },
+    }
+    results["wall_s"] = round(time.time() - started, 1)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2))
+    print_table(results)
+    return results
+
+
+if __name__ == "__main__":
+    main()

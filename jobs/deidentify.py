@@ -1,0 +1,118 @@
+"""De-identify real HR documents: detect personal data, then tag it or replace it.
+
+    hrsynth deidentify --input tickets.jsonl --output out/shareable --method surrogate
+    python -m jobs.deidentify --input docs/ --output out/tagged --method tag \\
+        --detectors presidio,ner --ner-model out/eval/models/bio_ner
+    ray job submit --working-dir . -- python -m jobs.deidentify --input /data/tickets.parquet \\
+        --output /shared/shareable --num-actors 8
+
+Writes part-*.parquet (id, text, label, spans of what was replaced, method, error) and
+_manifest.json into --output; the key (original → replacement) only into --key-output,
+when given. A rerun with the same input and options resumes after the shards written;
+other input or options in the same --output are refused.
+"""
+
+import hashlib
+import json
+import os
+import sys
+import time
+from collections import Counter
+
+from jobs.entry import main_for
+from jobs.progress import Progress
+from synth.config.jobs import DeidentifyOptions
+from synth.config.options import options_from
+
+OPTIONS = DeidentifyOptions
+# Options that change what is written; the others (where, how many actors) do not.
+OUTPUT_OPTIONS = ("method", "detectors", "ner_model", "country", "seed", "shard_size")
+OUTPUT_OPTIONS += ("text_field", "id_field", "label_field")
+
+
+def run(options) -> dict:
+    args = options_from(DeidentifyOptions, options)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from synth.deid.corpus import corpus_fingerprint, read_documents
+    from synth.io.shards import finished_shards, open_output, shard_name
+    from synth.io.storage import exists, filesystem, join, write_json
+
+    started = time.time()
+    docs = read_documents(args.input, args.text_field, args.id_field, args.label_field)
+    out = args.output if "://" in args.output else os.path.abspath(args.output)
+    keys = args.key_output
+    if keys and "://" not in keys:
+        keys = os.path.abspath(keys)
+    settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
+    settings["detectors"] = args.detector_names()
+    fingerprint = hashlib.sha256(
+        (corpus_fingerprint(docs) + json.dumps(settings, sort_keys=True)).encode()
+    ).hexdigest()
+    run_info = open_output(out, {**settings, "documents": docs.num_rows}, fingerprint)
+    shard_of = [i // args.shard_size for i in range(docs.num_rows)]
+    sizes = dict(Counter(shard_of))
+    done = finished_shards(out, sizes)
+    if keys:  # a shard counts as done only with its key (written before it)
+        fs, path = filesystem(keys)
+        done = {shard for shard in done if exists(fs, join(path, shard_name(shard)))}
+    docs = docs.append_column("shard", pa.array(shard_of, pa.int32()))
+    blocks = [
+        docs.filter(pc.equal(docs["shard"], s)) for s in sorted(sizes) if s not in done
+    ]
+    todo = sum(b.num_rows for b in blocks)
+    print(
+        f"{docs.num_rows} documents in {len(sizes)} shards; {len(done)} already written, {todo} to do"
+    )
+    progress = Progress(max(todo, 1), every_s=30)
+    if blocks:
+        from jobs.on_ray import deidentifying
+
+        deidentifying.deidentify(
+            blocks,
+            {**settings, "ner_model": args.ner_model},
+            out,
+            keys,
+            args.num_actors,
+            lambda shard, rows, spans: progress.shard_written(shard, rows, 0),
+        )
+        progress.close()
+    manifest = {
+        "run_id": run_info["run_id"],
+        "documents": docs.num_rows,
+        **settings,
+        "spans_per_type": spans_per_type(out),
+        "rows_with_error": rows_with_error(out),
+        "key_written": bool(keys),
+        "this_run": {"documents": todo, "wall_s": round(time.time() - started, 2)},
+    }
+    write_json(f"{out}/_manifest.json", manifest)
+    print(f"spans replaced per type: {manifest['spans_per_type']}")
+    print(f"output: {out}" + (f"; key: {keys}" if keys else "; no key written"))
+    return manifest
+
+
+def spans_per_type(out: str) -> dict:
+    import pyarrow.dataset as pads
+
+    counts = Counter()
+    table = pads.dataset(out, format="parquet").to_table(columns=["spans"])
+    for spans in table.column("spans").to_pylist():
+        counts.update(s["type"] for s in spans)
+    return dict(sorted(counts.items()))
+
+
+def rows_with_error(out: str) -> int:
+    import pyarrow.dataset as pads
+
+    errors = pads.dataset(out, format="parquet").to_table(columns=["error"]).column("error")
+    return errors.length() - errors.null_count
+
+
+def main(argv=None) -> int:
+    return main_for(sys.modules[__name__], "deidentify", argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

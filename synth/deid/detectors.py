@@ -1,0 +1,157 @@
+"""Detectors of personal data; each turns texts into spans of synth.deid.types' types.
+
+- `presidio`: Presidio's analyzer (patterns, checksums and spaCy's NER, on the packaged
+  en_core_web_sm) plus recognizers for what it misses in HR text
+  (synth/data/deid/recognizers.yaml: amounts, percentages, health reasons, life events).
+- `presidio-basic`: Presidio's own recognizers only, the baseline this field uses.
+- `ner`: the BIO token-classification model `hrsynth evaluate` fine-tunes on synthetic
+  tickets (OUTPUT/models/bio_ner), a personal-data detector that never saw real data.
+
+Detectors are built where they run (once per actor) by `make_detectors`.
+"""
+
+import os
+import re
+from pathlib import Path
+
+from synth import DATA_DIR, ConfigError
+from synth.deid.spans import Span, spans_from_word_tags
+from synth.deid.types import personal_types
+from synth.io.files import read_yaml
+from synth.nlp import SPACY_MODEL
+
+# Presidio's e-mail recognizer reads the public-suffix list through tldextract, which
+# fetches it from the internet unless told otherwise: use the snapshot it ships.
+os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+
+DETECTORS = ("presidio", "presidio-basic", "ner")
+RECOGNIZERS_FILE = DATA_DIR / "deid" / "recognizers.yaml"
+MIN_SCORE = 0.4  # below it Presidio reports 7-digit numbers as US driving licences
+
+
+class PresidioDetector:
+    def __init__(self, hr_recognizers: bool = True, min_score: float = MIN_SCORE):
+        import logging
+
+        from presidio_analyzer import AnalyzerEngine
+        from presidio_analyzer.nlp_engine import NlpEngineProvider
+
+        # It warns on every call that spaCy's MONEY, PERCENT, … keep their own names (we
+        # map them in types.yaml).
+        logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
+
+        nlp = NlpEngineProvider(
+            nlp_configuration={
+                "nlp_engine_name": "spacy",
+                "models": [{"lang_code": "en", "model_name": SPACY_MODEL}],
+            }
+        ).create_engine()
+        self.analyzer = AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
+        if hr_recognizers:
+            for recognizer in hr_recognizer_set():
+                self.analyzer.registry.add_recognizer(recognizer)
+        self.name = "presidio" if hr_recognizers else "presidio-basic"
+        self.min_score = min_score
+        self.type_of = personal_types().by_presidio
+
+    def detect(self, texts: list[str]) -> list[list[Span]]:
+        out = []
+        for text in texts:
+            found = self.analyzer.analyze(text, language="en", score_threshold=self.min_score)
+            out.append(
+                [
+                    Span(r.start, r.end, self.type_of[r.entity_type], self.name)
+                    for r in found
+                    if r.entity_type in self.type_of
+                ]
+            )
+        return out
+
+
+def hr_recognizer_set() -> list:
+    """Presidio recognizers from recognizers.yaml: regex patterns, and deny lists made of
+    the lay-phrase lists' values and phrases."""
+    from presidio_analyzer import Pattern, PatternRecognizer
+
+    from synth.docs.tickets.forms import load_catalogue
+
+    doc = read_yaml(RECOGNIZERS_FILE, "de-identification recognizers")
+    recognizers = [
+        PatternRecognizer(
+            supported_entity=entity,
+            patterns=[Pattern(p["name"], p["regex"], float(p["score"])) for p in patterns],
+            name=f"hrsynth {entity.lower()} patterns",
+        )
+        for entity, patterns in doc["patterns"].items()
+    ]
+    lay = load_catalogue().lay
+    for entity, kind in doc["deny_lists"].items():
+        phrases = {value for value in lay[kind]} | {p for ps in lay[kind].values() for p in ps}
+        recognizers.append(
+            PatternRecognizer(
+                supported_entity=entity,
+                deny_list=sorted(phrases, key=len, reverse=True),
+                name=f"hrsynth {entity.lower()} list",
+            )
+        )
+    return recognizers
+
+
+class NerDetector:
+    """The fine-tuned BIO model: word tags → spans; labels that are not personal data
+    (duration, complaint, …) are dropped by the types file's variable map."""
+
+    name = "ner"
+
+    def __init__(self, model_dir: str):
+        from transformers import AutoModelForTokenClassification
+
+        from eval.encoder import load_tokenizer
+
+        folder = Path(model_dir)
+        if not (folder / "config.json").is_file():
+            raise ConfigError(
+                f"--ner-model {model_dir}: no fine-tuned model there; run `hrsynth evaluate "
+                "--tasks bio_ner …` and pass its OUTPUT/models/bio_ner"
+            )
+        self.model = AutoModelForTokenClassification.from_pretrained(folder)
+        tags = [self.model.config.id2label[i] for i in range(self.model.config.num_labels)]
+        if not all(re.fullmatch(r"O|[BI]-.+", t) for t in tags):
+            raise ConfigError(
+                f"--ner-model {model_dir}: its labels are not BIO tags ({tags[:3]}…); "
+                "retrain it with this version of `hrsynth evaluate`"
+            )
+        self.tags = tags
+        self.tokenizer = load_tokenizer(str(folder))
+        self.type_of = personal_types().by_variable
+
+    def detect(self, texts: list[str]) -> list[list[Span]]:
+        from eval.encoder import predict_word_tags, word_tags
+
+        predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags)
+        out = []
+        for text, tags in zip(texts, predicted):
+            words, _ = word_tags(self.tokenizer, text, [])
+            out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
+        return out
+
+
+def check_detectors(names: list[str], ner_model: str | None) -> None:
+    unknown = [n for n in names if n not in DETECTORS]
+    if unknown or not names:
+        raise ConfigError(
+            f"--detectors: unknown or empty {unknown or names}; choose from {', '.join(DETECTORS)}"
+        )
+    if "ner" in names and not ner_model:
+        raise ConfigError("--detectors ner needs --ner-model (OUTPUT/models/bio_ner of evaluate)")
+
+
+def make_detectors(names: list[str], ner_model: str | None = None) -> list:
+    check_detectors(names, ner_model)
+    made = []
+    for name in names:
+        if name == "ner":
+            made.append(NerDetector(ner_model))
+        else:
+            made.append(PresidioDetector(hr_recognizers=name == "presidio"))
+    return made

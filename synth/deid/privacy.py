@@ -1,0 +1,23 @@
+"""The resume paper's (seed 001) privacy score of one de-identified document:
+
+    1 − (summed length of the annotated private strings still found in the output)
+        / (summed length of all annotated private strings)
+
+"Found" is a case-insensitive substring search of each annotated string (whitespace
+runs read as one space), so a value that survives anywhere in the output counts, not
+only at its old place. A document with nothing annotated scores 1.
+"""
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def privacy_score(private_strings: list[str], output: str) -> float:
+    strings = [s for s in private_strings if s.strip()]
+    total = sum(len(_norm(s)) for s in strings)
+    if not total:
+        return 1.0
+    found = _norm(output)
+    leaked = sum(len(_norm(s)) for s in strings if _norm(s) in found)
+    return 1.0 - leaked / total

@@ -1,0 +1,44 @@
+"""A detected piece of personal data, and how several detectors' spans become one list."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    start: int
+    end: int
+    type: str  # one of synth.deid.types' names
+    detector: str  # which detector found it (the first, when several did)
+
+    def overlaps(self, other: "Span") -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def resolve(spans: list[Span]) -> list[Span]:
+    """Non-overlapping spans in text order: where spans overlap the longest wins (then the
+    earliest), so "Paul Martin" beats "Paul" and a date inside a longer date is one date.
+    Replacing the union instead would merge neighbouring values of different types."""
+    kept: list[Span] = []
+    for span in sorted(spans, key=lambda s: (s.start - s.end, s.start)):
+        if not any(span.overlaps(k) for k in kept):
+            kept.append(span)
+    return sorted(kept)
+
+
+def spans_from_word_tags(
+    words: list[tuple[int, int]], tags: list[str], type_of: dict[str, str], detector: str
+) -> list[Span]:
+    """BIO word tags (B-salary, I-salary, O) -> character spans of personal-data types;
+    labels `type_of` does not map (duration, complaint, …) are not personal data."""
+    spans, current = [], None
+    for (start, end), tag in zip(words, tags):
+        label = tag[2:]
+        if tag.startswith("I-") and current and current[2] == label:
+            current[1] = end
+            continue
+        if current:
+            spans.append(current)
+        current = [start, end, label] if tag != "O" else None
+    if current:
+        spans.append(current)
+    return [Span(s, e, type_of[label], detector) for s, e, label in spans if label in type_of]

@@ -1,0 +1,209 @@
+"""Consistent surrogates for one document: fakes of the same type, in the same shape.
+
+Within a document the same original (same type, same words up to case and spacing) gets
+the same surrogate everywhere, so "Paul ... Paul" stays one person; a first name alone
+gets the first name of the full name it belongs to when that was seen first. Documents
+are independent: each draws from its own generator, seeded by the run's seed and the
+document's id, so a rerun gives the same output and nothing links two documents.
+
+Dates move by one offset per document (−180…+180 days, never 0), written in the form
+they had (03/06/2027 stays dd/mm/yyyy, "the 3rd of March" stays an ordinal, "next
+Monday" moves its weekday), so intervals between dates survive. Money is scaled by one
+factor per document (0.85…1.15) and written with the original's currency, grouping and
+"k"; percentages move by a few points and stay within 0–100. Health reasons and life
+events become another value of their kind from the lay-phrase lists; anything without a
+shape of its own gets Faker's fake in the document's locale, and digits and letters of
+ids are redrawn one for one.
+"""
+
+import datetime as dt
+import hashlib
+import re
+
+import numpy as np
+from faker import Faker
+
+from synth.docs.tickets.forms import MONTHS, WEEKDAYS, load_catalogue
+from synth.generation.numbers import ordinal
+
+MONTH_WORD = "|".join(MONTHS + [m[:3] for m in MONTHS])
+LOCALES = {"US": "en_US", "GB": "en_GB", "DE": "de_DE", "IT": "it_IT", "ES": "es_ES",
+           "FR": "fr_FR", "NL": "nl_NL"}  # fmt: skip
+
+
+def document_rng(seed: int, doc_id: str) -> np.random.Generator:
+    digest = hashlib.sha256(f"{seed}:{doc_id}".encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "little"))
+
+
+class Surrogates:
+    """The surrogates of one document; `key` maps (type, original) to what replaced it."""
+
+    def __init__(
+        self, seed: int, doc_id: str, country: str = "US", month_first: bool | None = None
+    ):
+        self.rng = document_rng(seed, doc_id)
+        self.faker = Faker(LOCALES.get(country, "en_US"))
+        self.faker.seed_instance(int(self.rng.integers(2**31)))
+        self.month_first = country == "US" if month_first is None else month_first
+        offset = int(self.rng.integers(1, 181)) * (1 if self.rng.integers(2) else -1)
+        self.date_offset = dt.timedelta(days=offset)
+        self.money_factor = float(self.rng.uniform(0.85, 1.15))
+        self.percent_shift = float(self.rng.choice([-3, -2, -1, 1, 2, 3]))
+        self.key: dict[tuple[str, str], str] = {}
+
+    def replace(self, type_: str, original: str) -> str:
+        norm = " ".join(original.lower().split())
+        if (type_, norm) not in self.key:
+            self.key[(type_, norm)] = self._new(type_, original)
+        return self.key[(type_, norm)]
+
+    # --- one fake per type -------------------------------------------------------------
+
+    def _new(self, type_: str, original: str) -> str:
+        make = {
+            "PERSON": self._person,
+            "EMAIL": lambda o: self.faker.email(),
+            "PHONE": lambda o: self._shape(o),
+            "URL": lambda o: self.faker.url(),
+            "ID": lambda o: self._shape(o),
+            "ORGANIZATION": lambda o: self.faker.company(),
+            "NRP": lambda o: self.rng.choice(["European", "American", "Asian", "African"]),
+            "LOCATION": lambda o: self.faker.city(),
+            "DATE": self._date,
+            "MONEY": self._money,
+            "PERCENT": self._percent,
+            "HEALTH": lambda o: self._listed("health_reason", o),
+            "LIFE_EVENT": lambda o: self._listed("life_event", o),
+            "OCCUPATION": lambda o: self.faker.job(),
+        }.get(type_, lambda o: f"[{type_}]")
+        return str(make(original))
+
+    def _person(self, original: str) -> str:
+        words = original.split()
+        if len(words) == 1:  # a first name seen earlier as part of a full name keeps pairing
+            for (t, norm), fake in self.key.items():
+                if t == "PERSON" and norm.split()[0] == original.lower() and " " in fake:
+                    return fake.split()[0]
+            return self.faker.first_name()
+        return f"{self.faker.first_name()} {self.faker.last_name()}"
+
+    def _shape(self, original: str) -> str:
+        """Every digit and letter redrawn, separators kept: +49 170 1234567 → +31 804 5512093."""
+        digits, letters = "0123456789", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        out = []
+        for ch in original:
+            if ch.isdigit():
+                out.append(digits[int(self.rng.integers(10))])
+            elif ch.isalpha():
+                new = letters[int(self.rng.integers(26))]
+                out.append(new if ch.isupper() else new.lower())
+            else:
+                out.append(ch)
+        return "".join(out)
+
+    def _listed(self, kind: str, original: str) -> str:
+        values = load_catalogue().lay[kind]
+        phrases = sorted(set(values) | {p for ps in values.values() for p in ps})
+        others = [p for p in phrases if p.lower() != original.lower()]
+        return others[int(self.rng.integers(len(others)))]
+
+    def _money(self, original: str) -> str:
+        return re.sub(r"\d[\d,. ]*\d|\d", lambda m: self._scaled(m.group()), original, count=1)
+
+    def _scaled(self, number: str) -> str:
+        """The amount times the document's factor, grouped and rounded like the original."""
+        if m := re.fullmatch(r"(\d+)([.,])(\d)", number):  # 67.3 (of 67.3k)
+            value = float(f"{m.group(1)}.{m.group(3)}") * self.money_factor
+            return f"{value:.1f}".replace(".", m.group(2))
+        group = next((c for c in number if c in ",. "), "")
+        value = int(re.sub(r"[,. ]", "", number))
+        scaled = max(1, round(value * self.money_factor, -2 if value >= 1000 else 0))
+        return f"{int(scaled):,}".replace(",", group) if group else str(int(scaled))
+
+    def _percent(self, original: str) -> str:
+        def shifted(m):
+            value = float(m.group().replace(",", "."))
+            new = min(max(value + self.percent_shift, 0.0), 100.0)
+            text = f"{new:g}" if "." not in m.group() and "," not in m.group() else f"{new:.1f}"
+            return text.replace(".", ",") if "," in m.group() else text
+
+        return re.sub(r"\d+(?:[.,]\d+)?", shifted, original, count=1)
+
+    def _date(self, original: str) -> str:
+        return shift_date(original, self.date_offset, self.month_first) or self.faker.date(
+            "%d %B %Y"
+        )
+
+
+def shift_date(text: str, offset: dt.timedelta, month_first: bool) -> str | None:
+    """`text` (a date as people write it) moved by `offset`, in the same form; None for a
+    form this does not read. A date without a year is read in the current year."""
+    t = text.strip()
+    year_now = dt.date.today().year
+
+    def moved(y: int, m: int, d: int) -> dt.date | None:
+        try:
+            return dt.date(y, m, d) + offset
+        except ValueError:
+            return None
+
+    def month_like(new: dt.date, written: str) -> str:
+        name = MONTHS[new.month - 1]
+        name = name[:3] if len(written) == 3 else name
+        return name.lower() if written.islower() else name
+
+    def pad(n: int, like: str) -> str:
+        return f"{n:02d}" if len(like) == 2 else str(n)
+
+    if m := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", t):
+        new = moved(int(m[1]), int(m[2]), int(m[3]))
+        return new and new.isoformat()
+    if m := re.fullmatch(r"(\d{1,2})([/.\-])(\d{1,2})(?:\2(\d{2}|\d{4}))?(\.?)", t):
+        a, b = int(m[1]), int(m[3])
+        first_is_month = month_first and a <= 12 or b > 12
+        month, day = (a, b) if first_is_month else (b, a)
+        year = int(m[4]) if m[4] else year_now
+        year = year + 2000 if m[4] and len(m[4]) == 2 else year
+        new = moved(year, month, day)
+        if new is None:
+            return None
+        x, y = (new.month, new.day) if first_is_month else (new.day, new.month)
+        out = f"{pad(x, m[1])}{m[2]}{pad(y, m[3])}"
+        if m[4]:
+            out += m[2] + (str(new.year)[-2:] if len(m[4]) == 2 else str(new.year))
+        return out + m[5]
+    pattern = (
+        rf"(?P<lead>the )?(?:(?P<d1>\d{{1,2}})(?P<o1>st|nd|rd|th)?(?P<of> of)? )?"
+        rf"(?P<month>{MONTH_WORD})(?P<dot>\.)?(?: (?P<d2>\d{{1,2}})(?P<o2>st|nd|rd|th)?)?"
+        rf"(?P<comma>,)?(?: (?P<year>\d{{4}}))?"
+    )
+    if (m := re.fullmatch(pattern, t, re.IGNORECASE)) and (m["d1"] or m["d2"]):
+        month = [x[:3].lower() for x in MONTHS].index(m["month"][:3].lower()) + 1
+        day = int(m["d1"] or m["d2"])
+        new = moved(int(m["year"] or year_now), month, day)
+        if new is None:
+            return None
+        day_text = ordinal(new.day) if (m["o1"] or m["o2"]) else str(new.day)
+        name = month_like(new, m["month"]) + (m["dot"] or "")
+        if m["d1"]:
+            out = f"{m['lead'] or ''}{day_text}{m['of'] or ''} {name}"
+        else:
+            out = f"{name} {day_text}"
+        return out + (m["comma"] or "") + (f" {new.year}" if m["year"] else "")
+    weekday = re.search("|".join(WEEKDAYS), t, re.IGNORECASE)
+    if not weekday:
+        return None
+    index = [w.lower() for w in WEEKDAYS].index(weekday.group().lower())
+    edits = [(weekday.start(), weekday.end(), WEEKDAYS[(index + offset.days) % 7])]
+    day = re.search(r"\b(\d{1,2})(st|nd|rd|th)\b", t)
+    if day:  # "Thursday, the 20th": read in this month, both parts from the moved date
+        today = dt.date.today()
+        new = moved(today.year, today.month, int(day[1]))
+        if new is None:
+            return None
+        edits = [(weekday.start(), weekday.end(), WEEKDAYS[new.weekday()])]
+        edits.append((day.start(), day.end(), ordinal(new.day)))
+    for start, end, new_text in sorted(edits, reverse=True):  # "next Monday": moved too
+        t = t[:start] + new_text + t[end:]
+    return t

@@ -1,0 +1,59 @@
+"""One block of whole shards de-identified and written: the shareable shard (DEID_SCHEMA)
+and, only when a key folder is given, the key shard beside it there. The key is written
+first, so a shard that exists always has its key."""
+
+from collections import defaultdict
+
+import pyarrow as pa
+
+from synth.deid.corpus import DEID_SCHEMA, KEY_SCHEMA
+from synth.deid.methods import Replaced, deidentify
+from synth.io.shards import shard_path
+from synth.io.storage import write_table
+
+
+def write_deidentified(
+    block: pa.Table, detectors, options: dict, output: str, key_output
+) -> pa.Table:
+    """`block`: id, text, label, shard. Returns shard, rows, spans per shard written."""
+    ids, texts = block.column("id").to_pylist(), block.column("text").to_pylist()
+    args = (detectors, options["method"], options["seed"], options["country"])
+    try:
+        done = deidentify(ids, texts, *args)
+    except Exception:  # noqa: BLE001 (find the document at fault; the others go through)
+        done = [_one(doc_id, text, args) for doc_id, text in zip(ids, texts)]
+    rows, keys = defaultdict(list), defaultdict(list)
+    for doc_id, label, shard, result in zip(
+        ids, block.column("label").to_pylist(), block.column("shard").to_pylist(), done
+    ):
+        rows[shard].append(
+            {
+                "id": doc_id,
+                "text": result.text,
+                "label": label,
+                "spans": [vars(s) for s in result.spans],
+                "method": options["method"],
+                "error": result.error,
+            }
+        )
+        keys[shard] += [{"id": doc_id, **entry} for entry in result.key]
+    counts = {"shard": [], "rows": [], "spans": []}
+    for shard in sorted(rows):
+        if key_output:
+            write_table(
+                shard_path(key_output, shard), pa.Table.from_pylist(keys[shard], KEY_SCHEMA)
+            )
+        write_table(shard_path(output, shard), pa.Table.from_pylist(rows[shard], DEID_SCHEMA))
+        counts["shard"].append(shard)
+        counts["rows"].append(len(rows[shard]))
+        counts["spans"].append(sum(len(r["spans"]) for r in rows[shard]))
+    return pa.table(counts)
+
+
+def _one(doc_id: str, text: str, args) -> Replaced:
+    """One document alone; one that fails is written without text (never the original),
+    its error saying why."""
+    try:
+        return deidentify([doc_id], [text], *args)[0]
+    except Exception as e:  # noqa: BLE001 (one document's failure is its own error)
+        return Replaced(None, [], [], error=f"{type(e).__name__}: {str(e)[:200]}")

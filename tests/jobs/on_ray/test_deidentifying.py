@@ -1,0 +1,67 @@
+"""The de-identification job on a real local Ray cluster, with Presidio: shareable shards
+that hold no planted value, the key only where asked, resume without duplicates, and a
+different run refused in the same folder."""
+
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+from jobs import deidentify
+from synth import ConfigError
+from tests.synth.deid.test_detect_and_replace import PLANTED
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    path = tmp_path / "tickets.jsonl"
+    docs = [{"id": f"t{i}", "body": text, "label": "x"} for i, (text, _) in enumerate(PLANTED)]
+    docs += [{"id": "t2", "body": "Nothing personal here, just a question about the canteen."}]
+    path.write_text("\n".join(json.dumps(d) for d in docs))
+    return path
+
+
+def every_byte(folder) -> bytes:
+    return b"".join(p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file())
+
+
+def test_shareable_output_and_the_key_only_when_asked(ray_local, corpus, tmp_path):
+    options = {"input": str(corpus), "text_field": "body", "shard_size": 2}
+    out = tmp_path / "shareable"
+    manifest = deidentify.run({**options, "output": str(out)})
+    assert sorted(p.name for p in out.glob("part-*")) == [
+        "part-00000.parquet",
+        "part-00001.parquet",
+    ]
+    planted = [value for _, values in PLANTED for value in values]
+    written = every_byte(out)
+    assert not [v for v in planted if v.encode() in written]  # shards, manifest, run file
+    assert not list(tmp_path.glob("**/key*")) and manifest["key_written"] is False
+    rows = pq.read_table(out).sort_by("id").to_pylist()
+    assert [r["id"] for r in rows] == ["t0", "t1", "t2"] and rows[2]["spans"] == []
+    assert rows[2]["text"] == "Nothing personal here, just a question about the canteen."
+    assert manifest["spans_per_type"]["PERSON"] >= 2 and manifest["rows_with_error"] == 0
+
+    keyed, key = tmp_path / "keyed", tmp_path / "key"
+    deidentify.run({**options, "output": str(keyed), "key_output": str(key)})
+    originals = set(pq.read_table(key).column("original").to_pylist())
+    assert set(planted) <= originals
+    assert not [v for v in planted if v.encode() in every_byte(keyed)]
+    with pytest.raises(ConfigError, match="--key-output must be outside --output"):
+        deidentify.run({**options, "output": str(keyed), "key_output": str(keyed / "key")})
+
+
+def test_a_rerun_resumes_after_the_shards_written(ray_local, corpus, tmp_path, capsys):
+    options = {"input": str(corpus), "text_field": "body", "shard_size": 1, "method": "tag"}
+    out = tmp_path / "out"
+    deidentify.run({**options, "output": str(out)})
+    first = pq.read_table(out).sort_by("id")
+    (out / "part-00001.parquet").unlink()  # as if the job had died before writing it
+    capsys.readouterr()
+    deidentify.run({**options, "output": str(out)})
+    assert "3 documents in 3 shards; 2 already written, 1 to do" in capsys.readouterr().out
+    assert pq.read_table(out).sort_by("id") == first  # same rows, none twice
+    with pytest.raises(ConfigError, match="different config"):
+        deidentify.run({**options, "output": str(out), "method": "surrogate"})

@@ -1,0 +1,49 @@
+"""Bad input to `hrsynth deidentify` ends in one line naming the field and the fix, before
+any model loads or Ray starts."""
+
+import json
+
+import pytest
+
+from jobs import deidentify
+from synth import ConfigError
+
+
+@pytest.mark.parametrize(
+    "content, args, message",
+    [
+        ('{"body": "x"}\n', [], "no text field 'text' (fields: body); name it with --text-field"),
+        ("", [], "no documents in it"),
+        ('{"text": 3}\n', [], "field 'text' is missing or not text in 1 document(s)"),
+        ('{"id": 1, "text": "a"}\n{"id": 1, "text": "b"}\n', [], "repeats ids"),
+        (
+            '{"text": "a"}\n',
+            ["--detectors", "presidio,regex"],
+            "--detectors: unknown or empty ['regex']",
+        ),
+        ('{"text": "a"}\n', ["--detectors", "ner"], "--detectors ner needs --ner-model"),
+        ("not json\n", [], "cannot read it"),
+    ],
+)
+def test_bad_input_is_one_line(tmp_path, capsys, content, args, message):
+    path = tmp_path / "in.jsonl"
+    path.write_text(content)
+    code = deidentify.main(["--input", str(path), "--output", str(tmp_path / "o"), *args])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and message in err and "\n" not in err, err
+
+
+def test_a_missing_input_and_a_wrong_format_are_named(tmp_path, capsys):
+    assert deidentify.main(["--input", str(tmp_path / "nope.jsonl"), "--output", "o"]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    (tmp_path / "in.txt").write_text(json.dumps({"text": "a"}))
+    assert deidentify.main(["--input", str(tmp_path / "in.txt"), "--output", "o"]) == 2
+    assert "read .jsonl, .json, .csv, .parquet files" in capsys.readouterr().err
+
+
+def test_an_unknown_method_is_named_with_the_choices(tmp_path, capsys):
+    with pytest.raises(SystemExit):  # argparse: usage, then the error line
+        deidentify.main(["--input", "in.jsonl", "--output", "o", "--method", "erase"])
+    assert "invalid choice: 'erase' (choose from 'tag', 'surrogate')" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match="--method"):  # the same from a mapping (refresh, …)
+        deidentify.run({"input": "in.jsonl", "output": "o", "method": "erase"})
