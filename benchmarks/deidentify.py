@@ -48,7 +48,8 @@ METHODS = ("tag", "surrogate")
 
 
 def synthetic_set(folder: str, max_docs: int) -> dict:
-    rows = pq.read_table(folder).sort_by("id").slice(0, max_docs).to_pylist()
+    rows = pq.read_table(folder).sort_by("id").to_pylist()
+    rows = [r for r in rows if r["text"].strip()][:max_docs]  # flagged free-form rows: empty
     return {
         "ids": [r["id"] for r in rows],
         "texts": [r["text"] for r in rows],

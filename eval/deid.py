@@ -48,13 +48,14 @@ def detection_scores(gold: list[list[Span]], predicted: list[list[Span]]) -> dic
                     matched.add(hit)
                     hits += 1
             counts[key] += [len(p), len(g), exact, hits, len(matched)]
-    return {
-        key: {
-            "exact": prf(c[2], c[0], c[2], c[1]),
-            "overlap": prf(c[3], c[0], c[4], c[1]),
+    out = {}
+    for key, c in sorted(counts.items()):
+        pred, gold_n, exact, hits, matched = (int(x) for x in c)  # JSON-ready
+        out[key] = {
+            "exact": prf(exact, pred, exact, gold_n),
+            "overlap": prf(hits, pred, matched, gold_n),
         }
-        for key, c in sorted(counts.items())
-    }
+    return out
 
 
 def privacy_summary(
@@ -97,9 +98,10 @@ def closeness(originals: list[str], outputs: list[str]) -> dict:
 
     from eval.encoder import resolve_encoder
 
+    # bert-score 0.3.13 fails on an empty text under transformers 5: score "." instead.
     _, _, f1 = score(
-        outputs,
-        originals,
+        [o if o.strip() else "." for o in outputs],
+        [o if o.strip() else "." for o in originals],
         model_type=resolve_encoder(None),
         num_layers=BERTSCORE_LAYER,
         batch_size=32,

@@ -71,19 +71,28 @@ class PresidioDetector:
 def hr_recognizer_set() -> list:
     """Presidio recognizers from recognizers.yaml: regex patterns, and deny lists made of
     the lay-phrase lists' values and phrases."""
+    import regex  # Presidio's regex engine
     from presidio_analyzer import Pattern, PatternRecognizer
 
     from synth.docs.tickets.forms import load_catalogue
 
     doc = read_yaml(RECOGNIZERS_FILE, "de-identification recognizers")
-    recognizers = [
-        PatternRecognizer(
-            supported_entity=entity,
-            patterns=[Pattern(p["name"], p["regex"], float(p["score"])) for p in patterns],
-            name=f"hrsynth {entity.lower()} patterns",
-        )
-        for entity, patterns in doc["patterns"].items()
-    ]
+    recognizers = []
+    for entity, patterns in doc["patterns"].items():
+        for case_sensitive in (False, True):
+            chosen = [p for p in patterns if bool(p.get("case_sensitive")) == case_sensitive]
+            if not chosen:
+                continue
+            flags = regex.DOTALL | regex.MULTILINE | (0 if case_sensitive else regex.IGNORECASE)
+            recognizers.append(
+                PatternRecognizer(
+                    supported_entity=entity,
+                    patterns=[Pattern(p["name"], p["regex"], float(p["score"])) for p in chosen],
+                    name=f"hrsynth {entity.lower()} patterns"
+                    + (" (case-sensitive)" if case_sensitive else ""),
+                    global_regex_flags=flags,
+                )
+            )
     lay = load_catalogue().lay
     for entity, kind in doc["deny_lists"].items():
         phrases = {value for value in lay[kind]} | {p for ps in lay[kind].values() for p in ps}

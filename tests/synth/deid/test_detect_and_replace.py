@@ -59,3 +59,19 @@ def test_presidio_basic_misses_what_the_hr_recognizers_add():
     basic = make_detectors(["presidio-basic"])
     (result,) = deidentify(["d"], [PLANTED[1][0]], basic, "tag", seed=0)
     assert "€45,400" in result.text and "my divorce" in result.text
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Hi HR,\nI need a room near the office.\nThanks,\nAnja", "Anja"),
+        ("Dear HR, can I get a raise? Thanks, Paul", "Paul"),
+        ("I am off sick today.\n\nAndrés Malo", "Andrés Malo"),
+        ("Please help.\nThanks", None),  # a closing alone is no name
+        ("Hello\nthe office said no.\nBest regards", None),
+    ],
+)
+def test_a_signed_name_is_a_person(presidio, text, name):
+    (spans,) = presidio[0].detect([text])
+    people = [text[s.start : s.end] for s in spans if s.type == "PERSON"]
+    assert people == ([name] if name else [])
