@@ -7,8 +7,8 @@ Sets (say which kind beside every number):
   planted: it flatters detectors tuned to our vocabulary (the HR recognizers' lists, the
   NER model trained on the same generator).
 - dev: eval/data/dev_tickets.jsonl, 40 tickets written by us; gold = the annotated
-  variables of personal-data types (locations, dates, money, health, …); names in them
-  are not annotated yet, so names found there count as false positives.
+  variables of personal-data types (locations, dates, money, health, …) and the
+  `personal` spans (each ticket's signed name).
 
 For each detector: detection P/R/F1 (exact and overlap); for each method × detector:
 privacy score (mean, 5th percentile), BERTScore F1 and embedding cosine to the original,
@@ -72,6 +72,7 @@ def dev_set() -> dict:
                     for s, e, t in r["entities"]
                     if t in by_variable
                 ]
+                + [Span(s, e, t, "gold") for s, e, t in r.get("personal", [])]
             )
             for r in rows
         ],

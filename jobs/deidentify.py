@@ -58,9 +58,7 @@ def run(options) -> dict:
         fs, path = filesystem(keys)
         done = {shard for shard in done if exists(fs, join(path, shard_name(shard)))}
     docs = docs.append_column("shard", pa.array(shard_of, pa.int32()))
-    blocks = [
-        docs.filter(pc.equal(docs["shard"], s)) for s in sorted(sizes) if s not in done
-    ]
+    blocks = [docs.filter(pc.equal(docs["shard"], s)) for s in sorted(sizes) if s not in done]
     todo = sum(b.num_rows for b in blocks)
     print(
         f"{docs.num_rows} documents in {len(sizes)} shards; {len(done)} already written, {todo} to do"

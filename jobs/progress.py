@@ -32,6 +32,11 @@ def eta_text(left_s: float | None) -> str:
     return time.strftime("%H:%M:%S", time.gmtime(left_s))
 
 
+def _rate(tokens: int, elapsed: float) -> str:
+    """'130 tokens/s, ' for a job that counts tokens (generation), '' for one that does not."""
+    return f"{tokens / elapsed:.0f} tokens/s, " if tokens else ""
+
+
 def shard_line(
     shard: int, done: int, total: int, tokens: int, elapsed: float, left_s: float | None
 ) -> str:
@@ -40,7 +45,7 @@ def shard_line(
     elapsed = max(elapsed, 1e-9)
     return (
         f"shard {shard:05d} written: {done}/{total} documents ({done / total:.0%}), "
-        f"{tokens / elapsed:.0f} tokens/s, {elapsed:.0f} s elapsed, ETA {eta_text(left_s)}"
+        f"{_rate(tokens, elapsed)}{elapsed:.0f} s elapsed, ETA {eta_text(left_s)}"
     )
 
 
@@ -49,7 +54,7 @@ def tally_line(done: int, total: int, tokens: int, elapsed: float, left_s: float
     elapsed = max(elapsed, 1e-9)
     return (
         f"progress: {done}/{total} documents generated ({done / total:.0%}), "
-        f"{tokens / elapsed:.0f} tokens/s, {elapsed:.0f} s elapsed, ETA {eta_text(left_s)}"
+        f"{_rate(tokens, elapsed)}{elapsed:.0f} s elapsed, ETA {eta_text(left_s)}"
     )
 
 

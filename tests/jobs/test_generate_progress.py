@@ -15,6 +15,10 @@ def test_shard_line_reports_count_speed_and_time_left():
     assert shard_line(3, 256, 1600, 29_900, elapsed=230.0, left_s=left) == (
         "shard 00003 written: 256/1600 documents (16%), 130 tokens/s, 230 s elapsed, ETA 00:20:07"
     )
+    # a job that counts no tokens (deidentify) shows none
+    assert shard_line(1, 3, 6, 0, elapsed=10.0, left_s=10.0) == (
+        "shard 00001 written: 3/6 documents (50%), 10 s elapsed, ETA 00:00:10"
+    )
 
 
 def test_the_eta_counts_down_between_batches_and_waits_for_the_first():
