@@ -14,8 +14,6 @@ from synth.deid.spans import Span, resolve
 from synth.deid.surrogates import Surrogates
 from synth.deid.types import personal_types
 
-SPAN_METHODS = ("tag", "surrogate")
-
 
 @dataclass
 class Replaced:
@@ -30,19 +28,19 @@ def replace_spans(
 ) -> Replaced:
     """`spans` (non-overlapping, synth.deid.spans.resolve) replaced in one pass."""
     types = personal_types()
-    out, new_spans, key, cursor = [], [], [], 0
+    out, new_spans, key, cursor, written = [], [], [], 0, 0
     for span in sorted(spans):
         original = text[span.start : span.end]
         if method == "tag":
             replacement = types.tag(span.type)
         else:
             replacement = surrogates.replace(span.type, original)
-        out.append(text[cursor : span.start])
-        start = sum(len(piece) for piece in out)
-        out.append(replacement)
+        before = text[cursor : span.start]
+        start = written + len(before)  # where the replacement starts in the new text
+        out += [before, replacement]
         new_spans.append(Span(start, start + len(replacement), span.type, span.detector))
         key.append({"type": span.type, "original": original, "replacement": replacement})
-        cursor = span.end
+        cursor, written = span.end, start + len(replacement)
     out.append(text[cursor:])
     return Replaced("".join(out), new_spans, key)
 
