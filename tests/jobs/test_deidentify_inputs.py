@@ -22,6 +22,18 @@ from synth import ConfigError
             "--detectors: unknown or empty ['regex']",
         ),
         ('{"text": "a"}\n', ["--detectors", "ner"], "--detectors ner needs --ner-model"),
+        ('{"text": "a"}\n', ["--detectors", ""], "--detectors: unknown or empty []"),
+        (
+            '{"text": "a"}\n',
+            ["--method", "rewrite", "--key-output", "k"],
+            "--key-output: --method rewrite has no key",
+        ),
+        ('{"text": "a"}\n', ["--temperature", "9"], "--temperature must be in [0, 5], got 9"),
+        (
+            '{"text": "a"}\n',
+            ["--method", "abstract", "--model", "no/such-model-here"],
+            "no/such-model-here",
+        ),
         ("not json\n", [], "cannot read it"),
     ],
 )
@@ -44,6 +56,9 @@ def test_a_missing_input_and_a_wrong_format_are_named(tmp_path, capsys):
 def test_an_unknown_method_is_named_with_the_choices(tmp_path, capsys):
     with pytest.raises(SystemExit):  # argparse: usage, then the error line
         deidentify.main(["--input", "in.jsonl", "--output", "o", "--method", "erase"])
-    assert "invalid choice: 'erase' (choose from 'tag', 'surrogate')" in capsys.readouterr().err
+    assert (
+        "invalid choice: 'erase' (choose from 'tag', 'surrogate', 'rewrite', 'abstract')"
+        in capsys.readouterr().err
+    )
     with pytest.raises(ConfigError, match="--method"):  # the same from a mapping (refresh, …)
         deidentify.run({"input": "in.jsonl", "output": "o", "method": "erase"})

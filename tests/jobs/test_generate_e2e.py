@@ -14,6 +14,7 @@ import yaml
 from synth.contract import NO_VARIABLES, SCHEMA, check_row
 from synth.docs.tickets.taxonomy import load_taxonomy
 from tests.conftest import ROOT
+from tests.serving import served_smollm2
 
 pytestmark = pytest.mark.slow
 
@@ -126,17 +127,7 @@ def test_bad_input_gives_one_clear_line(args, message, tmp_path):
 def test_tickets_generated_through_a_served_endpoint(tmp_path):
     """`hrsynth serve` with SmolLM2 on loopback, `hrsynth generate` with model openai:…
     on a local Ray cluster: the actors only make HTTP requests."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jobs.serve", "--port", "0", "--name", "smollm2"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        line = server.stdout.readline()
-        assert "serving smollm2 at http://" in line, line
-        url = line.split(" at ", 1)[1].split()[0]
+    with served_smollm2() as url:
         config = tmp_path / "served.yaml"
         config.write_text(
             yaml.safe_dump(
@@ -158,9 +149,6 @@ def test_tickets_generated_through_a_served_endpoint(tmp_path):
         assert {r["model"] for r in rows} == {"openai:smollm2"}
         assert all(r["generated_tokens"] > 0 and r["prompt_tokens"] > 0 for r in rows)
         assert json.loads((out / "_manifest.json").read_text())["model"] == "openai:smollm2"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 @pytest.mark.slow

