@@ -28,23 +28,11 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from eval.deid import closeness, detection_scores, privacy_summary, utility
-from synth.deid.detectors import make_detectors
-from synth.deid.gold import planted_spans
-from synth.deid.methods import replace_spans
-from synth.deid.spans import Span, resolve
-from synth.deid.surrogates import Surrogates
-from synth.deid.types import personal_types
+from eval.deid import deid_scores
+from synth.deid.gold import annotated_spans, planted_spans
 
 RESULTS = Path(__file__).parent / "results" / "deidentify.json"
 DEV = Path(__file__).parent.parent / "eval" / "data" / "dev_tickets.jsonl"
-DETECTORS = {
-    "presidio-basic": ["presidio-basic"],
-    "presidio": ["presidio"],
-    "ner": ["ner"],
-    "presidio+ner": ["presidio", "ner"],
-}
-METHODS = ("tag", "surrogate")
 
 
 def synthetic_set(folder: str, max_docs: int) -> dict:
@@ -59,78 +47,18 @@ def synthetic_set(folder: str, max_docs: int) -> dict:
 
 
 def dev_set() -> dict:
-    by_variable = personal_types().by_variable
     rows = [json.loads(line) for line in DEV.read_text().splitlines() if line.strip()]
     return {
         "ids": [str(i) for i in range(len(rows))],
         "texts": [r["text"] for r in rows],
         "labels": [r["label"] for r in rows],
-        "gold": [
-            resolve(
-                [
-                    Span(s, e, by_variable[t], "gold")
-                    for s, e, t in r["entities"]
-                    if t in by_variable
-                ]
-                + [Span(s, e, t, "gold") for s, e, t in r.get("personal", [])]
-            )
-            for r in rows
-        ],
+        "gold": [annotated_spans(r["entities"], r.get("personal", [])) for r in rows],
     }
 
 
 def measure(name: str, docs: dict, ner_model: str, seed: int) -> dict:
-    texts, ids = docs["texts"], docs["ids"]
-    private = [[t[s.start : s.end] for s in spans] for t, spans in zip(texts, docs["gold"])]
-    result = {
-        "documents": len(texts),
-        "gold_spans": sum(len(g) for g in docs["gold"]),
-        "raw_utility": utility(texts, docs["labels"], seed),
-        "detectors": {},
-    }
-    found = {}
-    for detector in ("presidio-basic", "presidio", "ner"):
-        (made,) = make_detectors([detector], ner_model)
-        started = time.perf_counter()
-        found[detector] = made.detect(texts)
-        found[detector + "_s"] = time.perf_counter() - started
-    for combo, parts in DETECTORS.items():
-        spans = [resolve([s for p in parts for s in found[p][i]]) for i in range(len(texts))]
-        entry = {
-            "detection": detection_scores(docs["gold"], spans),
-            "seconds_per_doc": sum(found[p + "_s"] for p in parts) / len(texts),
-            "methods": {},
-        }
-        for method in METHODS:
-            outputs = [
-                replace_spans(
-                    t,
-                    s,
-                    method,
-                    Surrogates(seed, i) if method == "surrogate" else None,
-                ).text
-                for t, s, i in zip(texts, spans, ids)
-            ]
-            used = utility(outputs, docs["labels"], seed)
-            entry["methods"][method] = {
-                "privacy": privacy_summary(ids, private, outputs),
-                **closeness(texts, outputs),
-                "utility": used,
-                "utility_drop": result["raw_utility"]["macro_f1"] - used["macro_f1"],
-            }
-        result["detectors"][combo] = entry
-        print(f"{name}: {combo} done", flush=True)
-    quasi = sorted(personal_types().quasi)
-    result["quasi_recall"] = {
-        detector: {
-            t: result["detectors"][detector]["detection"]
-            .get(t, {})
-            .get("overlap", {})
-            .get("recall")
-            for t in quasi
-        }
-        for detector in ("presidio-basic", "presidio", "ner")
-    }
+    result = deid_scores(docs, ner_model, seed)
+    print(f"{name}: done", flush=True)
     return result
 
 

@@ -11,15 +11,28 @@
   on frozen MiniLM sentence embeddings (the seed paper fine-tunes BERT per fold; on 2 CPU
   cores 5 folds × every method × detector would take hours): the same classifier on both
   sides, so the drop is what de-identification removed.
+- temperatures (the language-model methods): a Friedman test over the per-document
+  scores at each temperature (the same documents are the blocks), then Conover's
+  post-hoc test between pairs, Holm-adjusted (scikit-posthocs), as the seed paper does.
 """
 
+import time
 from collections import defaultdict
 
 import numpy as np
 
 from eval.metrics import prf
 from synth.deid.privacy import privacy_score
-from synth.deid.spans import Span
+from synth.deid.spans import Span, resolve
+
+# Detector combinations measured, and the methods applied with each.
+COMBINATIONS = {
+    "presidio-basic": ["presidio-basic"],
+    "presidio": ["presidio"],
+    "ner": ["ner"],
+    "presidio+ner": ["presidio", "ner"],
+}
+SPAN_METHODS = ("tag", "surrogate")
 
 BERTSCORE_LAYER = 4  # of MiniLM's 6: bert-score's choice for small BERTs is a middle layer
 
@@ -92,8 +105,9 @@ def sentence_embeddings(texts: list[str], batch_size: int = 32) -> np.ndarray:
     return np.concatenate(out)
 
 
-def closeness(originals: list[str], outputs: list[str]) -> dict:
-    """BERTScore F1 and embedding cosine between each original and its output (means)."""
+def closeness(originals: list[str], outputs: list[str], per_document: bool = False) -> dict:
+    """BERTScore F1 and embedding cosine between each original and its output (means;
+    with `per_document`, the lists too)."""
     from bert_score import score
 
     from eval.encoder import resolve_encoder
@@ -108,18 +122,48 @@ def closeness(originals: list[str], outputs: list[str]) -> dict:
         lang="en",
     )
     a, b = sentence_embeddings(originals), sentence_embeddings(outputs)
+    cosine = (a * b).sum(1)
+    means = {"bertscore_f1": float(f1.mean()), "embedding_cosine": float(cosine.mean())}
+    if per_document:
+        means |= {"bertscore_f1_each": f1.tolist(), "embedding_cosine_each": cosine.tolist()}
+    return means
+
+
+def temperature_tests(scores: dict[str, list[float]]) -> dict:
+    """`scores`: temperature → one score per document (same documents, same order).
+    Friedman's chi-square and p-value, and Conover's Holm-adjusted p-value per pair."""
+    import scikit_posthocs
+    from scipy.stats import friedmanchisquare
+
+    names = list(scores)
+    table = np.array([scores[n] for n in names]).T  # documents x temperatures
+    if np.ptp(table, axis=1).max() == 0:  # every document scored alike at every temperature
+        return {"friedman_chi2": 0.0, "friedman_p": 1.0, "conover_p": {}}
+    statistic, p = friedmanchisquare(*table.T)
+    pairs = scikit_posthocs.posthoc_conover_friedman(table, p_adjust="holm").to_numpy()
     return {
-        "bertscore_f1": float(f1.mean()),
-        "embedding_cosine": float((a * b).sum(1).mean()),
+        "friedman_chi2": float(statistic),
+        "friedman_p": float(p),
+        "conover_p": {
+            f"{names[i]} vs {names[j]}": float(pairs[i, j])
+            for i in range(len(names))
+            for j in range(i + 1, len(names))
+        },
     }
 
 
-def utility(texts: list[str], labels: list[str], seed: int = 0, folds: int = 5) -> dict:
-    """Stratified k-fold macro and weighted F1 of the label classifier on `texts`."""
+def utility(texts: list[str], labels: list[str], seed: int = 0, folds: int = 5) -> dict | None:
+    """Stratified k-fold macro and weighted F1 of the label classifier on `texts`; fewer
+    folds when a label has fewer than `folds` documents, None when one has only one."""
+    from collections import Counter
+
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import f1_score
     from sklearn.model_selection import StratifiedKFold
 
+    folds = min(folds, min(Counter(labels).values()))
+    if folds < 2:
+        return None
     x, y = sentence_embeddings(texts), np.array(labels)
     predicted = np.empty_like(y)
     for train, test in StratifiedKFold(folds, shuffle=True, random_state=seed).split(x, y):
@@ -129,3 +173,68 @@ def utility(texts: list[str], labels: list[str], seed: int = 0, folds: int = 5) 
         "macro_f1": float(f1_score(y, predicted, average="macro")),
         "weighted_f1": float(f1_score(y, predicted, average="weighted")),
     }
+
+
+def deid_scores(docs: dict, ner_model: str | None, seed: int = 0) -> dict:
+    """Every detector combination (those with `ner` only given a model) × tag and
+    surrogate on `docs` (ids, texts, labels, gold spans): detection, privacy, closeness,
+    utility and its drop from the raw text, and recall on the quasi-identifiers."""
+    from synth.deid.detectors import make_detectors
+    from synth.deid.methods import replace_spans
+    from synth.deid.surrogates import Surrogates
+    from synth.deid.types import personal_types
+
+    texts, ids = docs["texts"], docs["ids"]
+    private = [[t[s.start : s.end] for s in spans] for t, spans in zip(texts, docs["gold"])]
+    result = {
+        "documents": len(texts),
+        "gold_spans": sum(len(g) for g in docs["gold"]),
+        "raw_utility": utility(texts, docs["labels"], seed),
+        "detectors": {},
+    }
+    singles = [d for d in ("presidio-basic", "presidio", "ner") if ner_model or d != "ner"]
+    found, seconds = {}, {}
+    for detector in singles:
+        (made,) = make_detectors([detector], ner_model)
+        started = time.perf_counter()
+        found[detector] = made.detect(texts)
+        seconds[detector] = time.perf_counter() - started
+    for combo, parts in COMBINATIONS.items():
+        if not set(parts) <= set(found):
+            continue
+        spans = [resolve([s for p in parts for s in found[p][i]]) for i in range(len(texts))]
+        entry = {
+            "detection": detection_scores(docs["gold"], spans),
+            "seconds_per_doc": sum(seconds[p] for p in parts) / len(texts),
+            "methods": {},
+        }
+        for method in SPAN_METHODS:
+            outputs = [
+                replace_spans(
+                    t, s, method, Surrogates(seed, i) if method == "surrogate" else None
+                ).text
+                for t, s, i in zip(texts, spans, ids)
+            ]
+            entry["methods"][method] = {
+                "privacy": privacy_summary(ids, private, outputs),
+                **closeness(texts, outputs),
+                **utility_change(result["raw_utility"], outputs, docs["labels"], seed),
+            }
+        result["detectors"][combo] = entry
+    result["quasi_recall"] = {
+        detector: {
+            t: result["detectors"][detector]["detection"]
+            .get(t, {})
+            .get("overlap", {})
+            .get("recall")
+            for t in sorted(personal_types().quasi)
+        }
+        for detector in singles
+    }
+    return result
+
+
+def utility_change(raw: dict | None, outputs: list[str], labels: list[str], seed: int) -> dict:
+    """The output's utility and its drop from the raw text's (None where not measurable)."""
+    used = utility(outputs, labels, seed) if raw else None
+    return {"utility": used, "utility_drop": raw["macro_f1"] - used["macro_f1"] if used else None}

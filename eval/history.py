@@ -56,6 +56,18 @@ def headline(result: dict) -> list[tuple[str, str, float, bool]]:
             share = s["characters_reproduced"]["share"]
             if share is not None:
                 out.append((task, "characters_reproduced", share, False))
+        elif task == "deid":
+            for combo, entry in s["detectors"].items():
+                out.append(
+                    (
+                        task,
+                        f"{combo} detection_f1",
+                        entry["detection"]["all"]["overlap"]["f1"],
+                        True,
+                    )
+                )
+                for method, m in entry["methods"].items():
+                    out.append((task, f"{combo} {method} privacy_mean", m["privacy"]["mean"], True))
     return [(t, m, float(v), h) for t, m, v, h in out if v is not None]
 
 

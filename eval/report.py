@@ -92,7 +92,30 @@ def write_plots(result: dict, out: Path) -> list[str]:
             save(f"{task}_f1.png", f1_bars, s["per_type_exact"], f"{task}: exact F1 per type")
         elif task == "intrinsic":
             save("intrinsic.png", intrinsic_plot, s)
+        elif task == "deid":
+            save("deid_privacy.png", deid_plot, s)
     return written
+
+
+def deid_plot(s: dict, path: Path) -> None:
+    """Mean privacy score (bars) and its 5th percentile (marks) per detector and method."""
+    names, means, p5s = [], [], []
+    for combo, entry in s["detectors"].items():
+        for method, m in entry["methods"].items():
+            names.append(f"{combo}\n{method}")
+            means.append(m["privacy"]["mean"])
+            p5s.append(m["privacy"]["p5"])
+    fig, ax = plt.subplots(figsize=(max(6, 0.8 * len(names)), 4))
+    ax.bar(range(len(names)), means, label="mean")
+    ax.scatter(range(len(names)), p5s, color="black", marker="_", s=200, label="5th percentile")
+    ax.set_xticks(range(len(names)), names, fontsize=7)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("privacy score")
+    ax.set_title("deid: privacy score per detector and method")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def _pairs(task: str, s: dict) -> list[tuple[str, object]]:
@@ -106,6 +129,8 @@ def _pairs(task: str, s: dict) -> list[tuple[str, object]]:
         return [("F1 exact", s["exact"]["f1"]), ("F1 partial", s["partial"]["f1"])]
     if "end_to_end_recall" in s:
         return [("F1 (candidates)", s["f1"]), ("end-to-end recall", s["end_to_end_recall"])]
+    if task == "deid":
+        return _deid_pairs(s)
     if task == "intrinsic":
         return [
             (
@@ -149,6 +174,24 @@ def _pairs(task: str, s: dict) -> list[tuple[str, object]]:
             ]
         else:
             pairs.append(("DCR vs held-out", a["holdout_note"]))
+    return pairs
+
+
+def _deid_pairs(s: dict) -> list[tuple[str, object]]:
+    pairs = []
+    for combo, entry in s["detectors"].items():
+        pairs.append(
+            (f"{combo}: detection F1 (overlap)", entry["detection"]["all"]["overlap"]["f1"])
+        )
+        for method, m in entry["methods"].items():
+            drop = m["utility_drop"]
+            shown = "n/a" if drop is None else f"{drop:+.3f}"
+            pairs.append(
+                (
+                    f"{combo} {method}: privacy mean / p5, utility drop",
+                    f"{m['privacy']['mean']:.3f} / {m['privacy']['p5']:.3f}, {shown}",
+                )
+            )
     return pairs
 
 

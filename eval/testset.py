@@ -1,7 +1,10 @@
 """Real labelled test sets: read, check, and hold them (DESIGN.md, "Real test sets").
 
 A test set is a JSON list or JSONL file, one record per document: `text` (or `ticket`),
-`label`, `entities` as [start, end, label] triples (character offsets, end exclusive).
+`label`, `entities` as [start, end, label] triples (character offsets, end exclusive),
+and optionally `personal`: personal data that is not a taxonomy variable (a signed name,
+an e-mail), as [start, end, TYPE] with TYPE from synth/data/deid/types.yaml (the
+de-identification task's gold, with the entities of personal-data types).
 Every problem in every record is collected first, then reported together with the
 record's position and the reason, so a user fixes the file in one pass.
 """
@@ -22,6 +25,7 @@ class TestDoc:
     text: str
     label: str  # the canonical spelling (labels match case-insensitively)
     entities: tuple[tuple[int, int, str], ...]
+    personal: tuple[tuple[int, int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,21 +75,34 @@ def _check(record, labels: dict[str, str], entity_labels: set[str] | None) -> li
         problems.append("no 'label' string")
     elif labels is not None and label.lower() not in labels:
         problems.append(f"unknown label {label!r}")
-    spans = record.get("entities", [])
+    from synth.deid.types import personal_types
+
+    problems += _span_problems(record.get("entities", []), text, entity_labels, "entities")
+    problems += _span_problems(
+        record.get("personal", []), text, set(personal_types().names), "personal"
+    )
+    return problems
+
+
+def _span_problems(spans, text: str, names: set[str] | None, field: str) -> list[str]:
+    """Why a record's `field` ([start, end, label] spans) is unusable."""
     if not isinstance(spans, list):
-        return problems + ["'entities' must be a list of [start, end, label]"]
-    previous_end, previous = -1, None
+        return [f"'{field}' must be a list of [start, end, label]"]
+    problems, previous_end, previous = [], -1, None
+    kind = "entity" if field == "entities" else f"{field} span"
     for span in sorted(spans, key=lambda s: s[0] if _is_span(s) else -1):
         if not _is_span(span):
-            problems.append(f"entity {span!r} is not [start, end, label]")
+            problems.append(f"{kind} {span!r} is not [start, end, label]")
             continue
         start, end, name = span
         if not 0 <= start < end <= len(text):
-            problems.append(f"entity {span!r} has offsets outside the text (length {len(text)})")
+            problems.append(f"{kind} {span!r} has offsets outside the text (length {len(text)})")
         elif start < previous_end:
-            problems.append(f"entity {span!r} overlaps {previous!r}")
-        if entity_labels is not None and name not in entity_labels:
-            problems.append(f"entity {span!r} has an unknown entity label")
+            problems.append(f"{kind} {span!r} overlaps {previous!r}")
+        if names is not None and name not in names:
+            problems.append(
+                f"{kind} {span!r} has an unknown {'entity label' if field == 'entities' else 'type'}"
+            )
         previous_end, previous = max(previous_end, end), span
     return problems
 
@@ -130,6 +147,7 @@ def load_testset(
             text=r.get("text", r.get("ticket")),
             label=canonical[r["label"].lower()],
             entities=tuple(sorted(tuple(s) for s in r.get("entities", []))),
+            personal=tuple(sorted(tuple(s) for s in r.get("personal", []))),
         )
         for r in records
     )

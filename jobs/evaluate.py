@@ -48,7 +48,7 @@ def _tasks(args: EvaluateOptions) -> list[str]:
             "--tasks privacy needs the private table and its schema: add "
             "--private CSV --schema YAML"
         )
-    return tasks
+    return sorted(tasks, key=lambda t: t == "deid")  # last: it uses bio_ner's model
 
 
 def _check_train(location: str) -> None:
@@ -146,6 +146,22 @@ def _cls_entity(ctx: dict) -> dict:
     return {**cls_entity.scores(truth, predicted, missed), "training": m}
 
 
+def _deid(ctx: dict, seed: int) -> dict:
+    """De-identification of the real test set (gold: its entities of personal-data types
+    and its `personal` spans), with the NER model bio_ner trained in this run if it did."""
+    from eval.deid import deid_scores
+    from synth.deid.gold import annotated_spans
+
+    docs = ctx["test"].docs
+    test = {
+        "ids": [str(i) for i in range(len(docs))],
+        "texts": [d.text for d in docs],
+        "labels": [d.label for d in docs],
+        "gold": [annotated_spans(d.entities, d.personal) for d in docs],
+    }
+    return deid_scores(test, ctx.get("ner_model"), seed)
+
+
 def _run_task(task: str, ctx: dict, args) -> dict:
     from eval import encoder, fasttext_task, intrinsic, metrics
     from jobs.on_ray import training
@@ -170,11 +186,14 @@ def _run_task(task: str, ctx: dict, args) -> dict:
         )
         tokenizer = encoder.load_tokenizer(ctx["common"]["encoder"])
         true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in ctx["test"].docs]
+        ctx["ner_model"] = str(ctx["out"] / "models" / "bio_ner")  # for the deid task
         return {**metrics.entity_scores(true, predicted), "training": m}
     if task == "cls_entity_ner":
         return _cls_entity(ctx)
     if task == "privacy":
         return _privacy(args, *ctx["private"], ctx["manifest"], ctx["train_texts"])
+    if task == "deid":
+        return _deid(ctx, args.seed)
     return {
         "synthetic": intrinsic.intrinsic(ctx["train_texts"], ctx["train_labels"]),
         "real": intrinsic.intrinsic(texts, gold),

@@ -16,7 +16,7 @@ from synth.config.options import option
 # A budget above this is no privacy guarantee (utility checks need no more); it sends
 # the structure search into minutes (demo table: ε = 1e4 takes 5 s, 1e6 over 60 s).
 MAX_EPSILON = 1e4
-EVAL_TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy")
+EVAL_TASKS = ("classify", "bio_ner", "cls_entity_ner", "fasttext", "intrinsic", "privacy", "deid")
 
 
 def check_epsilon(name: str, value: float | None) -> None:

@@ -24,3 +24,11 @@ def planted_spans(text: str, entities: list[dict], persona: dict | None) -> list
         for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text):
             spans.append(Span(m.start(), m.end(), type_, "gold"))
     return resolve(spans)
+
+
+def annotated_spans(entities, personal=()) -> list[Span]:
+    """Gold of a hand-labelled document: its entity spans of personal-data types
+    ([start, end, variable]) and its `personal` spans ([start, end, TYPE])."""
+    by_variable = personal_types().by_variable
+    spans = [Span(s, e, by_variable[v], "gold") for s, e, v in entities if v in by_variable]
+    return resolve(spans + [Span(s, e, t, "gold") for s, e, t in personal])

@@ -9,7 +9,15 @@ kept (as "a, b, c") instead of being thrown away as unfinished.
 
 import re
 
+from synth import DATA_DIR
+
 SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)(?=\s|$)")
+# "approx." or "i.e." followed by a space does not end a sentence.
+ABBREVIATIONS = frozenset(
+    line.strip().lower()
+    for line in (DATA_DIR / "lists" / "abbreviations.txt").read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+)
 # Lines the model starts when it thinks the email is over or a new one begins.
 STOP_LINE = re.compile(
     r"^\s*(?:best|kind|warm)?\s*regards|^\s*sincerely|^\s*thanks?,|^\s*thank you,|"
@@ -25,8 +33,21 @@ MAX_ITEM_WORDS = 6
 MAX_BULLET_WORDS = 10
 
 
+def sentence_ends(text: str) -> list[re.Match]:
+    """Where sentences end in `text`: a full stop, ! or ? (closing quotes or brackets
+    included) before a space or the end, except the full stop of an abbreviation."""
+    return [m for m in SENTENCE_END.finditer(text) if not _abbreviation_at(text, m.start())]
+
+
+def _abbreviation_at(text: str, stop: int) -> bool:
+    if text[stop] != ".":
+        return False
+    words = text[: stop + 1].split()
+    return bool(words) and words[-1].lstrip("(\"'").lower() in ABBREVIATIONS
+
+
 def count_sentence_ends(text: str) -> int:
-    return len(SENTENCE_END.findall(text))
+    return len(sentence_ends(text))
 
 
 def is_finished(text: str, sentences: int, paragraphs: int = 1) -> bool:
@@ -50,13 +71,13 @@ def trim_slot(raw: str, sentences: int) -> str:
     bullets = marked.index(False) if False in marked else len(marked)  # leading bullet lines
     lines = [BULLET.sub("", line) for line in text.split("\n")]
     # Bullet lines without a full stop are list items ('- Excel'), not sentences.
-    if bullets and not SENTENCE_END.search(lines[0]):
+    if bullets and not sentence_ends(lines[0]):
         listed = whole_list(lines[:bullets], ended or bullets < len(lines), MAX_BULLET_WORDS)
         if listed:
             return listed
     text = " ".join(" ".join(lines).split())  # one paragraph, single spaces, no bullet marks
     kept, start = [], 0
-    for m in SENTENCE_END.finditer(text):
+    for m in sentence_ends(text):
         sentence = text[start : m.end()].strip()
         start = m.end()
         if PLACEHOLDER.search(sentence):
@@ -107,10 +128,10 @@ def trim_free(raw: str) -> str:
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", "\n".join(lines)) if p.strip()]
     if (
         paragraphs
-        and not SENTENCE_END.search(paragraphs[-1][-2:] + " ")
+        and not sentence_ends(paragraphs[-1][-2:] + " ")
         and len(paragraphs[-1].split()) > SIGN_OFF_WORDS
     ):
-        ends = list(SENTENCE_END.finditer(paragraphs[-1]))
+        ends = sentence_ends(paragraphs[-1])
         paragraphs[-1] = paragraphs[-1][: ends[-1].end()] if ends else ""
     text = "\n\n".join(p for p in paragraphs if p)
     return text if len(text.split()) >= 3 else ""
@@ -127,7 +148,7 @@ def cut_to_words(text: str, words: int) -> str:
     )
     kept, count = [], 0
     for paragraph in paragraphs:
-        cuts = [m.end() for m in SENTENCE_END.finditer(paragraph)] + [len(paragraph)]
+        cuts = [m.end() for m in sentence_ends(paragraph)] + [len(paragraph)]
         start, taken = 0, ""
         for end in cuts:
             if count >= words:

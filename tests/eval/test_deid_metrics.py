@@ -1,8 +1,11 @@
-"""Detection scores of de-identification on hand-counted cases, and the privacy summary."""
+"""Detection scores of de-identification on hand-counted cases, the privacy summary, and
+the temperature tests on a case worked by hand."""
+
+import math
 
 import pytest
 
-from eval.deid import detection_scores, privacy_summary
+from eval.deid import detection_scores, privacy_summary, temperature_tests
 from synth.deid.spans import Span
 
 
@@ -39,3 +42,17 @@ def test_privacy_summary_names_the_worst_documents():
     assert summary["worst"][0] == {"id": "b", "score": 0.5} and summary[
         "share_perfect"
     ] == pytest.approx(2 / 3)
+
+
+def test_friedman_on_a_strict_order_and_on_ties():
+    """10 documents always ranked 0.5 > 1.0 > 1.5: rank sums 30, 20, 10, so chi2 =
+    12 / (10 * 3 * 4) * (900 + 400 + 100) - 3 * 10 * 4 = 20 and p = exp(-20 / 2)."""
+    scores = {"0.5": [0.9] * 10, "1.0": [0.6] * 10, "1.5": [0.2] * 10}
+    scores["1.5"][3] = 0.1  # not the same value everywhere: ranks are what count
+    result = temperature_tests(scores)
+    assert result["friedman_chi2"] == pytest.approx(20.0)
+    assert result["friedman_p"] == pytest.approx(math.exp(-10))
+    assert set(result["conover_p"]) == {"0.5 vs 1.0", "0.5 vs 1.5", "1.0 vs 1.5"}
+    assert all(p < 0.01 for p in result["conover_p"].values())
+    tied = temperature_tests({"a": [1.0] * 5, "b": [1.0] * 5, "c": [1.0] * 5})
+    assert tied == {"friedman_chi2": 0.0, "friedman_p": 1.0, "conover_p": {}}

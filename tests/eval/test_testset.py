@@ -53,12 +53,14 @@ def test_every_bad_record_is_listed_with_its_reason(tmp_path):
             "entities": [[0, 5, "to_who"], [3, 8, "complaint"]],
         },
         {"label": "Complaint_Complaint"},
+        {"text": "from Ann", "label": "Complaint_Complaint", "personal": [[5, 8, "NAME"]]},
     ]
     path.write_text("\n".join(json.dumps(r) for r in records))
     with pytest.raises(ConfigError) as info:
         load_testset(path, LABELS)
     message = str(info.value)
-    assert "4 problem(s)" in message
+    assert "5 problem(s)" in message
+    assert "record 5: personal span [5, 8, 'NAME'] has an unknown type" in message
     assert "record 1: entity [2, 40, 'complaint'] has offsets outside the text" in message
     assert "record 2: unknown label 'Nonsense_Label'" in message
     assert "record 3: entity [3, 8, 'complaint'] overlaps [0, 5, 'to_who']" in message

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from synth.deid.types import personal_types
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -75,11 +76,22 @@ def test_every_task_reports_its_metrics(generated, tmp_path):
     # 2 sampled rows, each closer (1), farther (0) or tied (½): a multiple of ¼.
     share = attributes["holdout"]["closer_to_fitted_share"]
     assert 0 <= share <= 1 and (share * 4).is_integer() and attributes["holdout"]["rows"] == 148
-    assert m["history"]["rows"] == [] and m["config"]["tasks"].endswith("privacy")
+    assert m["history"]["rows"] == [] and m["config"]["tasks"].endswith("privacy,deid")
+    deid, by_variable = tasks["deid"], personal_types().by_variable
+    records = [json.loads(x) for x in dev]
+    assert deid["gold_spans"] == sum(
+        len([e for e in r["entities"] if e[2] in by_variable]) + len(r["personal"]) for r in records
+    )
+    # the NER detector is the bio_ner model this run trained
+    assert set(deid["detectors"]) == {"presidio-basic", "presidio", "ner", "presidio+ner"}
+    tagged = deid["detectors"]["presidio+ner"]["methods"]["tag"]
+    assert 0 <= tagged["privacy"]["p5"] <= tagged["privacy"]["mean"] <= 1
     report = (out / "report.md").read_text()
     assert "| classify | macro F1 |" in report and "| intrinsic | ttr_1" in report
     assert "| privacy | exact match rate |" in report
-    for plot in ("classify_confusion.png", "fasttext_f1.png", "bio_ner_f1.png", "intrinsic.png"):
+    assert "| deid | presidio+ner tag: privacy mean / p5, utility drop |" in report
+    plots = ("classify_confusion.png", "fasttext_f1.png", "bio_ner_f1.png", "intrinsic.png")
+    for plot in (*plots, "deid_privacy.png"):
         assert (out / plot).stat().st_size > 1000 and f"]({plot})" in report
 
 

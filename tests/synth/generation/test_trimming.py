@@ -75,3 +75,21 @@ def test_cut_to_words_keeps_whole_sentences_and_the_sign_off():
         "Dear HR,\n\nI need two weeks off. My mother is ill and I must care for her.\n\nBest,\nAnna"
     )
     assert cut_to_words(text, 100) == text
+
+
+def test_abbreviations_and_decimals_do_not_end_a_sentence():
+    raw = "The raise is approx. 7 percent, i.e. about €3,000 a year. I hope so. More."
+    assert trim_slot(raw, 2) == (
+        "The raise is approx. 7 percent, i.e. about €3,000 a year. I hope so."
+    )
+    raw = "It rose 2.5 percent in Jan. last year, e.g. for Dr. Rossi and Mr. Li etc. and more. Yes."
+    assert trim_slot(raw, 1) == (
+        "It rose 2.5 percent in Jan. last year, e.g. for Dr. Rossi and Mr. Li etc. and more."
+    )
+    # every listed abbreviation, capitalised or not, mid-sentence
+    from synth.generation.trimming import ABBREVIATIONS, count_sentence_ends
+
+    for abbreviation in ABBREVIATIONS:
+        for written in (abbreviation, abbreviation.capitalize()):
+            assert count_sentence_ends(f"See {written} below and stop. Done.") == 2, written
+    assert count_sentence_ends("The answer was no. Then we left.") == 2
