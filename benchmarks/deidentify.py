@@ -9,6 +9,9 @@ Sets (say which kind beside every number):
 - dev: eval/data/dev_tickets.jsonl, 40 tickets written by us; gold = the annotated
   variables of personal-data types (locations, dates, money, health, …) and the
   `personal` spans (each ticket's signed name).
+- dev_cvs: eval/data/dev_cvs.jsonl, 12 short CVs written by us (4 roles x 3); gold = their
+  `personal` spans: names, e-mails, phones, addresses and cities, employers and schools,
+  dates, URLs (job titles are the role, not marked).
 
 For each detector: detection P/R/F1 (exact and overlap); for each method × detector:
 privacy score (mean, 5th percentile), BERTScore F1 and embedding cosine to the original,
@@ -33,6 +36,7 @@ from synth.deid.gold import annotated_spans, planted_spans
 
 RESULTS = Path(__file__).parent / "results" / "deidentify.json"
 DEV = Path(__file__).parent.parent / "eval" / "data" / "dev_tickets.jsonl"
+DEV_CVS = DEV.with_name("dev_cvs.jsonl")
 
 
 def synthetic_set(folder: str, max_docs: int) -> dict:
@@ -46,8 +50,9 @@ def synthetic_set(folder: str, max_docs: int) -> dict:
     }
 
 
-def dev_set() -> dict:
-    rows = [json.loads(line) for line in DEV.read_text().splitlines() if line.strip()]
+def dev_set(path: Path = DEV) -> dict:
+    """A hand-labelled set: the dev tickets, or the dev CVs."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return {
         "ids": [str(i) for i in range(len(rows))],
         "texts": [r["text"] for r in rows],
@@ -97,6 +102,7 @@ def main(argv=None) -> dict:
                 "synthetic", synthetic_set(args.synthetic, args.max_docs), args.ner_model, args.seed
             ),
             "dev": measure("dev", dev_set(), args.ner_model, args.seed),
+            "dev_cvs": measure("dev_cvs", dev_set(DEV_CVS), args.ner_model, args.seed),
         },
     }
     results["wall_s"] = round(time.time() - started, 1)

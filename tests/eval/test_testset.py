@@ -81,3 +81,14 @@ def test_unreadable_files(tmp_path, content, message):
         load_testset(path, LABELS)
     with pytest.raises(ConfigError, match="cannot read"):
         load_testset(tmp_path / "missing.jsonl", LABELS)
+
+
+def test_the_dev_cvs_are_valid_with_personal_spans():
+    cvs = load_testset(DEV_TICKETS.with_name("dev_cvs.jsonl"), None)
+    assert len(cvs.docs) == 12 and {d.label for d in cvs.docs} == {
+        "Data Science",
+        "HR",
+        "Java Developer",
+        "Sales",
+    }
+    assert all(d.personal and d.text[d.personal[0][0] : d.personal[0][1]] for d in cvs.docs)
