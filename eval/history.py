@@ -1,20 +1,27 @@
 """Run history for scheduled evaluations: one Parquet row per metric per run.
 
-A scheduled run appends its headline metrics to one table (`--history PATH`, local or any
+A scheduled run adds its headline metrics to a history (`--history PATH`, local or any
 pyarrow filesystem URI) and compares them with the previous run of the same
 configuration: same tasks' settings and test set, whatever the training data. A metric
-that fell by more than the tolerance is flagged. The table is rewritten whole through a
-temporary file and a rename, so a failed run never leaves it half-written.
+that fell by more than the tolerance is flagged.
+
+The history is a folder with one Parquet file per run (written atomically, under a name
+no other run can take), read back as one table (pandas, Spark, DuckDB and Ray read the
+folder as one dataset too). Runs never rewrite each other's rows, so a daily refresh and
+a weekly evaluation that finish together both keep theirs; a single rewritten file lost
+one of them.
 """
 
 import hashlib
 import json
 import time
+import uuid
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from synth.io.storage import exists, filesystem, write_table
+from synth import ConfigError
+from synth.io.storage import filesystem, join, list_names, write_table
 
 # Settings that define "the same configuration"; training data and output folder vary.
 CONFIG_KEYS = ("tasks", "base_model", "num_workers", "epochs", "batch_size", "lr", "seed")
@@ -72,11 +79,23 @@ def headline(result: dict) -> list[tuple[str, str, float, bool]]:
 
 
 def read_history(path: str) -> pa.Table:
+    """Every run's rows, in run order (empty when the folder does not exist yet)."""
+    import pyarrow.fs as pafs
+
     fs, where = filesystem(path)
-    if not exists(fs, where):
+    if fs.get_file_info(where).type == pafs.FileType.File:
+        raise ConfigError(
+            f"--history {path} is one file (hrsynth before 0.2 rewrote it per run): move it "
+            "into a folder of that name (mv H H.old && mkdir H && mv H.old H/old.parquet)"
+        )
+    tables = []
+    for name in list_names(fs, where):
+        if name.endswith(".parquet"):
+            with fs.open_input_file(join(where, name)) as f:
+                tables.append(pq.read_table(f).cast(SCHEMA))
+    if not tables:
         return SCHEMA.empty_table()
-    with fs.open_input_file(where) as f:
-        return pq.read_table(f).cast(SCHEMA)
+    return pa.concat_tables(tables).sort_by("run_at")
 
 
 def compare(previous: pa.Table, key: str, rows: list[tuple], tolerance: float) -> dict:
@@ -130,5 +149,6 @@ def append_and_compare(path: str, result: dict, tolerance: float) -> dict:
         ],
         schema=SCHEMA,
     )
-    write_table(path, pa.concat_tables([previous, new]))
+    # a name no other run takes: nanoseconds and a random suffix
+    write_table(join(path, f"run-{time.time_ns()}-{uuid.uuid4().hex[:8]}.parquet"), new)
     return comparison

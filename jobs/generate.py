@@ -27,8 +27,11 @@ OPTIONS = GenerateOptions
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
     # Imported here so that `hrsynth --help` does not wait for pandas and diffprivlib.
-    from synth.config.generate import load_config
+    from dataclasses import asdict
+
+    from synth.config.generate import audit_settings, load_config
     from synth.docs import kind, plan_documents
+    from synth.io.card import write_card
     from synth.io.shards import (
         finished_shards,
         open_output,
@@ -93,6 +96,7 @@ def run(options) -> dict:
             "model": cfg.model,
             "prompt_style": cfg.prompt_style,
             "generation_parameters": params.to_dict(),
+            "pii_audit_settings": asdict(audit_settings(cfg.pii_audit)),
             "epsilon_ledgers": notes["dp_models"],
             "dp_samples": dp_samples,
             **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
@@ -106,6 +110,7 @@ def run(options) -> dict:
             },
         },
     )
+    write_card(out, manifest)  # README.md: the dataset card, and what datasets loads
     print_summary(out, manifest)
     return manifest
 

@@ -33,6 +33,7 @@ from synth.config.jobs import EvaluateOptions, FitOptions, GenerateOptions, Refr
 from synth.config.options import options_from
 from synth.dp import account as privacy_account
 from synth.io import versions
+from synth.io.card import write_card
 from synth.io.storage import filesystem, join, write_json
 
 
@@ -41,8 +42,9 @@ def _given(**values) -> dict:
     return {k: v for k, v in values.items() if v is not None}
 
 
-def _steps(args, stage: Path, root: str, status: dict) -> None:
-    """fit → generate → evaluate into the staging folder, recording each step."""
+def _steps(args, stage: Path, root: str, status: dict) -> dict:
+    """fit → generate → evaluate into the staging folder, recording each step; returns
+    the version's card (manifest, scores, test set), rewritten with the scores."""
     dp_model = args.dp_model
     if args.fit_data:
         dp_model = stage / "model.json"
@@ -118,6 +120,13 @@ def _steps(args, stage: Path, root: str, status: dict) -> None:
             "metrics": {f"{t} {m}": v for t, m, v, _ in headline(result)},
         }
     )
+    card = {
+        "manifest": manifest,
+        "scores": [(t, m, v) for t, m, v, _ in headline(result)],
+        "test": result["test"],
+    }
+    write_card(str(stage / "data"), **card)
+    return card
 
 
 def _publish(stage: Path, root: str, version: str) -> None:
@@ -159,7 +168,7 @@ def run(options) -> dict:
         }
         print(f"refresh: building {join(root, version)}", flush=True)
         try:
-            _steps(args, stage, root, status)
+            card = _steps(args, stage, root, status)
         except BaseException as error:
             status.update(
                 status="failed",
@@ -185,6 +194,8 @@ def run(options) -> dict:
         "steps": status["steps"],
     }
     versions.move_latest(root, pointer)
+    # the root's card: `load_dataset(ROOT)` reads the latest version's documents
+    write_card(root, **card, prefix=f"{version}/data/")
     deleted = versions.prune(root, args.keep)
     print(f"refresh: latest → {version}; deleted {deleted or 'no old versions'}", flush=True)
     return {**pointer, "deleted": deleted}

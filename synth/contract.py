@@ -26,6 +26,13 @@ ENTITY = pa.struct(
     ]
 )
 PERSONA = pa.struct([(name, pa.string()) for name in PERSONA_FIELDS])
+# The sampled variables as key/value pairs: a list of structs, which Hugging Face
+# `datasets`, pandas, Polars, DuckDB and Spark all hold (an Arrow map, version 1, is not
+# readable by `datasets`).
+ATTRIBUTE = pa.struct([("key", pa.string()), ("value", pa.string())])
+# The output contract's version, in the manifest and every shard's metadata; 2: the
+# attributes became a list of {key, value} (1: map<string, string>).
+CONTRACT_VERSION = 2
 
 SCHEMA = pa.schema(
     [
@@ -37,7 +44,7 @@ SCHEMA = pa.schema(
         ("text", pa.string()),
         ("header", pa.string()),
         ("entities", pa.list_(ENTITY)),
-        ("attributes", pa.map_(pa.string(), pa.string())),
+        ("attributes", pa.list_(ATTRIBUTE)),
         ("persona", PERSONA),
         ("template_id", pa.string()),
         ("model", pa.string()),
@@ -53,8 +60,24 @@ SCHEMA = pa.schema(
 
 def to_table(rows: list[dict]) -> pa.Table:
     """Rows (dicts with every field) -> a table in contract order and types."""
-    fixed = [{**r, "attributes": list(r["attributes"].items())} for r in rows]
+    fixed = [
+        {**r, "attributes": [{"key": k, "value": v} for k, v in r["attributes"].items()]}
+        for r in rows
+    ]
     return pa.Table.from_pylist(fixed, schema=SCHEMA)
+
+
+def upgraded(table: pa.Table) -> pa.Table:
+    """A table of an older contract (version 1: attributes as an Arrow map) in this one's
+    types; for reading outputs written before version 2."""
+    column = table.column("attributes")
+    if pa.types.is_map(column.type):  # a map's entries are key/value structs already
+        table = table.set_column(
+            table.schema.get_field_index("attributes"),
+            "attributes",
+            column.cast(pa.list_(ATTRIBUTE)),
+        )
+    return table.select(SCHEMA.names).cast(SCHEMA)
 
 
 def check_row(row: dict) -> list[str]:

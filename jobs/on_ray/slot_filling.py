@@ -79,11 +79,15 @@ class SlotFiller:
         output: str,
         batch_size: int,
         tally=None,
+        audit: dict | None = None,
     ):
         import torch
 
+        from synth.config.generate import audit_settings
+
         torch.set_num_threads(threads)
         self.params, self.tally = params, tally
+        self.audit, self.auditor = audit_settings(audit or {}), None
         self.engine = TalliedEngine(make_engine(), tally)
         self.style, self.seed, self.output, self.batch_size = style, seed, output, batch_size
 
@@ -101,7 +105,9 @@ class SlotFiller:
         by_shard = defaultdict(list)
         for doc, row in zip(docs, rows):
             by_shard[doc.shard].append(row)
-        written = [(s, write_shard(self.output, s, r)) for s, r in sorted(by_shard.items())]
+        written = [
+            (s, write_shard(self.output, s, *self._audited(r))) for s, r in sorted(by_shard.items())
+        ]
         return pa.table(
             {
                 "shard": [s for s, _ in written],
@@ -114,6 +120,17 @@ class SlotFiller:
                 ],
             }
         )
+
+    def _audited(self, rows: list[dict]) -> tuple[list[dict], dict]:
+        """A shard's rows after the personal-data audit, and its counts for the footer."""
+        from synth.deid.audit import audit_rows
+
+        if self.audit.policy != "off" and self.auditor is None:
+            from synth.deid.detectors import make_detectors
+
+            (self.auditor,) = make_detectors(["presidio"])  # loaded once per actor
+        rows, counts = audit_rows(rows, self.auditor, self.audit)
+        return rows, {"pii_audit": counts}
 
 
 def generate(
@@ -157,6 +174,7 @@ def generate(
             "output": output,
             "batch_size": cfg.batch_size,
             "tally": tally,
+            "audit": cfg.pii_audit,
         },
         batch_size=None,  # one block of whole shards per call: a shard is one actor's
         batch_format="pyarrow",

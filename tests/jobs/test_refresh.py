@@ -2,6 +2,7 @@
 
 import json
 
+import datasets
 import pyarrow.parquet as pq
 import pytest
 
@@ -27,6 +28,13 @@ def test_two_refreshes_make_two_versions_and_move_latest(refreshed):
         assert (folder / "eval" / "metrics.json").is_file()
     history = read_history(refreshed["root"] + "/history.parquet").to_pylist()
     assert len({r["train_run_id"] for r in history}) == 2
+    # the root's card points `datasets` at the latest version's documents
+    latest = refreshed["folder"] / done[-1]["version"] / "data"
+    loaded = datasets.load_dataset(str(refreshed["folder"]), split="train")
+    assert sorted(loaded["id"]) == sorted(pq.read_table(latest).column("id").to_pylist())
+    card = (refreshed["folder"] / "README.md").read_text()
+    assert f"data_files: {done[-1]['version']}/data/part-*.parquet" in card
+    assert "## Evaluation" in (latest / "_README.md").read_text()  # the scores, per version
 
 
 def test_a_failed_refresh_leaves_latest_where_it_was(refreshed):
@@ -49,7 +57,7 @@ def test_retention_keeps_the_newest_good_versions(refreshed, dp_model, tmp_path)
     after = [v["version"] for v in versions.list_versions(refreshed["root"])]
     assert after[:-1] == before[1:]  # only the oldest version was deleted
     assert json.loads((folder / "latest.json").read_text())["version"] == after[-1]
-    assert (folder / "history.parquet").is_file()
+    assert (folder / "history.parquet").is_dir()
 
 
 def test_refits_are_charged_to_the_root_and_capped(tmp_path):

@@ -129,3 +129,36 @@ def test_blocks_hold_whole_shards_in_order():
         list(range(20, 23)),
     ]
     assert [len(b) for b in shard_blocks(docs, 3)] == [5, 5, 5, 5, 3]  # a shard is never split
+
+
+class Leaking(test_golden.ScriptedEngine):
+    """Every slot writes an e-mail address nobody planted."""
+
+    def continue_prompts(self, prompts, params, seed):
+        _, generated, read = super().continue_prompts(prompts, params, seed)
+        return [" Write to jane.doe@example.org today."] * len(prompts), generated, read
+
+
+def test_the_audit_redacts_what_the_model_leaked_in_the_actors(ray_local, tmp_path):
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    cloudpickle.register_pickle_by_value(sys.modules[test_golden.__name__])
+    overrides = {"num_docs": 6, "seed": 3, "shard_size": 3, "reference_date": "2026-11-24"}
+    overrides |= {"labels": test_golden.LABELS, "pii_audit": {"policy": "redact"}}
+    cfg = replace(load_config("configs/tickets.yaml", overrides), dp_model=None)
+    docs, _ = plan_documents(cfg, "audit")
+    slot_filling.generate(docs, cfg, str(tmp_path), lambda *a: None, make_engine=Leaking)
+    rows = read_output(str(tmp_path)).to_pylist()
+    written = [r for r in rows if "[EMAIL]" in r["text"]]
+    assert len(rows) == 6 and written and not any("jane.doe" in r["text"] for r in rows)
+    for r in rows:  # the entities still point at their text
+        assert all(r["text"][e["start"] : e["end"]] for e in r["entities"])
+        assert all(
+            e["value"] == r["text"][e["start"] : e["end"]]
+            for e in r["entities"]
+            if e["match"] == "exact"
+        )
+    counts = [s["pii_audit"] for s in read_summaries(str(tmp_path))]
+    assert sum(c["rows_with_findings"] for c in counts) == len(written)
+    assert sum(c["findings_per_type"].get("EMAIL", 0) for c in counts) == sum(
+        r["text"].count("[EMAIL]") for r in rows
+    )
