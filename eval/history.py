@@ -63,6 +63,10 @@ def headline(result: dict) -> list[tuple[str, str, float, bool]]:
             share = s["characters_reproduced"]["share"]
             if share is not None:
                 out.append((task, "characters_reproduced", share, False))
+            audit = s.get("pii_audit")
+            if audit and audit["rows"]:
+                share = audit["rows_with_findings"] / audit["rows"]
+                out.append((task, "rows_with_unplanted_personal_data", share, False))
         elif task == "deid":
             for combo, entry in s["detectors"].items():
                 out.append(

@@ -154,6 +154,15 @@ def _pairs(task: str, s: dict) -> list[tuple[str, object]]:
             chars["share"] if chars["share"] is not None else chars["note"],
         )
     ]
+    if "pii_audit" in s:
+        audit = s["pii_audit"]
+        found = ", ".join(f"{t} {n}" for t, n in audit["findings_per_type"].items()) or "none"
+        pairs.append(
+            (
+                f"documents with personal data not planted (audit, policy {audit['policy']})",
+                f"{audit['rows_with_findings']} of {audit['rows']} ({found})",
+            )
+        )
     if "exact_match_rate" in a:
         pairs += [
             ("exact match rate", a["exact_match_rate"]),

@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from jobs import cv_experiment, deidentify, evaluate, extract, fit, generate, refresh, serve
+from jobs import cv_experiment, deidentify, evaluate, extract, fit, generate, push, refresh, serve
 from jobs.entry import guarded
 from synth.config.options import add_options
 
@@ -16,6 +16,7 @@ COMMANDS = {
     "refresh": refresh,
     "serve": serve,
     "deidentify": deidentify,
+    "push": push,
 }
 
 

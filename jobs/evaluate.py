@@ -111,7 +111,15 @@ def _privacy(args, private, schema, manifest: dict | None, train_texts: list[str
     )
     ledgers = (manifest or {}).get("epsilon_ledgers") or {}
     holdout = next(iter(ledgers.values()), {}).get("holdout")
-    return privacy_checks(private, schema, samples, holdout, train_texts, args.seed)
+    result = privacy_checks(private, schema, samples, holdout, train_texts, args.seed)
+    # what the generate actors' personal-data audit found that hrsynth did not plant
+    if (manifest or {}).get("pii_audit_settings"):
+        result["pii_audit"] = {
+            **manifest["pii_audit"],
+            "policy": manifest["pii_audit_settings"]["policy"],
+            "rows": manifest["rows"],
+        }
+    return result
 
 
 def _cls_entity(ctx: dict) -> dict:
@@ -343,6 +351,10 @@ def run(options) -> dict:
     plots = report.write_plots(result, out)
     if args.history:
         result["history"] = history.append_and_compare(args.history, result, args.tolerance)
+    if args.mlflow_uri:
+        from eval.mlflow_sink import log_run
+
+        result["mlflow_run_id"] = log_run(args.mlflow_uri, result)
     (out / "metrics.json").write_text(json.dumps(result, indent=1, default=str))
     (out / "report.md").write_text(report.markdown(result, plots, result.get("history")))
     flagged = [

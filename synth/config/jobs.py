@@ -159,7 +159,12 @@ class EvaluateOptions:
         None, "the private table the DP model was fitted on (CSV); enables the privacy task"
     )
     schema: str | None = option(None, "that table's public schema (YAML), for --private")
-    history: str | None = option(None, "history Parquet table to append to (path or URI)")
+    history: str | None = option(
+        None, "history folder to add this run's metrics to (one Parquet file per run)"
+    )
+    mlflow_uri: str | None = option(
+        None, "also log the headline metrics as an MLflow run at this tracking URI"
+    )
     tolerance: float = option(
         0.02, "flag a metric that got worse by more than this since the last run"
     )
@@ -368,3 +373,21 @@ def _inside(path: str, folder: str) -> bool:
     norm = [p if "://" in p else str(Path(p).resolve()) for p in (path, folder)]
     path, folder = (p.rstrip("/") for p in norm)
     return path == folder or path.startswith(folder + "/")
+
+
+@dataclass(kw_only=True)
+class PushOptions:
+    output: str = option(help="a generate output folder (shards, manifest, card)")
+    repo_id: str = option(help="the dataset repository: OWNER/NAME")
+    endpoint: str | None = option(
+        None, "a Hub-compatible endpoint (default: huggingface_hub's, HF_ENDPOINT)"
+    )
+    token_env: str = option("HF_TOKEN", "the environment variable holding the token")
+    public: bool = option(False, "create the repository public (default: private)")
+    to_folder: str | None = option(
+        None, "write what would be uploaded to this local folder instead (a mirror, a review)"
+    )
+
+    def check(self) -> None:
+        if self.repo_id.count("/") != 1 or not all(self.repo_id.split("/")):
+            raise ConfigError(f"--repo-id must be OWNER/NAME, got {self.repo_id!r}")

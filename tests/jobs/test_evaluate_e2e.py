@@ -89,16 +89,22 @@ def test_every_task_reports_its_metrics(generated, tmp_path):
     report = (out / "report.md").read_text()
     assert "| classify | macro F1 |" in report and "| intrinsic | ttr_1" in report
     assert "| privacy | exact match rate |" in report
+    audit = tasks["privacy"]["pii_audit"]  # the generate actors' audit, carried over
+    assert audit["policy"] == "flag" and audit["rows"] == 16
+    assert "| privacy | documents with personal data not planted (audit, policy flag) |" in report
     assert "| deid | presidio+ner tag: privacy mean / p5, utility drop |" in report
     plots = ("classify_confusion.png", "fasttext_f1.png", "bio_ner_f1.png", "intrinsic.png")
     for plot in (*plots, "deid_privacy.png"):
         assert (out / plot).stat().st_size > 1000 and f"]({plot})" in report
 
 
-def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path):
+def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path, monkeypatch):
     """Same configuration twice; the second run reads both the shards and the history
-    through a file:// URI, the way an object store is read."""
+    through a file:// URI, the way an object store is read; both go to MLflow too."""
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # the subprocesses inherit it
+    mlruns = (tmp_path / "mlruns").as_uri()
     args = ["--test", "eval/data/dev_tickets.jsonl", "--tasks", "fasttext,privacy", *PRIVATE]
+    args += ["--mlflow-uri", mlruns]
     history = tmp_path / "history.parquet"
     for run, train, hist in (
         ("a", str(generated), str(history)),
@@ -112,6 +118,11 @@ def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path):
     assert {r["metric"] for r in second["rows"]} >= {"macro_f1", "exact_match_rate"}
     assert not any(r["flagged"] for r in second["rows"])  # same data, same seed
     assert "Against the previous run" in (tmp_path / "b" / "report.md").read_text()
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(mlruns)
+    runs = client.search_runs([client.get_experiment_by_name("hrsynth-evaluate").experiment_id])
+    assert len(runs) == 2 and all("fasttext.macro_f1" in r.data.metrics for r in runs)
 
 
 @pytest.mark.parametrize(
