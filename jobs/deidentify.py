@@ -40,7 +40,7 @@ def run(options) -> dict:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from synth.deid.corpus import corpus_fingerprint, read_documents
+    from synth.deid.corpus import DEID_SCHEMA, corpus_fingerprint, read_documents
     from synth.io.shards import finished_shards, open_output, shard_name
     from synth.io.storage import exists, filesystem, join, write_json
 
@@ -63,7 +63,7 @@ def run(options) -> dict:
     run_info = open_output(out, {**settings, "documents": docs.num_rows}, fingerprint)
     shard_of = [i // args.shard_size for i in range(docs.num_rows)]
     sizes = dict(Counter(shard_of))
-    done = finished_shards(out, sizes)
+    done = finished_shards(out, sizes, DEID_SCHEMA)
     if keys:  # a shard counts as done only with its key (written before it)
         fs, path = filesystem(keys)
         done = {shard for shard in done if exists(fs, join(path, shard_name(shard)))}

@@ -107,8 +107,9 @@ def _writable_folder(folder: str) -> str:
     return folder
 
 
-def finished_shards(folder, expected_rows: dict[int, int]) -> set[int]:
-    """Shards whose file exists and holds exactly the planned number of rows."""
+def finished_shards(folder, expected_rows: dict[int, int], schema: pa.Schema = SCHEMA) -> set[int]:
+    """Shards whose file exists, holds exactly the planned number of rows, in `schema`'s
+    types (the output contract's by default)."""
     fs, path = filesystem(str(folder))
     present = set(_shard_names(fs, path))
     done = set()
@@ -121,7 +122,7 @@ def finished_shards(folder, expected_rows: dict[int, int]) -> set[int]:
                 meta = pq.read_metadata(f)
             # an older contract's shard (other types) is rewritten, never mixed in
             complete = (
-                meta.num_rows == rows and meta.schema.to_arrow_schema().remove_metadata() == SCHEMA
+                meta.num_rows == rows and meta.schema.to_arrow_schema().remove_metadata() == schema
             )
         except (OSError, pa.ArrowInvalid):
             complete = False  # unreadable (not written by us)
