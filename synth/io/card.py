@@ -118,6 +118,7 @@ def markdown(
         "```python",
         "from datasets import load_dataset",
         'docs = load_dataset("path/to/this/folder", split="train")',
+        "# cached by folder name: after regenerating it, add download_mode='force_redownload'",
         "import pandas as pd",
         'df = pd.read_parquet("path/to/this/folder")  # the part-*.parquet shards',
         "```",

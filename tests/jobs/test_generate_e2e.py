@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import datasets
@@ -19,6 +20,9 @@ from tests.conftest import ROOT
 from tests.serving import served_smollm2
 
 pytestmark = pytest.mark.slow
+# datasets caches a folder with YAML configs by its name, not its content (README,
+# "Reading the output"): every load here gets a cache of its own.
+FRESH = tempfile.mkdtemp(prefix="hf-datasets-")
 
 MANIFEST_KEYS = {
     "run_id",
@@ -53,7 +57,7 @@ def test_generated_dataset_meets_the_contract(generated):
     manifest = json.loads((generated / "_manifest.json").read_text())
     assert MANIFEST_KEYS <= set(manifest) and manifest["contract_version"] == 2
     # the folder as a dataset: `datasets` by its card, pandas by its shards
-    loaded = datasets.load_dataset(str(generated), split="train").sort("id")
+    loaded = datasets.load_dataset(str(generated), split="train", cache_dir=FRESH).sort("id")
     assert loaded.num_rows == 16 and loaded.column_names == SCHEMA.names
     by_id = {r["id"]: r for r in rows}
     assert all(loaded[i] == by_id[loaded[i]["id"]] for i in (0, 7, 15))  # field for field

@@ -30,7 +30,10 @@ def test_push_to_a_folder_publishes_what_loads(output, tmp_path, capsys):  # noq
         "personal-data audit: 1 document(s) with findings {'EMAIL': 1}" in capsys.readouterr().out
     )
     assert "config_name: default" in (target / "README.md").read_text()
-    assert datasets.load_dataset(str(target), split="train").num_rows == 5
+    assert (
+        datasets.load_dataset(str(target), split="train", cache_dir=str(tmp_path / "hf")).num_rows
+        == 5
+    )
     assert json.loads((target / "_manifest.json").read_text())["run_id"] == "abc"
 
 

@@ -1,6 +1,7 @@
 """`hrsynth refresh` on a file:// root: two versions, `latest` moves only on success."""
 
 import json
+import tempfile
 
 import datasets
 import pyarrow.parquet as pq
@@ -11,6 +12,9 @@ from synth.io import versions
 from tests.conftest import refresh
 
 pytestmark = pytest.mark.slow
+# datasets caches a folder with YAML configs by its name, not its content (README,
+# "Reading the output"): every load here gets a cache of its own.
+FRESH = tempfile.mkdtemp(prefix="hf-datasets-")
 
 
 def test_two_refreshes_make_two_versions_and_move_latest(refreshed):
@@ -30,7 +34,7 @@ def test_two_refreshes_make_two_versions_and_move_latest(refreshed):
     assert len({r["train_run_id"] for r in history}) == 2
     # the root's card points `datasets` at the latest version's documents
     latest = refreshed["folder"] / done[-1]["version"] / "data"
-    loaded = datasets.load_dataset(str(refreshed["folder"]), split="train")
+    loaded = datasets.load_dataset(str(refreshed["folder"]), split="train", cache_dir=FRESH)
     assert sorted(loaded["id"]) == sorted(pq.read_table(latest).column("id").to_pylist())
     card = (refreshed["folder"] / "README.md").read_text()
     assert f"data_files: {done[-1]['version']}/data/part-*.parquet" in card

@@ -117,7 +117,7 @@ def output(tmp_path):
 
 
 def test_load_dataset_reads_the_documents_and_the_dp_samples(output):
-    docs = datasets.load_dataset(str(output), split="train")
+    docs = datasets.load_dataset(str(output), split="train", cache_dir=str(output.parent / "hf"))
     assert docs.num_rows == 5 and docs.column_names == SCHEMA.names
     assert docs.features["attributes"] == datasets.List(
         {"key": datasets.Value("string"), "value": datasets.Value("string")}
@@ -129,7 +129,9 @@ def test_load_dataset_reads_the_documents_and_the_dp_samples(output):
         {"key": "location", "value": "Lyon"},
         {"key": "nights", "value": "2"},
     ]
-    samples = datasets.load_dataset(str(output), "dp_samples", split="train")
+    samples = datasets.load_dataset(
+        str(output), "dp_samples", split="train", cache_dir=str(output.parent / "hf")
+    )
     assert samples.column_names == ["id", "reason"] and samples.num_rows == 1
     assert (output / CARD).is_file() and (output / METADATA).is_file()
 
