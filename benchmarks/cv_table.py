@@ -81,7 +81,7 @@ def main(argv=None) -> None:
     for text in args.row:
         name, paths = parse_row(text)
         result, config = merged_result(paths)
-        replaced[name] = table_row(name, result, []) | {
+        replaced[name] = table_row(name, result) | {
             "evaluate_config": config,
             "role_spread": role_spread(result, base["corpus"]["roles"]),
         }

@@ -36,16 +36,17 @@ def read_sources(locations: list[str]) -> list[dict]:
 
 
 @functools.cache
-def _mask_pattern(roles: tuple[str, ...]) -> re.Pattern:
-    titles = load_templates().titles
-    phrases = {p for r in roles for p in (r, titles.get(r, r))}
+def _mask_pattern(roles: tuple[str, ...], taxonomy_dir: str | None) -> re.Pattern:
+    templates = load_templates(taxonomy_dir)
+    phrases = {p for r in roles for p in (r, templates.title(r))}
     alternatives = sorted((re.escape(p) for p in phrases if p.strip()), key=len, reverse=True)
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")s?(?!\w)", re.IGNORECASE)
 
 
-def mask_roles(texts: list[str], roles: list[str]) -> list[str]:
-    """Every mention of a role label or its job title (roles.yaml) becomes 'worker'."""
-    pattern = _mask_pattern(tuple(sorted(set(roles))))
+def mask_roles(texts: list[str], roles: list[str], taxonomy_dir: str | None = None) -> list[str]:
+    """Every mention of a role label or its job title becomes 'worker'. The titles are
+    those generation used: roles.yaml of `taxonomy_dir` (default: the embedded one)."""
+    pattern = _mask_pattern(tuple(sorted(set(roles))), taxonomy_dir)
     return [pattern.sub(MASK, t) for t in texts]
 
 

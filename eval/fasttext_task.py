@@ -9,8 +9,10 @@ every word of that line. A hundred whole CVs of ~400 words each therefore barely
 the weights: on the development split the thesis setting predicted one role for every
 test CV, and even 50 epochs left training accuracy at 0.07. `LONG_DOCUMENTS` trains on
 20-word windows, each carrying its document's label (about 20 times the updates), and
-still predicts on the whole document. Its numbers were chosen on the development
-corpus's split (see the README's CV section), so they are tuned, not held out.
+still predicts on the whole document. Its numbers were found on the development corpus.
+Which preset trains a given corpus is chosen on that corpus's training data only
+(`choose_preset`: a stratified validation split), never on its test set, so a new
+corpus is not scored with a setting tuned on another one.
 
 Library: `fasttext-wheel` 0.9.2, not `fasttext-numpy2` 0.10.4. The latter, on these
 small files, gave different models from the same seed with one thread and stopped with
@@ -82,3 +84,49 @@ def train_and_predict(
                 params["lr"] /= 2
     predicted = [by_tag[tags[0]] for tags in model.predict([_line(t) for t in test_texts])[0]]
     return predicted, {**preset, "lr": params["lr"]}
+
+
+PRESETS = {"THESIS": THESIS, "LONG_DOCUMENTS": LONG_DOCUMENTS}
+VALIDATION_SHARE = 0.2
+
+
+def validation_split(labels: list[str], seed: int) -> tuple[list[int], list[int]]:
+    """(fit, validation) indices, stratified: a label with ≥ 2 documents puts
+    round(share · n), at least one, in validation and keeps at least one to fit on."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    fit_idx, val_idx = [], []
+    for label in sorted(set(labels)):
+        group = [i for i, x in enumerate(labels) if x == label]
+        group = [group[i] for i in rng.permutation(len(group))]
+        k = min(max(1, round(len(group) * VALIDATION_SHARE)), len(group) - 1)
+        val_idx += group[:k]
+        fit_idx += group[k:]
+    return sorted(fit_idx), sorted(val_idx)
+
+
+def choose_preset(
+    texts: list[str], labels: list[str], names: tuple[str, ...], seed: int = 0
+) -> tuple[str, dict]:
+    """The preset among `names` with the best weighted F1 on a validation split of the
+    training documents (ties: the first named), and every candidate's score."""
+    from sklearn.metrics import f1_score
+
+    if len(names) == 1:
+        return names[0], {}
+    fit_idx, val_idx = validation_split(labels, seed)
+    if len({labels[i] for i in val_idx}) < 2:  # too few documents to tell presets apart
+        return names[0], {}
+    scores = {}
+    for name in names:
+        predicted, _ = train_and_predict(
+            [texts[i] for i in fit_idx],
+            [labels[i] for i in fit_idx],
+            [texts[i] for i in val_idx],
+            seed,
+            PRESETS[name],
+        )
+        truth = [labels[i] for i in val_idx]
+        scores[name] = float(f1_score(truth, predicted, average="weighted", zero_division=0))
+    return max(names, key=lambda n: (scores[n], -names.index(n))), scores

@@ -63,7 +63,7 @@ def _sha256(path: Path) -> str | None:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
-def _fit_once(out: Path, eps: float, args: CVExperimentOptions) -> Path:
+def _fit_once(out: Path, eps: float, args: CVExperimentOptions, schema: Path) -> Path:
     """The ε model, fitted unless this folder holds one fitted on the same table and schema.
 
     Every fit draws fresh noise: refitting on a rerun would be a second release of the
@@ -77,18 +77,21 @@ def _fit_once(out: Path, eps: float, args: CVExperimentOptions) -> Path:
         "epsilon": eps,
         "seed": args.seed,
         "table_sha256": _sha256(out / "table.csv"),
-        "schema_sha256": _sha256(Path(args.schema)),
+        "schema_sha256": _sha256(schema),
     }
+    if args.on_out_of_domain != "error":  # absent at the default: older records still match
+        key["on_out_of_domain"] = args.on_out_of_domain
     if model.is_file() and record.is_file() and json.loads(record.read_text()) == key:
         print(f"reusing {model}: fitted on this table and schema by an earlier run", flush=True)
         return model
     fit.run(
         FitOptions(
             data=str(out / "table.csv"),
-            schema=args.schema,
+            schema=str(schema),
             epsilon=eps,
             output=str(model),
             seed=args.seed,
+            on_out_of_domain=args.on_out_of_domain,
         )
     )
     record.write_text(json.dumps(key))
@@ -108,18 +111,21 @@ OPTIONS = CVExperimentOptions
 
 
 def run(options) -> dict:
-    args = options_from(CVExperimentOptions, options)
-    from synth.docs.cvs.extract.corpus import read_corpus
+    from jobs.cv_inputs import corpus_with_roles, out_of_range_counts, parse_rows, prepare
 
+    args = options_from(CVExperimentOptions, options)
     started = time.time()
     epsilons = _floats(args.epsilons, [])
     combined = _floats(args.combined_epsilons, [])
     masked = _floats(args.masked_epsilons, epsilons)
     if not epsilons or any(e not in epsilons for e in combined + masked):
         raise ConfigError("--combined-epsilons and --masked-epsilons must be among --epsilons")
+    wanted = parse_rows(args.rows)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
-    train, test = split(read_corpus(args.corpus), args.test_share, args.seed)
+    inputs = prepare(args, out)  # every file found and checked before extraction
+    cvs, left_out = corpus_with_roles(args, inputs.roles)
+    train, test = split(cvs, args.test_share, args.seed)
     if len({c.role for c in test}) < 2:
         raise ConfigError(
             f"--corpus {args.corpus}: the test split has fewer than 2 roles; give more CVs per role"
@@ -134,12 +140,13 @@ def run(options) -> dict:
             as_of=args.as_of,
         )
     )
+    clipped = out_of_range_counts(out / "table.csv", inputs.schema)
     synthetic = {}
     for eps in epsilons:
-        model, folder = _fit_once(out, eps, args), out / f"synthetic_eps{eps:g}"
+        model, folder = _fit_once(out, eps, args, inputs.schema), out / f"synthetic_eps{eps:g}"
         generate.run(
             GenerateOptions(
-                config=args.config,
+                config=str(inputs.config),
                 dp_model=str(model),
                 num_docs=args.num_docs,
                 output=str(folder),
@@ -158,19 +165,23 @@ def run(options) -> dict:
         "tasks": tasks,
     }
     real = str(out / "train.jsonl")
-    conditions = [("real", [real], {})]
+    mask = {"mask_roles": True, "taxonomy_dir": inputs.taxonomy_dir}
+    conditions = [("real", "real", [real], {})]
     conditions += [
-        (f"synthetic ε={e:g}", [str(synthetic[e])], {"tasks": f"{tasks},intrinsic"})
+        (f"synthetic ε={e:g}", "synthetic", [str(synthetic[e])], {"tasks": f"{tasks},intrinsic"})
         for e in epsilons
     ]
-    conditions += [(f"real + synthetic ε={e:g}", [real, str(synthetic[e])], {}) for e in combined]
-    conditions += [("real, roles masked", [real], {"mask_roles": True})]
     conditions += [
-        (f"synthetic ε={e:g}, roles masked", [str(synthetic[e])], {"mask_roles": True})
+        (f"real + synthetic ε={e:g}", "combined", [real, str(synthetic[e])], {}) for e in combined
+    ]
+    conditions += [("real, roles masked", "masked-real", [real], mask)]
+    conditions += [
+        (f"synthetic ε={e:g}, roles masked", "masked-synthetic", [str(synthetic[e])], mask)
         for e in masked
     ]
     baseline = {"permutations": args.permutations, "epochs": args.baseline_epochs or args.epochs}
-    conditions += [("random baseline (labels permuted)", [real], baseline)]
+    conditions += [("random baseline (labels permuted)", "random", [real], baseline)]
+    conditions = [(name, *rest) for name, kind_, *rest in conditions if kind_ in wanted]
     summary = {
         "corpus": {
             "path": str(args.corpus),
@@ -178,6 +189,9 @@ def run(options) -> dict:
             "train": len(train),
             "test": len(test),
             "roles": len({c.role for c in train + test}),
+            "role_list": len(inputs.roles),
+            "cvs_outside_role_list": left_out,
+            "values_out_of_range": clipped,
         },
         "settings": asdict(args),
         "rows": [None] * len(conditions),
@@ -215,6 +229,7 @@ ROW_KEYS = (
     "seed",
     "base_model",
     "mask_roles",
+    "taxonomy_dir",
     "permutations",
     "num_workers",
 )

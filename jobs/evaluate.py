@@ -182,11 +182,18 @@ def _run_task(task: str, ctx: dict, args) -> dict:
         )
         return {**metrics.classification(gold, predicted, labels), "training": m}
     if task == "fasttext":
-        preset = getattr(fasttext_task, kind(args.doc_type).FASTTEXT_PRESET)
-        predicted, used = fasttext_task.train_and_predict(
-            ctx["train_texts"], ctx["train_labels"], texts, args.seed, preset
+        train_texts, train_labels = ctx["train_texts"], ctx["train_labels"]
+        name, scores = fasttext_task.choose_preset(
+            train_texts, train_labels, kind(args.doc_type).FASTTEXT_PRESETS, args.seed
         )
-        return {**metrics.classification(gold, predicted, labels), "hyperparameters": used}
+        predicted, used = fasttext_task.train_and_predict(
+            train_texts, train_labels, texts, args.seed, fasttext_task.PRESETS[name]
+        )
+        chosen = {"preset": name, "validation_weighted_f1": scores} if scores else {"preset": name}
+        return {
+            **metrics.classification(gold, predicted, labels),
+            "hyperparameters": used | chosen,
+        }
     if task == "bio_ner":
         tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
         m, predicted = training.fit(
@@ -241,7 +248,8 @@ def _corpora_context(args) -> dict:
         _check_train(location)
     rows = read_sources(args.train)
     if args.mask_roles:
-        masked = mask_roles([r["text"] for r in rows], [r["label"] for r in rows])
+        texts, labels = [r["text"] for r in rows], [r["label"] for r in rows]
+        masked = mask_roles(texts, labels, args.taxonomy_dir)
         rows = [{**r, "text": t} for r, t in zip(rows, masked)]
     manifest = _manifest(args.train[0])
     connect(log_to_driver=False)

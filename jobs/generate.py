@@ -50,7 +50,7 @@ def run(options) -> dict:
     from synth.generation.engine import check_engine
 
     check_engine(cfg)  # an unknown model or a silent endpoint fails here, before Ray starts
-    run_info = open_output(out, cfg.to_dict(), cfg.fingerprint())
+    run_info = open_output(out, cfg.run_record(), cfg.fingerprint())
     docs, notes = plan_documents(cfg, run_info["run_id"])
     dp_samples = None
     if notes["dp_samples"] is not None:

@@ -51,9 +51,28 @@ def ray_address() -> str:
     return "local"
 
 
+# Ray Train starts a detached placement-group cleaner with every training run. It asks
+# the state API, which needs the dashboard these jobs do not start, whether the training
+# controller lives, and warns on every failed check, about once a second: 4,840 of the
+# 11,651 lines of one CV experiment's log. Every worker process drops that logger's
+# warnings when it starts (its errors still show).
+TRAIN_NOISE_LOGGER = "ray.train.v2._internal.execution.controller.placement_group_cleaner"
+
+
+def quiet_train_noise() -> None:
+    import logging
+
+    logging.getLogger(TRAIN_NOISE_LOGGER).setLevel(logging.ERROR)
+
+
 def connect(log_to_driver: bool = True) -> None:
     """ray.init() at ray_address(), once per process."""
     import ray
 
     if not ray.is_initialized():
-        ray.init(address=ray_address(), include_dashboard=False, log_to_driver=log_to_driver)
+        ray.init(
+            address=ray_address(),
+            include_dashboard=False,
+            log_to_driver=log_to_driver,
+            runtime_env={"worker_process_setup_hook": quiet_train_noise},
+        )

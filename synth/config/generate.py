@@ -101,12 +101,34 @@ class GenerateConfig:
         gen = dict(self.generation or {})
         return params_from(gen.pop("preset", "default"), gen)
 
+    def input_files(self) -> dict:
+        """sha256 of every file in a user's taxonomy_dir, by its path inside the folder.
+
+        The run reads them (titles, sections, templates): an edited file must make a
+        finished folder a different run, named in the refusal, not one accepted as done.
+        """
+        if not self.taxonomy_dir or not Path(self.taxonomy_dir).is_dir():
+            return {}
+        folder = Path(self.taxonomy_dir)
+        return {
+            str(f.relative_to(folder)): hashlib.sha256(f.read_bytes()).hexdigest()
+            for f in sorted(folder.rglob("*"))
+            if f.is_file()
+        }
+
+    def run_record(self) -> dict:
+        """What `_run.json` and the manifest keep: the config and the input files' hashes."""
+        files = self.input_files()
+        return self.to_dict() | ({"taxonomy_files": files} if files else {})
+
     def fingerprint(self) -> str:
         content = {
             k: v
             for k, v in self.to_dict().items()
             if k not in self.RUNTIME_ONLY and self.ADDED_LATER.get(k, object()) != v
         }
+        if self.input_files():
+            content["taxonomy_files"] = self.input_files()
         for key in ("dp_model",):
             if content.get(key) and Path(content[key]).exists():
                 content[key + "_sha256"] = hashlib.sha256(

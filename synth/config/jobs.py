@@ -174,6 +174,11 @@ class EvaluateOptions:
     mask_roles: bool = option(
         False, "CVs: replace role mentions in the training text with 'worker'"
     )
+    taxonomy_dir: str | None = option(
+        None,
+        "CVs, with --mask-roles: the folder whose roles.yaml gave generation its job titles "
+        "(the generate config's taxonomy_dir; default: the embedded one)",
+    )
     permutations: int = option(0, "also train this many times on permuted labels (random baseline)")
 
     def check(self) -> None:
@@ -234,10 +239,36 @@ class RefreshOptions:
 
 @dataclass(kw_only=True)
 class CVExperimentOptions:
-    corpus: str = option(help="real labelled CV corpus (CSV or JSONL)")
-    output: str = option(help="folder for the splits, models, outputs and table")
-    schema: str = option("configs/cv_schema.yaml", "the CV attribute schema (YAML)")
-    config: str = option("configs/cvs.yaml", "generation config for the CVs")
+    corpus: str = option(
+        help="real labelled CV corpus: CSV or JSONL with a text column (text, resume or cv) "
+        "and a role column (label, role or category)"
+    )
+    output: str = option(help="folder for the splits, models, outputs and table (private)")
+    roles: str | None = option(
+        None,
+        "your public role list: YAML 'role: job title' (title may be empty) or a text file, "
+        "one role per line; corpus labels match it ignoring case (default: the --schema's "
+        "role values, titles from the --config's taxonomy_dir)",
+    )
+    schema: str = option(
+        "configs/cv_schema.yaml",
+        "the CV attribute schema (YAML): year bins, degrees, vocabularies and, without "
+        "--roles, the role list; a relative path is looked up here, then in the checkout",
+    )
+    config: str = option(
+        "configs/cvs.yaml",
+        "generation config for the CVs (GenerateConfig; looked up like --schema)",
+    )
+    on_out_of_domain: Literal["error", "clip"] = option(
+        "error",
+        "clip: CVs whose role is outside the role list are left out, and numbers outside the "
+        "schema's bins go to its outer bins (both counted in table.json); error: stop",
+    )
+    rows: str = option(
+        "all",
+        "Table 2 rows to run, comma-separated: real, synthetic, combined, masked-real, "
+        "masked-synthetic, random",
+    )
     epsilons: str = option("0.1,1,10,10000", "ε values, comma-separated")
     num_docs: int = option(100, "synthetic CVs per ε")
     test_share: float = option(0.4, "share of each role's CVs in the test split")

@@ -19,7 +19,7 @@ KINDS = {"ticket": "synth.docs.tickets", "cv": "synth.docs.cvs"}
 
 class DocKind(Protocol):
     EVAL_TASKS: tuple[str, ...]  # the evaluate tasks that apply to it
-    FASTTEXT_PRESET: str  # a preset name in eval.fasttext_task
+    FASTTEXT_PRESETS: tuple[str, ...]  # eval.fasttext_task.PRESETS; several: chosen on validation
     # Training may mix generated outputs with real corpora (CSV/JSONL), role-masked on request.
     TRAIN_FROM_CORPORA: bool
 

@@ -3,7 +3,12 @@
 Domains are public metadata written by the user, never read from the private rows, so
 they cost no privacy budget. Encoding maps each value to its index in the domain;
 a value outside it is an error naming the column (or, with on_out_of_domain='clip',
-mapped to the nearest bin / the declared 'other' value and counted).
+mapped to the nearest bin / the declared 'other' value and counted). A numeric attribute
+may declare `out_of_range: clip`: a public rule, written in the schema before any data is
+seen, that maps values beyond its outer bin edges into the first / last bin, so one odd
+value (a CV stating 67 years of experience) neither stops a run nor asks for a new bin.
+A categorical value that differs from a declared one only in case ('ADVOCATE' for
+'Advocate') is that value.
 """
 
 import codecs
@@ -24,6 +29,7 @@ class Attribute:
     values: list = field(default_factory=list)  # categorical domain
     bins: list = field(default_factory=list)  # numeric bin edges, closed left
     other: object = None  # categorical value that out-of-domain values map to
+    out_of_range: str = "error"  # numeric: "clip" maps values past the outer edges inside
 
     @property
     def size(self) -> int:
@@ -52,6 +58,7 @@ class Schema:
                     "bins": a.bins,
                     "other": a.other,
                 }
+                | ({"out_of_range": a.out_of_range} if a.out_of_range != "error" else {})
                 for a in self.attributes
             },
         }
@@ -70,7 +77,15 @@ def schema_from_dict(doc: dict, where: str = "schema") -> Schema:
             values=list(spec.get("values") or []),
             bins=list(spec.get("bins") or []),
             other=spec.get("other"),
+            out_of_range=spec.get("out_of_range", "error"),
         )
+        if a.out_of_range not in ("error", "clip") or (
+            a.out_of_range == "clip" and kind != "numeric"
+        ):
+            raise ConfigError(
+                f"{where}: attribute '{name}' has out_of_range {a.out_of_range!r}; it "
+                "applies to numeric attributes only, as 'clip' or 'error'"
+            )
         if kind == "categorical" and len(a.values) < 1:
             raise ConfigError(f"{where}: attribute '{name}' needs a non-empty 'values' list")
         elif kind == "numeric" and (len(a.bins) < 2 or sorted(a.bins) != a.bins):
@@ -129,8 +144,22 @@ def _encoding(doc: dict, where: str) -> str:
     return encoding
 
 
+def _categorical_codes(col: pd.Series, a: Attribute) -> pd.Series:
+    """Index of each value in the domain; a value that matches one declared value when
+    case is ignored takes it; anything else is missing."""
+    lookup = {str(v): i for i, v in enumerate(a.values)}
+    folded: dict[str, int | None] = {}
+    for v, i in lookup.items():
+        folded[v.casefold()] = None if v.casefold() in folded else i  # None: ambiguous
+    text = col.astype(str)
+    return text.map(lambda v: lookup.get(v, folded.get(v.casefold())))
+
+
 def encode(df: pd.DataFrame, schema: Schema, on_out_of_domain: str = "error"):
-    """Private rows -> int codes (n × d) and per-attribute counts of clipped values."""
+    """Private rows -> int codes (n × d) and per-attribute counts of clipped values.
+
+    Errors name the fix by the option of `hrsynth fit` and `hrsynth cv-experiment`
+    (--on-out-of-domain), the only commands that let one choose."""
     if len(df) == 0:
         raise ConfigError("the private table has no rows; nothing to fit")
     missing = [a.column for a in schema.attributes if a.column not in df.columns]
@@ -152,27 +181,36 @@ def encode(df: pd.DataFrame, schema: Schema, on_out_of_domain: str = "error"):
     for j, a in enumerate(schema.attributes):
         col = df[a.column]
         if a.type == "categorical":
-            lookup = {str(v): i for i, v in enumerate(a.values)}
-            idx = col.astype(str).map(lookup)
+            idx = _categorical_codes(col, a)
             bad = idx.isna()
             if bad.any() and on_out_of_domain == "clip" and a.other is not None:
-                idx[bad] = lookup[str(a.other)]
+                idx[bad] = [str(v) for v in a.values].index(str(a.other))
+            still_bad = idx.isna()
+            fix = (
+                "add the value(s) to its 'values' in the schema"
+                if a.other is None
+                else f"add them to its 'values', or pass --on-out-of-domain clip to map them to {a.other!r}"
+            )
         else:
             x = pd.to_numeric(col, errors="coerce")
             bad = x.isna() | (x < a.bins[0]) | (x >= a.bins[-1])
-            if on_out_of_domain == "clip":
+            clip = on_out_of_domain == "clip" or a.out_of_range == "clip"
+            if clip:
                 x = x.clip(a.bins[0], np.nextafter(a.bins[-1], -np.inf))
             idx = pd.Series(np.searchsorted(a.bins, x, side="right") - 1, index=col.index)
             idx[x.isna()] = np.nan
-        still_bad = (
-            idx.isna()
-            if a.type == "categorical"
-            else (bad if on_out_of_domain != "clip" else x.isna())
-        )
+            still_bad = x.isna() if clip else bad
+            fix = (
+                "non-numbers cannot be clipped: fix or drop those rows"
+                if clip
+                else f"declare 'out_of_range: clip' on it in the schema (values beyond "
+                f"[{a.bins[0]}, {a.bins[-1]}) go to the outer bins), or pass "
+                "--on-out-of-domain clip"
+            )
         if still_bad.any():
             raise ConfigError(
                 f"column '{a.column}': {int(still_bad.sum())} value(s) outside the declared "
-                f"domain of '{a.name}'; widen the schema or pass on_out_of_domain='clip'"
+                f"domain of '{a.name}'; {fix}"
             )
         clipped[a.name] = int(bad.sum())
         codes[:, j] = idx.to_numpy(dtype=np.int64)

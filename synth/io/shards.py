@@ -54,7 +54,7 @@ def open_output(folder, config: dict, fingerprint: str) -> dict:
     if exists(fs, run_file) and _shard_names(fs, path):
         previous = read_json(fs, run_file)
         if previous["fingerprint"] != fingerprint:
-            changed = sorted(k for k in config if previous["config"].get(k) != config[k])
+            changed = _changed(previous["config"], config)
             raise ConfigError(
                 f"output {folder} holds a run made with a different config (differs in: "
                 f"{', '.join(changed) or 'model or data files'}); use a new --output or "
@@ -72,6 +72,24 @@ def open_output(folder, config: dict, fingerprint: str) -> dict:
     }
     write_json(join(folder, RUN_FILE), run)
     return run
+
+
+def _changed(before: dict, now: dict) -> list[str]:
+    """Settings that differ; inside a mapping of files, the files ('taxonomy_files/roles.yaml')."""
+    changed = []
+    for key in sorted(set(before) | set(now)):
+        old, new = before.get(key), now.get(key)
+        if old == new:
+            continue
+        if key.endswith("_files") and isinstance(old, dict) and isinstance(new, dict):
+            changed += [
+                f"{key}/{name}"
+                for name in sorted(set(old) | set(new))
+                if old.get(name) != new.get(name)
+            ]
+        else:
+            changed.append(key)
+    return changed
 
 
 def read_run(folder) -> dict | None:

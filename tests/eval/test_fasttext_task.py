@@ -63,3 +63,20 @@ def test_other_errors_are_not_retried(monkeypatch):
     monkeypatch.setattr(fasttext, "train_supervised", fails)
     with pytest.raises(RuntimeError, match="other failure"):
         fasttext_task.train_and_predict(["a b"], ["x"], ["a"], 0)
+
+
+def test_the_preset_is_chosen_on_training_documents_only():
+    texts, labels = [c["text"] for c in CVS], [c["label"] for c in CVS]
+    fit_idx, val_idx = fasttext_task.validation_split(labels, 0)
+    assert sorted(fit_idx + val_idx) == list(range(len(CVS)))
+    # 6 CVs per role: round(6 · 0.2) = 1 of each role in validation.
+    assert sorted(labels[i] for i in val_idx) == sorted(set(labels))
+    name, scores = fasttext_task.choose_preset(texts, labels, ("THESIS", "LONG_DOCUMENTS"), 0)
+    assert set(scores) == {"THESIS", "LONG_DOCUMENTS"}
+    assert name == max(scores, key=lambda n: (scores[n], n == "THESIS"))
+    assert fasttext_task.choose_preset(texts, labels, ("THESIS",), 0) == ("THESIS", {})
+    # One document per role leaves nothing to validate on: the first preset, no scores.
+    assert fasttext_task.choose_preset(texts[:2], ["a", "b"], ("THESIS", "LONG_DOCUMENTS")) == (
+        "THESIS",
+        {},
+    )

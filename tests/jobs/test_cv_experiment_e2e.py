@@ -14,20 +14,42 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.slow
 
 
+TITLES = {
+    "Civil Engineer": "site engineer",
+    "Data Science": "data scientist",
+    "HR": None,  # no title: written as its label
+    "Java Developer": "Java programmer",
+    "Sales": "sales executive",
+}
+STATED_67 = "SUMMARY\nHR generalist with 67 years of experience in payroll and hiring.\n"
+
+
 @pytest.fixture(scope="module")
 def experiment(tmp_path_factory):
+    """A new user's corpus: labels in capitals, a label outside their role list, CVs
+    stating more years than any bin, their own job titles; run from another folder."""
     out = tmp_path_factory.mktemp("cv_experiment")
+    rows = [json.loads(line) for line in (ROOT / "tests/data/cvs_small.jsonl").open()]
+    rows = [{"text": r["text"], "label": r["label"].upper()} for r in rows]
+    rows += [{"text": STATED_67 + f"Company: Acme {k}", "label": "HR"} for k in range(3)]
+    rows += [{"text": "Head chef at a bistro for 4 years.", "label": "CHEF"}]
+    corpus = out / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    roles = out / "roles.yaml"
+    roles.write_text("".join(f"{r}: {t or ''}\n" for r, t in TITLES.items()))
     result = subprocess.run(
         [
             sys.executable,
             "-m",
             "jobs.cv_experiment",
             "--corpus",
-            "tests/data/cvs_small.jsonl",
+            str(corpus),
+            "--roles",
+            str(roles),
             "--schema",
-            "tests/data/cv_small_schema.yaml",
+            "tests/data/cv_small_schema.yaml",  # found in the checkout from elsewhere
             "--output",
-            str(out),
+            str(out / "run"),
             "--epsilons",
             "1",
             "--num-docs",
@@ -38,14 +60,20 @@ def experiment(tmp_path_factory):
             "1",
             "--as-of",
             "2024",
+            "--on-out-of-domain",
+            "clip",
+            "--rows",
+            "real,synthetic,masked-synthetic,random",
         ],
-        cwd=ROOT,
+        cwd=out,
         capture_output=True,
         text=True,
         check=False,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    return out
+    # Ray Train's cleaner warns once a second without the state API: filtered out.
+    assert "Failed to query Ray Train Controller" not in result.stdout + result.stderr
+    return out / "run"
 
 
 def test_generated_cvs_meet_the_output_contract(experiment):
@@ -78,26 +106,56 @@ def test_generated_cvs_meet_the_output_contract(experiment):
 def test_every_table_row_has_both_classifiers(experiment):
     table = json.loads((experiment / "table.json").read_text())
     names = [r["condition"] for r in table["rows"]]
-    assert names == [
+    assert names == [  # --rows: the real masked and real + synthetic rows were not run
         "real",
         "synthetic ε=1",
-        "real + synthetic ε=1",
-        "real, roles masked",
         "synthetic ε=1, roles masked",
         "random baseline (labels permuted)",
     ]
     for k, r in enumerate(table["rows"]):
         assert set(r["scores"]) == {"fastText", "encoder"}
-        if k == 5:  # the random baseline: the mean over its permuted runs
+        if k == 3:  # the random baseline: the mean over its permuted runs
             continue
         metrics = json.loads((experiment / "eval" / f"{k:02d}" / "metrics.json").read_text())
         assert r["scores"]["fastText"] == metrics["tasks"]["fasttext"]["weighted_f1"]
         assert r["scores"]["encoder"] == metrics["tasks"]["classify"]["weighted_f1"]
-    assert table["corpus"]["train"] + table["corpus"]["test"] == 30
+    corpus = table["corpus"]
+    assert corpus["train"] + corpus["test"] == 33 and corpus["cvs_outside_role_list"] == 1
+    train = [json.loads(line)["text"] for line in (experiment / "train.jsonl").open()]
+    stated_67 = sum(STATED_67 in text for text in train)
+    assert stated_67 >= 1 and corpus["values_out_of_range"] == {"total_years": stated_67}
     assert "intrinsic" in table["rows"][1] and "np_ratio" in table["rows"][1]["intrinsic"]
     markdown = (experiment / "table.md").read_text()
     assert "| random baseline" in markdown
     assert "| metric | real test CVs | ε=1 |" in markdown and "| NP ratio |" in markdown
+
+
+def test_roles_and_titles_come_from_the_users_list(experiment):
+    """Labels in capitals train as the listed roles; generation and the masked rows use
+    the user's titles; a model of the 67-year CVs never states more than a working life."""
+    from eval.cv_data import mask_roles
+
+    test_labels = {json.loads(line)["label"] for line in (experiment / "test.jsonl").open()}
+    assert test_labels == set(TITLES)
+    rows = pq.read_table(experiment / "synthetic_eps1").to_pylist()
+    titles = {r["label"]: e["value"] for r in rows for e in r["entities"] if e["label"] == "role"}
+    assert all(titles[role] == (TITLES[role] or role) for role in titles)
+    config = json.loads((experiment / "synthetic_eps1" / "_manifest.json").read_text())["config"]
+    assert set(config["taxonomy_files"]) == {"roles.yaml"}
+    masked = mask_roles(
+        [r["text"] for r in rows], [r["label"] for r in rows], config["taxonomy_dir"]
+    )
+    for text in masked:
+        assert not any(t and t.lower() in text.lower() for t in TITLES.values()), text
+    evaluated = json.loads((experiment / "eval" / "02" / "metrics.json").read_text())["config"]
+    assert evaluated["mask_roles"] and evaluated["taxonomy_dir"] == config["taxonomy_dir"]
+    for r in rows:
+        years = [
+            int(e["value"].split()[0])
+            for e in r["entities"]
+            if e["label"] == "total_years" and e["value"][0].isdigit()
+        ]
+        assert all(y <= 45 for y in years)
 
 
 def test_masking_removes_role_mentions_from_training_text():
@@ -125,10 +183,11 @@ def test_a_rerun_reuses_the_model_instead_of_fitting_again(tmp_path):
     roles = ["Civil Engineer", "Data Science", "HR", "Java Developer", "Sales"]
     table = tmp_path / "table.csv"
     table.write_text(header + "".join(row.format(roles[i % 5], i % 7, i % 7) for i in range(40)))
-    args = argparse.Namespace(schema="tests/data/cv_small_schema.yaml", seed=0)
-    model = _fit_once(tmp_path, 1.0, args)
+    args = argparse.Namespace(seed=0, on_out_of_domain="error")
+    schema = ROOT / "tests/data/cv_small_schema.yaml"
+    model = _fit_once(tmp_path, 1.0, args, schema)
     first = model.read_bytes()
-    assert _fit_once(tmp_path, 1.0, args) == model and model.read_bytes() == first
+    assert _fit_once(tmp_path, 1.0, args, schema) == model and model.read_bytes() == first
     table.write_text(table.read_text() + row.format("HR", 3, 3))  # new private rows: refit
-    assert _fit_once(tmp_path, 1.0, args).read_bytes() != first
+    assert _fit_once(tmp_path, 1.0, args, schema).read_bytes() != first
     assert json.loads(model.read_text())["ledger"]["spent"] <= 1.0

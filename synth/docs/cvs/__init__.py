@@ -8,7 +8,7 @@ import re
 from synth import ConfigError
 
 EVAL_TASKS = ("classify", "fasttext", "intrinsic")
-FASTTEXT_PRESET = "LONG_DOCUMENTS"
+FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen per corpus on a validation split
 TRAIN_FROM_CORPORA = True
 
 

@@ -4,7 +4,8 @@ The role, universities, degrees, employers and years come from the DP network; a
 generalised name ('Other University', 'Generic Company') becomes a public one: a
 university from the public list that the model did not keep, or a Faker company. Slots
 are compacted (no gaps), a university without a degree gets the count rule, and the
-total years are at least the sum over employers (the network samples them apart).
+years are made plausible (plausible_years: the employers' sum at most the total, the
+total at most a working life).
 """
 
 import numpy as np
@@ -27,6 +28,23 @@ def years_text(n: int) -> str:
     return "less than a year" if n <= 0 else ("1 year" if n == 1 else f"{n} years")
 
 
+# A working life from 20 to 65: the most years of experience a CV states. The top year
+# bin reaches 50, and a value past it is clipped into that bin (out_of_range: clip), so
+# the network can draw totals no working life holds.
+MAX_WORKING_YEARS = 45
+
+
+def plausible_years(total: int, employer_years: list[int]) -> tuple[int, list[int]]:
+    """(total, per-employer years) as a CV can state them: each ≥ 0, the employers' sum
+    at most the total, the total at most MAX_WORKING_YEARS. The network samples them
+    apart, so a total below the employers' sum is raised to it, and employers that sum
+    past a working life lose years, the longest first."""
+    years = [min(max(int(y), 0), MAX_WORKING_YEARS) for y in employer_years]
+    while sum(years) > MAX_WORKING_YEARS:
+        years[years.index(max(years))] -= 1
+    return min(max(int(total), sum(years)), MAX_WORKING_YEARS), years
+
+
 def cv_values(row: pd.Series, public: list[str], rng: np.random.Generator, fake: Faker) -> dict:
     """The inserted attributes of one CV: role, entries, total years (all strings).
 
@@ -47,7 +65,10 @@ def cv_values(row: pd.Series, public: list[str], rng: np.random.Generator, fake:
     for position, entry in enumerate(universities):
         if entry[1] == NONE:
             entry[1] = DEGREE_BY_POSITION[min(position, 2)]
-    total = max(int(row.get("total_years", 0)), sum(y for _, y in companies))
+    total, employer_years = plausible_years(
+        int(row.get("total_years", 0)), [y for _, y in companies]
+    )
+    companies = [(name, y) for (name, _), y in zip(companies, employer_years)]
     values = {"role": str(row["role"]), "total_years": years_text(total)}
     for k, (name, degree) in enumerate(universities, 1):
         values |= {f"university_{k}": name, f"degree_{k}": degree}
@@ -72,7 +93,7 @@ def with_article(title: str) -> str:
 
 def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[str, str]:
     """(body with <generate> slots, template id naming the chosen variants)."""
-    title = templates.titles.get(values["role"], values["role"])
+    title = templates.title(values["role"])
     common = {**persona, **values, "title": title, "a_title": with_article(title)}
     parts, chosen = [], []
     for section in templates.sections:
@@ -126,12 +147,20 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[PlannedDocument], dict]:
     domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
     kept = domain.get("university_1", set())
     public = [u for u in load_vocabulary("universities").canonical if u not in kept]
+    role_domain = model.schema.attributes[model.schema.names.index("role")].values
+    untitled = sorted(str(r) for r in role_domain if str(r) not in templates.titles)
+    if untitled:
+        print(
+            f"{len(untitled)} role(s) have no title in roles.yaml and are written as "
+            f"their label (default_title): {', '.join(untitled[:8])}"
+            + (" …" if len(untitled) > 8 else "")
+        )
     docs = []
     for i, (_, row) in enumerate(rows.iterrows()):
         persona = personas[i]
         values = cv_values(row, public, rng, fake)
         body, template_id = assemble(templates, values, persona, rng)
-        title = templates.titles.get(values["role"], values["role"])
+        title = templates.title(values["role"])
         pieces = body.split(SLOT)
         # The role is inserted as its job title ('Data Science' -> 'data scientist').
         entities = {**values, "role": title}
@@ -164,7 +193,7 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[PlannedDocument], dict]:
                 "vocabularies": model.fit_info.get("vocabularies"),
             }
         },
-        "cv_roles": roles_note,
+        "cv_roles": roles_note | {"untitled_roles": untitled},
     }
     return docs, notes
 

@@ -1,5 +1,9 @@
 """CV sections and role titles, read from synth/data/cv/ (or a folder in the config).
 
+A `taxonomy_dir` may hold either file or both: a missing one is the embedded one, so a
+new label set needs only its roles.yaml. A role without a title there is written with
+synth.docs.cvs.roles.default_title.
+
 Checked when loaded, so a typo in a prompt fails before any model is loaded: every
 prompt has exactly one <generate>, uses only known variables, and a repeated section
 repeats over universities or companies.
@@ -9,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from synth import ConfigError
+from synth.docs.cvs.roles import default_title
 from synth.docs.cvs.vocabulary import CV_DATA
 from synth.docs.persona import PERSONA_FIELDS
 from synth.generation.template import count_slots, variables_in
@@ -32,10 +37,20 @@ class CVTemplates:
     sections: tuple[Section, ...]
     titles: dict
 
+    def title(self, role: str) -> str:
+        return self.titles.get(role) or default_title(role)
+
+
+def taxonomy_file(folder: str | Path | None, name: str) -> Path:
+    """`name` in the user's folder when it is there, else the embedded one."""
+    if folder and not Path(folder).is_dir():
+        raise ConfigError(f"taxonomy_dir {folder}: not a folder; check the path in the config")
+    own = Path(folder, name) if folder else None
+    return own if own is not None and own.is_file() else CV_DATA / name
+
 
 def load_templates(folder: str | Path | None = None) -> CVTemplates:
-    folder = Path(folder) if folder else CV_DATA
-    path = folder / "sections.yaml"
+    path = taxonomy_file(folder, "sections.yaml")
     doc = read_yaml(path, "CV sections")
     if not isinstance(doc, dict) or not isinstance(doc.get("sections"), list):
         raise ConfigError(f"CV sections {path}: expected 'header' and a 'sections' list")
@@ -66,5 +81,10 @@ def load_templates(folder: str | Path | None = None) -> CVTemplates:
                     f"variable(s) {sorted(unknown)}; known: {sorted(allowed)}"
                 )
         sections.append(Section(sid, s.get("heading", ""), repeat, prompts))
-    titles = read_yaml(folder / "roles.yaml", "CV role titles") or {}
-    return CVTemplates(str(doc.get("header", "")), tuple(sections), dict(titles))
+    roles_path = taxonomy_file(folder, "roles.yaml")
+    titles = read_yaml(roles_path, "CV role titles") or {}
+    if not isinstance(titles, dict):
+        raise ConfigError(f"CV role titles {roles_path}: expected a mapping 'role: job title'")
+    return CVTemplates(
+        str(doc.get("header", "")), tuple(sections), {str(k): v for k, v in titles.items() if v}
+    )

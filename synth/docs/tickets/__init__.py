@@ -6,7 +6,7 @@ from synth import ConfigError
 from synth.config.jobs import EVAL_TASKS as ALL_EVAL_TASKS
 
 EVAL_TASKS = ALL_EVAL_TASKS  # every task evaluate has
-FASTTEXT_PRESET = "THESIS"
+FASTTEXT_PRESETS = ("THESIS",)
 TRAIN_FROM_CORPORA = False
 
 

@@ -131,3 +131,21 @@ def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
     manifest = write_manifest(tmp_path, {"run_id": "r", "config": {"seed": 0}}, {}, {})
     assert manifest["rows"] == 3 and manifest["tokens_generated"] == 6
     assert manifest["rows_with_error"] == 1 and manifest["shards"] == 2
+
+
+def test_an_edited_taxonomy_file_refuses_resume_and_is_named(tmp_path):
+    """A finished folder made with old job titles is not 'done' for the new ones."""
+    taxonomy = tmp_path / "taxonomy"
+    taxonomy.mkdir()
+    (taxonomy / "roles.yaml").write_text("HR: HR executive\n")
+    cfg = load_config(None, {"doc_type": "cv", "taxonomy_dir": str(taxonomy)})
+    out = tmp_path / "out"
+    open_output(out, cfg.run_record(), cfg.fingerprint())
+    write_shard(out, 0, [row(0)])
+    assert open_output(out, cfg.run_record(), cfg.fingerprint())["resumed"] == 1
+    (taxonomy / "roles.yaml").write_text("HR: people partner\n")
+    with pytest.raises(ConfigError, match=r"differs in: taxonomy_files/roles.yaml\)"):
+        open_output(out, cfg.run_record(), cfg.fingerprint())
+    # Without a taxonomy_dir of one's own the fingerprint is what it always was.
+    plain = load_config(None, {"doc_type": "cv"})
+    assert "taxonomy_files" not in plain.run_record()

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from synth import ConfigError
@@ -97,7 +98,7 @@ def test_balanced_roles_give_every_role_its_share(cv_model):
         "run",
     )
     assert [j.label for j in drawn] != [j.label for j in docs]
-    assert notes["cv_roles"] == {"mode": "dp_model"}
+    assert notes["cv_roles"] == {"mode": "dp_model", "untitled_roles": []}
 
 
 def test_cv_roles_is_checked():
@@ -153,3 +154,19 @@ def test_titles_get_the_article_they_are_spoken_with(title, expected):
     from synth.docs.cvs.plan import with_article
 
     assert with_article(title) == expected
+
+
+def test_years_stay_within_a_working_life():
+    """The network samples total and per-employer years apart, up to the top bin (50):
+    what a CV states must still add up (random draws, every case checked)."""
+    from synth.docs.cvs.plan import MAX_WORKING_YEARS, plausible_years
+
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        employers = list(rng.integers(0, 51, size=rng.integers(0, 4)))
+        total, years = plausible_years(int(rng.integers(0, 51)), employers)
+        assert 0 <= sum(years) <= total <= MAX_WORKING_YEARS
+        assert len(years) == len(employers) and all(0 <= y <= e for y, e in zip(years, employers))
+    assert plausible_years(3, [2, 4]) == (6, [2, 4])  # a total below the sum is raised
+    assert plausible_years(69, []) == (MAX_WORKING_YEARS, [])
+    assert plausible_years(50, [40, 30]) == (45, [22, 23])

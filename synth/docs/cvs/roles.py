@@ -1,0 +1,63 @@
+"""A role list and its job titles: the public side of a user's own CV corpus.
+
+A corpus brings its own labels ("ADVOCATE", "INFORMATION-TECHNOLOGY"). The role list is
+public: written by the user (a roles file) or declared in the schema, never read from
+the private rows. Labels match it whatever their case. A role's job title is the words a
+CV uses for it (prompts, and what the masked ablation hides); a role without one gets
+`default_title`: its label with '-' and '_' as spaces, lower-cased when written all in
+capitals, short all-capital labels kept as acronyms (HR, BPO).
+"""
+
+from pathlib import Path
+
+from synth import ConfigError
+from synth.io.files import read_yaml
+
+ACRONYM_MAX = 3  # all-capital labels this short are acronyms: HR, BPO, SAP
+
+
+def default_title(label: str) -> str:
+    words = " ".join(str(label).replace("-", " ").replace("_", " ").split())
+    letters = words.replace(" ", "")
+    if words.isupper() and len(letters) > ACRONYM_MAX:
+        return " ".join(
+            w if len(w) <= ACRONYM_MAX and len(words.split()) > 1 else w.lower()
+            for w in words.split()
+        )
+    return words
+
+
+def read_roles(path: str | Path) -> dict[str, str | None]:
+    """{role: title or None} from YAML (a mapping role → title, or a list of roles) or
+    plain text (one role per line, '#' comments)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"--roles {path}: file not found; check the path")
+    if path.suffix.lower() in (".yaml", ".yml"):
+        doc = read_yaml(path, "--roles")
+        if isinstance(doc, list):
+            doc = {r: None for r in doc}
+        if not isinstance(doc, dict):
+            raise ConfigError(
+                f"--roles {path}: expected a mapping 'role: job title' (title may be "
+                "empty) or a list of roles"
+            )
+        roles = {str(k).strip(): (str(v).strip() if v else None) for k, v in doc.items()}
+    else:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        roles = {s: None for line in lines if (s := line.split("#")[0].strip())}
+    if len(roles) < 2:
+        raise ConfigError(f"--roles {path}: {len(roles)} role(s); a classifier needs at least 2")
+    folded = [r.casefold() for r in roles]
+    twins = sorted({r for r in roles if folded.count(r.casefold()) > 1})
+    if twins:
+        raise ConfigError(
+            f"--roles {path}: {twins} differ only in case; labels are matched ignoring "
+            "case, so keep one"
+        )
+    return roles
+
+
+def role_matcher(roles) -> dict[str, str]:
+    """casefolded label -> the role as listed."""
+    return {str(r).casefold(): str(r) for r in roles}
