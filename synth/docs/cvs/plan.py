@@ -1,8 +1,10 @@
 """Driver-side planning of CVs: one DP-sampled attribute row per CV, then its prompts.
 
 The role, universities, degrees, employers and years come from the DP network; a
-generalised name ('Other University', 'Generic Company') becomes a public one: a
-university from the public list that the model did not keep, or a Faker company. Slots
+generalised name ('Other University', 'Generic Company') becomes a public one from the
+persona's country: a university of its list in universities_by_country.yaml that the
+model did not keep (else of the global universities.yaml), or a company from Faker in
+the persona's locale. Slots
 are compacted (no gaps), a university without a degree gets the count rule, and the
 years are made plausible (plausible_years: the employers' sum at most the total, the
 total at most a working life).
@@ -15,10 +17,11 @@ from faker import Faker
 from synth import ConfigError
 from synth.docs import balanced_labels
 from synth.docs.cvs.extract.table import GENERIC_COMPANY, NONE, OTHER_UNIVERSITY, SLOTS
-from synth.docs.cvs.sections import CVTemplates, load_templates
+from synth.docs.cvs.sections import CVTemplates, load_templates, taxonomy_file
 from synth.docs.cvs.vocabulary import load_vocabulary
 from synth.docs.persona import make_personas
 from synth.generation.template import SLOT, fill
+from synth.io.files import read_yaml
 from synth.record import PlannedDocument
 
 DEGREE_BY_POSITION = ("Bachelor's", "Master's", "PhD")
@@ -127,6 +130,17 @@ def instruction(persona: dict, title: str) -> str:
     )
 
 
+def public_universities(taxonomy_dir, kept: set) -> dict:
+    """{country code: universities the model did not keep}, None: the global list."""
+    path = taxonomy_file(taxonomy_dir, "universities_by_country.yaml")
+    doc = read_yaml(path, "universities by country") or {}
+    if not isinstance(doc, dict) or not all(isinstance(v, list) for v in doc.values()):
+        raise ConfigError(f"universities by country {path}: expected 'CODE: [name, …]' per country")
+    lists = {str(c): [str(u) for u in names if u not in kept] for c, names in doc.items()}
+    lists[None] = [u for u in load_vocabulary("universities").canonical if u not in kept]
+    return lists
+
+
 def plan_cvs(cfg, run_id: str, model) -> tuple[list[PlannedDocument], dict]:
     if model is None:
         raise ConfigError(
@@ -141,12 +155,13 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[PlannedDocument], dict]:
     templates = load_templates(cfg.taxonomy_dir)
     rng = np.random.default_rng(cfg.seed)
     personas = make_personas(cfg.num_docs, cfg.countries, rng)
-    fake = Faker("en_US")
-    fake.seed_instance(int(rng.integers(0, 2**31)))
+    fakers = {}
+    for locale in dict.fromkeys(p["locale"] for p in personas):  # first-seen order: seeded
+        fakers[locale] = Faker(locale)
+        fakers[locale].seed_instance(int(rng.integers(0, 2**31)))
     rows, roles_note = _sample_rows(model, cfg, rng)
     domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
-    kept = domain.get("university_1", set())
-    public = [u for u in load_vocabulary("universities").canonical if u not in kept]
+    public = public_universities(cfg.taxonomy_dir, domain.get("university_1", set()))
     role_domain = model.schema.attributes[model.schema.names.index("role")].values
     untitled = sorted(str(r) for r in role_domain if str(r) not in templates.titles)
     if untitled:
@@ -158,7 +173,8 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[PlannedDocument], dict]:
     docs = []
     for i, (_, row) in enumerate(rows.iterrows()):
         persona = personas[i]
-        values = cv_values(row, public, rng, fake)
+        country_list = public.get(persona["country_code"]) or public[None]
+        values = cv_values(row, country_list, rng, fakers[persona["locale"]])
         body, template_id = assemble(templates, values, persona, rng)
         title = templates.title(values["role"])
         pieces = body.split(SLOT)

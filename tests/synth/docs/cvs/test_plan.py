@@ -170,3 +170,30 @@ def test_years_stay_within_a_working_life():
     assert plausible_years(3, [2, 4]) == (6, [2, 4])  # a total below the sum is raised
     assert plausible_years(69, []) == (MAX_WORKING_YEARS, [])
     assert plausible_years(50, [40, 30]) == (45, [22, 23])
+
+
+def test_generalised_names_come_from_the_personas_country(cv_model, tmp_path):
+    """'Other University' becomes a university of the persona's country (the embedded
+    list, or a taxonomy_dir's own); 'Generic Company' a company of its locale."""
+    import yaml
+
+    from synth.dp.privbayes import load_model_file
+
+    model = load_model_file(str(cv_model))
+    kept = set(model.schema.attributes[model.schema.names.index("university_1")].values)
+    lists = yaml.safe_load((ROOT / "synth/data/cv/universities_by_country.yaml").read_text())
+    own = tmp_path / "taxonomy"
+    own.mkdir()
+    (own / "universities_by_country.yaml").write_text("IT: [Università di Test]\n")
+    for overrides, allowed in (
+        ({"countries": ["ES"]}, set(lists["ES"])),
+        ({"countries": ["IT"], "taxonomy_dir": str(own)}, {"Università di Test"}),
+    ):
+        cfg = load_config(
+            str(ROOT / "configs" / "cvs.yaml"),
+            {"dp_model": str(cv_model), "num_docs": 30, **overrides},
+        )
+        docs, _ = plan_documents(cfg, "run")
+        names = [v for d in docs for k, v in d.attributes.items() if k.startswith("university_")]
+        generalised = [n for n in names if n not in kept]
+        assert generalised and set(generalised) <= allowed, set(generalised) - allowed
