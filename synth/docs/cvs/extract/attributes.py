@@ -35,10 +35,23 @@ LEVELS = ("Bachelor's", "Master's", "PhD")
 MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 YEAR = r"(?:19|20)\d{2}"
 OPEN_END = r"present|till date|till now|current|now|date|today"
+
+
+# Numeric months: '10/2012', '01/03/2016' (day/month/year: the middle number is the
+# month) and ISO '2019-07'. A number that cannot be a month is ignored, not misread.
+def _numeric_month(k: int) -> str:
+    return rf"(?:\d{{1,2}}[/.])?(?P<n{k}>\d{{1,2}})[/.]"
+
+
+def _iso_month(k: int) -> str:
+    return rf"(?:-(?P<i{k}>\d{{2}})(?!\d))?"
+
+
 RANGE = re.compile(
-    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?[\s-]*)?(?:(?P<m1>{MONTHS})[\s,-]*)?(?P<y1>{YEAR})"
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?[\s-]*)?(?:(?P<m1>{MONTHS})[\s,-]*|{_numeric_month(1)})?"
+    rf"(?P<y1>{YEAR}){_iso_month(1)}"
     rf"\s*(?:-|–|—|to|till|until)\s*(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?(?:(?P<m2>{MONTHS})"
-    rf"[\s,-]*)?(?P<y2>{YEAR}|{OPEN_END})",
+    rf"[\s,-]*|{_numeric_month(2)})?(?P<y2>{YEAR}|{OPEN_END}){_iso_month(2)}",
     re.IGNORECASE,
 )
 SINCE = re.compile(rf"\bsince\s+(?:{MONTHS}\s+)?(?P<y1>{YEAR})", re.IGNORECASE)
@@ -62,7 +75,7 @@ EMPLOYMENT = re.compile(
 )
 STATED_TOTAL = [
     re.compile(
-        r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:'s)?\s+(?:of\s+)?(?:total\s+"
+        r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:'s|’s|'|’)?\s+(?:of\s+)?(?:total\s+"
         r"|overall\s+|work\s+|professional\s+|industry\s+|relevant\s+)?(?:experience|"
         r"exp)\b",
         re.IGNORECASE,
@@ -99,13 +112,17 @@ DEGREES = [  # (level, pattern): checked PhD first, so 'Post Graduate' is not 'G
 ]
 KEYWORD = re.compile(
     r"\b(?:University|College|Institute|Polytechnic|Vishwavidyalaya|"
-    r"Vidyapeeth|Academy|Universit[aéà]t?|Politecnico)\b",
+    r"Vidyapeeth|Academy|Universit[aéà]t?|Politecnico|Universidad|Universiteit|"
+    r"Hochschule|Fachhochschule|Hogeschool|[ÉE]cole|Escuela|Instituto|Istituto)\b",
     re.IGNORECASE,
 )
-NAME_WORD = r"(?:[A-Z][\w'’.&-]*|&|of|and|for|the|de|di|at)"
+CONNECTORS = r"of|for|and|&|de|di|at|degli|della|del|des|du|van|der|für|zu"
+NAME_WORD = rf"(?:[A-Z][\w'’.&-]*|&|(?:{CONNECTORS}|the)(?!\w))"
 ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Jr", "Sr", "St", "Pvt", "Ltd", "Co", "No", "Inc")
+# Legal forms, several countries': 'Siemens AG', 'Brembo S.p.A.', 'Baker McKenzie LLP'.
 LEGAL_SUFFIX = re.compile(
-    r"[\s,.]*\b(?:pvt\.?|private|ltd\.?|limited|inc\.?|llp|corp\.?)"
+    r"[\s,.]*\b(?:pvt\.?|private|ltd\.?|limited|inc\.?|llp|llc|plc|corp\.?|gmbh|ag|se|"
+    r"s\.\s?p\.\s?a\.?|spa|s\.\s?a\.?|s\.\s?l\.?|b\.\s?v\.?|n\.\s?v\.?|sas|sarl|srl)"
     r"(?:[\s.]+(?:ltd\.?|limited))?\.?\s*$",
     re.IGNORECASE,
 )
@@ -118,6 +135,39 @@ def _words_file(name: str) -> frozenset[str]:
 
 REGIONS = _words_file("regions.txt")
 TITLE_WORDS = _words_file("title_words.txt")
+PLACEHOLDER_WORDS = _words_file("placeholders.txt")
+# An employer anonymised by the corpus ('Company Name', 'Current Company Name'): a job
+# whose name is gone, kept as the generalised name so its years still count.
+GENERIC_COMPANY = "Generic Company"
+ANONYMISED_EMPLOYER = re.compile(
+    r"\b(?:(?<!to\s)(?<!-\s)(?<!–\s)current\s+)?(?:company|employer|organi[sz]ation)\s+name\b",
+    re.IGNORECASE,
+)
+# A line that is an employer and its place, beside a line with the job's dates:
+# 'Siemens AG, Munich (Germany)', 'Amazon — Seattle, WA'.
+EMPLOYER_AND_PLACE = re.compile(
+    r"^\s*(?P<name>[^,|;()—–]+?)\s*(?:,|—|–|\|)\s*[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}"
+    r"\s*(?:\([A-Z][\w ]+\)|,\s*[A-Z]{2})?\s*$"
+)
+# A line about a degree, not a job: 'Master's degree in Mechanical Engineering',
+# 'Degree in Business Administration', 'Bachelor of Commerce', 'Laurea Magistrale'.
+EDUCATION_LINE = re.compile(
+    r"\bdegree\b|\bdiploma\b|\blaurea\b|\b(?:bachelor|master)(?:'?s)?\s+(?:of|in)\b",
+    re.IGNORECASE,
+)
+
+
+def _only_placeholders(name: str) -> bool:
+    words = [w.lower() for w in re.findall(r"\w+", name)]
+    return bool(words) and all(w in PLACEHOLDER_WORDS for w in words)
+
+
+def _strip_placeholders(name: str) -> str:
+    """'Georgia Institute of Technology City , State' -> 'Georgia Institute of Technology'."""
+    words = name.split()
+    while words and _only_placeholders(words[-1]) or (words and not re.search(r"\w", words[-1])):
+        words.pop()
+    return " ".join(words)
 
 
 @dataclass
@@ -146,7 +196,9 @@ def _round_years(months: float) -> int:
     return math.floor(months / 12 + 0.5)
 
 
-def _month(name: str | None) -> int | None:
+def _month(name: str | None, number: str | None = None) -> int | None:
+    if number:
+        return int(number) if 1 <= int(number) <= 12 else None
     if not name:
         return None
     return [
@@ -173,7 +225,7 @@ def time_expressions(text: str, s: int, e: int, as_of: int) -> list[tuple[int, i
     for m in RANGE.finditer(chunk):
         y1 = int(m["y1"])
         y2 = int(m["y2"]) if m["y2"].isdigit() else as_of
-        m1, m2 = _month(m["m1"]), _month(m["m2"])
+        m1, m2 = _month(m["m1"], m["n1"] or m["i1"]), _month(m["m2"], m["n2"] or m["i2"])
         months = (y2 - y1) * 12 + (m2 - m1 + 1 if m1 and m2 else 0)
         if 0 <= months <= 50 * 12:
             found.append((s + m.start(), s + m.end(), max(_round_years(months), 0)))
@@ -207,6 +259,8 @@ def _strip_region(name: str) -> str:
 
 
 def _tidy(name: str) -> str:
+    if name.count("(") != name.count(")"):  # 'Nestlé (Milan': the place is not the name
+        name = name.split("(")[0]
     name = LEGAL_SUFFIX.sub("", name.strip(" ,.-:|()")).strip(" ,.-")
     return name.title() if name.isupper() and len(name) > 4 else name
 
@@ -216,8 +270,11 @@ def keyword_names(chunk: str) -> list[tuple[int, int, str]]:
     out = []
     for k in KEYWORD.finditer(chunk):
         left = re.search(rf"(?:{NAME_WORD}[ \t]+){{0,5}}$", chunk[: k.start()])
+        # A name that opens with its keyword may go on with its own words first:
+        # 'Universidad Politécnica de Madrid', 'Université Paris-Dauphine'.
+        own = r"(?:[ \t]+[A-Z][\w'’.&-]*){0,2}" if not (left and left.group(0)) else ""
         right = re.match(
-            rf"(?:[ \t]+(?:of|for|and|&|de|di|at)(?:[ \t]+{NAME_WORD}){{1,4}})?", chunk[k.end() :]
+            rf"{own}(?:[ \t]+(?:{CONNECTORS})(?!\w)(?:[ \t]+{NAME_WORD}){{1,4}})?", chunk[k.end() :]
         )
         start = k.start() - len(left.group(0)) if left else k.start()
         end = k.end() + (len(right.group(0)) if right else 0)
@@ -227,30 +284,45 @@ def keyword_names(chunk: str) -> list[tuple[int, int, str]]:
             start, phrase = start + lead.end(), phrase[lead.end() :]
         for level_start, level_end, _ in degree_mentions(phrase):  # 'MBA from X College'
             start, phrase = start + level_end, phrase[level_end:]
-        name = _tidy(_strip_region(phrase.strip()))
+        name = _tidy(_strip_placeholders(_strip_region(phrase.strip())))
         if len(name.split()) >= 2:
             out.append((start, end, name))
     return out
 
 
+def _university_names(chunk: str, vocab) -> list[tuple[int, int, str]]:
+    names = [(a, b, n) for a, b, n in vocab.find(chunk)]
+    return names + [
+        (a, b, vocab.lookup(n) or n)
+        for a, b, n in keyword_names(chunk)
+        if not any(a < y and x < b for x, y, _ in names)
+    ]
+
+
 def _universities(text: str, spans) -> list[tuple[int, str, int | None, int]]:
-    """(position, name, stated level or None, year or 0) per university mention."""
+    """(position, name, stated level or None, year or 0) per university mention.
+
+    A university line without a degree takes the degree (and years) of the line above
+    when that line names a degree and no university ('Master of Arts : Education , 2015'
+    / 'University of Michigan')."""
     vocab = load_vocabulary("universities")
     found = []
+    above: tuple[list, list] = ([], [])  # the previous line's unused degrees and years
     for s, e in spans:
         chunk = text[s:e]
         if SCHOOL_LINE.search(chunk):
+            above = ([], [])
             continue
-        names = [(a, b, n) for a, b, n in vocab.find(chunk)]
-        names += [
-            (a, b, vocab.lookup(n) or n)
-            for a, b, n in keyword_names(chunk)
-            if not any(a < y and x < b for x, y, _ in names)
-        ]
-        if not names:
-            continue
+        names = _university_names(chunk, vocab)
         degrees = degree_mentions(chunk)
         years = [int(y) for y in re.findall(rf"\b{YEAR}\b", chunk)]
+        if not names:
+            above = (degrees, years)
+            continue
+        if not degrees and above[0]:
+            degrees = [(-1, -1, above[0][-1][2])]  # before every name on this line
+            years = years or above[1]
+        above = ([], [])
         used = set()
         for a, b, name in sorted(names):
             before = [d for d in degrees if d[1] <= a and d not in used]
@@ -266,13 +338,20 @@ def _employers(text: str, spans, nlp, university_spans) -> list[tuple[int, int, 
     """(start, end, name, unit index) of every employer mention."""
     vocab = load_vocabulary("companies")
     layout = bool(COMPANY_LINE.search(text))
+    # An anonymised CV lost its employers' names: its placeholders are its only employers,
+    # and any other name on its job lines is a title ('Executive Chef').
+    anonymised = bool(ANONYMISED_EMPLOYER.search(text))
+    ranged = [bool(RANGE.search(text[s:e])) and not _education(text[s:e]) for s, e in spans]
     out = []
     docs = nlp.pipe([text[s:e] for s, e in spans]) if nlp else [None] * len(spans)
     for i, ((s, e), doc) in enumerate(zip(spans, docs)):
         chunk = text[s:e]
         if SKILL_LINE.search(chunk):
             continue
-        names = []
+        names = [(m.start(), m.end(), GENERIC_COMPANY) for m in ANONYMISED_EMPLOYER.finditer(chunk)]
+        if anonymised:
+            out += [(s + a, s + b, name, i) for a, b, name in names]
+            continue
         company_line = COMPANY_LINE.match(chunk)
         if company_line:
             raw = company_line.group(1)
@@ -281,16 +360,30 @@ def _employers(text: str, spans, nlp, university_spans) -> list[tuple[int, int, 
         if layout:  # employers are listed in 'company - X' lines: trust those alone
             out += [(s + a, s + b, name, i) for a, b, name in names]
             continue
+        if _education(chunk):
+            continue
+        # A job's dates may sit on the line above or below its employer ('01/03/2016 –
+        # 31/08/2021 Software Developer' / 'Siemens AG, Munich (Germany)').
+        beside = (i > 0 and ranged[i - 1]) or (i + 1 < len(spans) and ranged[i + 1])
         employment = any(p.search(chunk) for p in (EMPLOYMENT, RANGE, SINCE, DURATION))
         if employment:  # 'Oracle' in a skills list is a database, not an employer
             names += [n for n in vocab.find(chunk) if not _overlaps(n, names)]
         stated = any(p.search(chunk) for p in STATED_TOTAL)
         if employment and not names and not stated:
             names += _unlisted_employers(chunk, doc)
+        place_line = EMPLOYER_AND_PLACE.match(chunk) if beside and not ranged[i] else None
+        if place_line and not names and _looks_like_employer(_tidy(place_line["name"]), True):
+            names.append(
+                (place_line.start("name"), place_line.end("name"), _tidy(place_line["name"]))
+            )
         for a, b, name in names:
             if not any(x < s + b and s + a < y for x, y in university_spans):
                 out.append((s + a, s + b, name, i))
     return out
+
+
+def _education(chunk: str) -> bool:
+    return bool(EDUCATION_LINE.search(chunk))
 
 
 def _unlisted_employers(chunk: str, doc) -> list[tuple[int, int, str]]:
@@ -315,28 +408,50 @@ def _overlaps(span, others) -> bool:
     return any(a < span[1] and span[0] < b for a, b, *_ in others)
 
 
-def _looks_like_employer(name: str) -> bool:
+def _looks_like_employer(name: str, acronym_ok: bool = False) -> bool:
     words = [w for w in re.split(r"[\s,/-]+", name) if w]
     if not words or not name[:1].isupper() or KEYWORD.search(name) or degree_mentions(name):
         return False
-    if any(ch.isdigit() for ch in name) or len(words) > 5 or (len(words) == 1 and name.isupper()):
+    if _only_placeholders(name):
+        return False
+    bare_acronym = len(words) == 1 and name.isupper() and not acronym_ok
+    if any(ch.isdigit() for ch in name) or len(words) > 5 or bare_acronym:
         return False  # an unlisted bare acronym is more often a skill ('NLP') than a firm
     return not all(w.lower() in TITLE_WORDS or w.lower() in ("and", "of", "&") for w in words)
 
 
+def _ranges_lead(text, spans, employers) -> bool:
+    """Whether this CV writes a job's dates before its employer ('01/2017 to Current' /
+    'Senior Accountant' / 'Company Name － City'), judged by the first date range outside
+    education lines: it comes before the first employer mention."""
+    first_employer = min((unit for *_, unit in employers), default=None)
+    for i, (s, e) in enumerate(spans):
+        chunk = text[s:e]
+        if RANGE.search(chunk) and not degree_mentions(chunk) and not KEYWORD.search(chunk):
+            return first_employer is not None and i < first_employer
+    return False
+
+
 def _years_for(text, spans, employers, as_of) -> dict[int, int]:
-    """Employer mention index -> years, by the pairing rule in the module docstring."""
+    """Employer mention index -> years, by the pairing rule in the module docstring.
+
+    An employer line without a time expression takes the nearest one on the lines after it
+    (up to 3, not past another employer's line), or before it when the CV puts dates first.
+    """
     years: dict[int, int] = {}
     by_unit: dict[int, list[int]] = {}
     for k, (_, _, _, unit) in enumerate(employers):
         by_unit.setdefault(unit, []).append(k)
+    step = -1 if _ranges_lead(text, spans, employers) else 1
     for unit, members in by_unit.items():
         s, e = spans[unit]
         exprs = time_expressions(text, s, e, as_of)
-        look = unit + 1  # 'company - X' then 'description - … 2014 to 2019' lines
-        while not exprs and look < len(spans) and look not in by_unit and look <= unit + 3:
+        look = unit + step  # 'company - X' then 'description - … 2014 to 2019' lines
+        while (
+            not exprs and 0 <= look < len(spans) and look not in by_unit and abs(look - unit) <= 3
+        ):
             exprs = time_expressions(text, *spans[look], as_of)
-            look += 1
+            look += step
         for a, b, n in exprs:
             after = re.match(r"\s*(?:at|with|in|for)\s+", text[b : b + 8])
             owner = next((k for k in members if after and employers[k][0] == b + after.end()), None)
@@ -382,7 +497,7 @@ def extract(text: str, nlp=None, as_of: int = 2026) -> Extracted:
     years = _years_for(text, spans, employers, as_of)
     seen = {}
     for k, (_, _, name, _) in enumerate(employers):
-        key = normalise(name)
+        key = normalise(name) if name != GENERIC_COMPANY else k  # each anonymised job counts
         if key not in seen:
             seen[key] = len(out.companies)
             out.companies.append((name, years.get(k, 0)))

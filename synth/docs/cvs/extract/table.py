@@ -10,12 +10,11 @@ from collections import Counter
 
 import pandas as pd
 
-from synth.docs.cvs.extract.attributes import Extracted
+from synth.docs.cvs.extract.attributes import GENERIC_COMPANY, Extracted
 
 SLOTS = 3
 NONE = "none"
 OTHER_UNIVERSITY = "Other University"
-GENERIC_COMPANY = "Generic Company"
 UNIVERSITY_COLUMNS = [f"university_{k}" for k in range(1, SLOTS + 1)]
 COMPANY_COLUMNS = [f"company_{k}" for k in range(1, SLOTS + 1)]
 
