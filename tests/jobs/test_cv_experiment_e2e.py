@@ -91,7 +91,7 @@ def test_generated_cvs_meet_the_output_contract(experiment):
             "company",
             "years",
         }
-        assert len(r["text"].split()) > 60  # six sections of generated text
+        assert len(r["text"].split()) > 60  # seven sections of generated text
     manifest = json.loads((folder / "_manifest.json").read_text())
     (ledger,) = manifest["epsilon_ledgers"].values()
     assert ledger["spent"] <= 1.0 and ledger["budget"] == 1.0
@@ -177,9 +177,12 @@ def test_a_rerun_reuses_the_model_instead_of_fitting_again(tmp_path):
 
     header = (
         "role,university_1,degree_1,university_2,degree_2,university_3,degree_3,"
-        "company_1,years_1,company_2,years_2,company_3,years_3,total_years\n"
+        "company_1,years_1,company_2,years_2,company_3,years_3,total_years,words\n"
     )
-    row = "{},Other University,Bachelor's,none,none,none,none,Generic Company,{},none,0,none,0,{}\n"
+    row = (
+        "{},Other University,Bachelor's,none,none,none,none,Generic Company,{},none,0,none,0,{},"
+        "250\n"
+    )
     roles = ["Civil Engineer", "Data Science", "HR", "Java Developer", "Sales"]
     table = tmp_path / "table.csv"
     table.write_text(header + "".join(row.format(roles[i % 5], i % 7, i % 7) for i in range(40)))

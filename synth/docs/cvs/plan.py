@@ -130,6 +130,21 @@ def instruction(persona: dict, title: str) -> str:
     )
 
 
+# Words a section's slot gets at the least: a CV drawn shorter than its fixed text plus
+# this per slot is aimed at that floor instead, so no section is left empty.
+MIN_SLOT_WORDS = 10
+
+
+def _target_words(row: pd.Series, pieces: list[str]) -> int | None:
+    """The length the network drew for this CV, at least its fixed text plus
+    MIN_SLOT_WORDS per slot (models fitted before `words` have none: no target)."""
+    words = int(row.get("words", 0) or 0)
+    if words <= 0:
+        return None
+    floor = len(" ".join(pieces).split()) + MIN_SLOT_WORDS * (len(pieces) - 1)
+    return max(words, floor)
+
+
 def public_universities(taxonomy_dir, kept: set) -> dict:
     """{country code: universities the model did not keep}, None: the global list."""
     path = taxonomy_file(taxonomy_dir, "universities_by_country.yaml")
@@ -194,6 +209,7 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[PlannedDocument], dict]:
                 pieces=pieces,
                 instruction=instruction(persona, title),
                 entities={k: str(v) for k, v in entities.items()},
+                target_words=_target_words(row, pieces),
                 attributes={k: str(v) for k, v in values.items()},
                 persona=persona,
             )

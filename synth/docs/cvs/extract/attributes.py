@@ -175,6 +175,7 @@ class Extracted:
     universities: list[tuple[str, str]] = field(default_factory=list)  # (name, degree)
     companies: list[tuple[str, int]] = field(default_factory=list)  # (name, years)
     total_years: int = 0
+    words: int = 0  # the CV's length: generation aims at the length the network draws
 
 
 def units(text: str) -> list[tuple[int, int]]:
@@ -506,4 +507,5 @@ def extract(text: str, nlp=None, as_of: int = 2026) -> Extracted:
     total = stated_total(text, spans, employers)
     out.total_years = total if total is not None else sum(y for _, y in out.companies)
     out.companies = out.companies[:3]
+    out.words = len(text.split())
     return out

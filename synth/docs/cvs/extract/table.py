@@ -1,7 +1,7 @@
 """Extracted CVs -> the private attribute table that `hrsynth fit` reads.
 
 One row per CV: role; university_k / degree_k (k = 1..3, earliest first); company_k /
-years_k (k = 1..3, in the CV's order); total_years. Empty slots hold NONE (names,
+years_k (k = 1..3, in the CV's order); total_years; words (the CV's length). Empty slots hold NONE (names,
 degrees) and 0 (years). Names seen fewer than `min_count` times in the corpus become
 OTHER_UNIVERSITY / GENERIC_COMPANY (the CV paper's rule): rare names identify people.
 """
@@ -23,11 +23,11 @@ def columns() -> list[str]:
     out = ["role"]
     out += [c for k in range(1, SLOTS + 1) for c in (f"university_{k}", f"degree_{k}")]
     out += [c for k in range(1, SLOTS + 1) for c in (f"company_{k}", f"years_{k}")]
-    return out + ["total_years"]
+    return out + ["total_years", "words"]
 
 
 def to_row(role: str, x: Extracted) -> dict:
-    row = {"role": role, "total_years": x.total_years}
+    row = {"role": role, "total_years": x.total_years, "words": x.words}
     for k in range(SLOTS):
         name, degree = x.universities[k] if k < len(x.universities) else (NONE, NONE)
         company, years = x.companies[k] if k < len(x.companies) else (NONE, 0)

@@ -52,6 +52,7 @@ def test_sections_have_2_to_5_variants_and_one_slot_each():
         "skills",
         "education",
         "experience",
+        "certifications",
         "languages",
         "hobbies",
     ]
@@ -69,8 +70,9 @@ def test_planned_cvs_repeat_prompts_per_entry(cv_model):
         body = SLOT.join(j.pieces)
         universities = [k for k in j.attributes if k.startswith("university_")]
         companies = [k for k in j.attributes if k.startswith("company_")]
-        # one slot per unrepeated section (personal, skills, languages, hobbies)
-        assert len(j.pieces) - 1 == 4 + len(universities) + len(companies)
+        # one slot per unrepeated section (personal, skills, certifications, languages,
+        # hobbies)
+        assert len(j.pieces) - 1 == 5 + len(universities) + len(companies)
         for k in universities + companies:
             assert j.attributes[k] in body
         assert "${" not in body
@@ -197,3 +199,16 @@ def test_generalised_names_come_from_the_personas_country(cv_model, tmp_path):
         names = [v for d in docs for k, v in d.attributes.items() if k.startswith("university_")]
         generalised = [n for n in names if n not in kept]
         assert generalised and set(generalised) <= allowed, set(generalised) - allowed
+
+
+def test_each_cv_aims_at_the_length_its_dp_row_holds(cv_model):
+    """`words` is a modelled attribute: each CV's target length is its row's value."""
+    cfg = load_config(
+        str(ROOT / "configs" / "cvs.yaml"), {"dp_model": str(cv_model), "num_docs": 12}
+    )
+    docs, notes = plan_documents(cfg, "run")
+    drawn = [int(w) for w in notes["dp_samples"]["words"]]
+    floors = [len(" ".join(d.pieces).split()) + 10 * (len(d.pieces) - 1) for d in docs]
+    expected = [max(w, f) if w > 0 else None for w, f in zip(drawn, floors)]
+    assert [d.target_words for d in docs] == expected
+    assert all(0 <= w < 3000 for w in drawn) and any(expected)
