@@ -16,6 +16,7 @@
   post-hoc test between pairs, Holm-adjusted (scikit-posthocs), as the seed paper does.
 """
 
+import functools
 import time
 from collections import defaultdict
 
@@ -84,15 +85,25 @@ def privacy_summary(
     }
 
 
+@functools.cache
+def _embedding_model():
+    """The packaged encoder and its tokenizer, loaded once per process: every method and
+    detector combination of an evaluation embeds its outputs with it."""
+    from transformers import AutoModel
+
+    from eval.encoder import load_tokenizer, resolve_encoder
+
+    name = resolve_encoder(None)
+    return load_tokenizer(name), AutoModel.from_pretrained(name).eval()
+
+
 def sentence_embeddings(texts: list[str], batch_size: int = 32) -> np.ndarray:
     """Mean-pooled, L2-normalised MiniLM embeddings (the packaged encoder)."""
     import torch
-    from transformers import AutoModel
 
-    from eval.encoder import encode, load_tokenizer, resolve_encoder
+    from eval.encoder import encode
 
-    name = resolve_encoder(None)
-    tokenizer, model = load_tokenizer(name), AutoModel.from_pretrained(name).eval()
+    tokenizer, model = _embedding_model()
     out = []
     with torch.no_grad():
         for i in range(0, len(texts), batch_size):
