@@ -16,6 +16,7 @@ from pathlib import Path
 
 from eval import fasttext_task, metrics
 from eval.testset import load_testset
+from synth.docs import kind
 from synth.docs.tickets.taxonomy import load_taxonomy
 
 RESULTS = Path(__file__).parent / "results" / "dev_fasttext.json"
@@ -34,8 +35,13 @@ def main(argv=None):
     for name, pattern in TRAINING_SETS.items():
         (path,) = Path(args.work, "sets").glob(pattern)
         rows = [json.loads(line) for line in path.read_text().splitlines()]
-        guess, _ = fasttext_task.train_and_predict(
-            [r["text"] for r in rows], [r["label"] for r in rows], texts, 0, fasttext_task.THESIS
+        guess, used = fasttext_task.train_chosen_and_predict(
+            [r["text"] for r in rows],
+            [r["label"] for r in rows],
+            texts,
+            kind("ticket").FASTTEXT_PRESETS,
+            0,
+            [r["template_id"] for r in rows],
         )
         scores = metrics.classification(gold, guess, labels)
         results[name] = {
@@ -43,6 +49,7 @@ def main(argv=None):
             "documents": len(rows),
             "macro_f1": scores["macro_f1"],
             "accuracy": scores["accuracy"],
+            "hyperparameters": used,
         }
         print(
             f"{name}: {len(rows)} tickets, macro F1 {scores['macro_f1']:.3f}, "

@@ -183,17 +183,15 @@ def _run_task(task: str, ctx: dict, args) -> dict:
         return {**metrics.classification(gold, predicted, labels), "training": m}
     if task == "fasttext":
         train_texts, train_labels = ctx["train_texts"], ctx["train_labels"]
-        name, scores = fasttext_task.choose_preset(
-            train_texts, train_labels, kind(args.doc_type).FASTTEXT_PRESETS, args.seed
+        predicted, used = fasttext_task.train_chosen_and_predict(
+            train_texts,
+            train_labels,
+            texts,
+            kind(args.doc_type).FASTTEXT_PRESETS,
+            args.seed,
+            [r.get("template_id") for r in ctx["rows"]],
         )
-        predicted, used = fasttext_task.train_and_predict(
-            train_texts, train_labels, texts, args.seed, fasttext_task.PRESETS[name]
-        )
-        chosen = {"preset": name, "validation_weighted_f1": scores} if scores else {"preset": name}
-        return {
-            **metrics.classification(gold, predicted, labels),
-            "hyperparameters": used | chosen,
-        }
+        return {**metrics.classification(gold, predicted, labels), "hyperparameters": used}
     if task == "bio_ner":
         tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
         m, predicted = training.fit(

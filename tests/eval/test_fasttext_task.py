@@ -80,3 +80,48 @@ def test_the_preset_is_chosen_on_training_documents_only():
         "THESIS",
         {},
     )
+
+
+def test_text_is_lower_cased_with_punctuation_apart_for_training_and_prediction():
+    assert fasttext_task.normalise("Shift change,\nplease!  I'm off (sick).") == (
+        "shift change , please ! i'm off ( sick ) ."
+    )
+    lines = fasttext_task._training_lines(["Swap my Shift, please."], ["x"], window=None)
+    assert lines == "__label__x swap my shift , please .\n"
+
+
+def test_documents_of_one_template_stay_on_one_side_of_the_validation_split():
+    # 2 labels × 5 templates × 3 tickets; the last ticket of each label has no template.
+    labels, groups = [], []
+    for label in "ab":
+        for template in range(5):
+            labels += [label] * 3
+            groups += [f"{label}{template}"] * 3
+        labels.append(label)
+        groups.append(None)
+    fit_idx, val_idx = fasttext_task.validation_split(labels, 0, groups)
+    assert sorted(fit_idx + val_idx) == list(range(len(labels)))
+    in_validation = {groups[i] for i in val_idx}
+    assert not in_validation & {groups[i] for i in fit_idx} - {None}
+    # 6 units a label (5 templates + 1 lone ticket): round(6 · 0.2) = 1 unit each.
+    for label in "ab":
+        units = {groups[i] or i for i in val_idx if labels[i] == label}
+        assert len(units) == 1
+    # Without groups every ticket is its own unit: 3 of 16 per label.
+    _, val_idx = fasttext_task.validation_split(labels, 0)
+    assert sum(labels[i] == "a" for i in val_idx) == 3
+
+
+def test_the_chosen_preset_trains_the_final_model_and_is_reported():
+    texts, labels = [c["text"] for c in CVS], [c["label"] for c in CVS]
+    predicted, used = fasttext_task.train_chosen_and_predict(
+        texts, labels, texts[:3], ("THESIS", "LONG_DOCUMENTS"), 0
+    )
+    name, scores = fasttext_task.choose_preset(texts, labels, ("THESIS", "LONG_DOCUMENTS"), 0)
+    assert used["preset"] == name and used["validation_weighted_f1"] == scores
+    assert (
+        predicted
+        == fasttext_task.train_and_predict(
+            texts, labels, texts[:3], 0, fasttext_task.PRESETS[name]
+        )[0]
+    )
