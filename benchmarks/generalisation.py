@@ -33,10 +33,15 @@ from synth.docs import kind as document_kind
 from synth.docs import plan_documents
 from synth.docs.tickets.shape import FREE_TEMPLATE_ID
 from synth.docs.tickets.taxonomy import load_taxonomy
-
-TICKET_KIND = document_kind("ticket")
 from synth.generation.render import render
 
+TICKET_KIND = document_kind("ticket")
+# The data that writes a ticket: a cached set is reused only while these are unchanged.
+WRITING_DATA = sorted(
+    p
+    for folder in ("taxonomy", "forms", "lists")
+    for p in Path(__file__).parents[1].joinpath("synth", "data", folder).rglob("*.*")
+) + [Path(__file__).parents[1] / "synth" / "data" / "shape.yaml"]
 RESULTS = Path(__file__).parent / "results" / "generalisation.json"
 REFERENCE_DATE = "2026-11-24"
 DEFAULTS = {"old": "configs/tickets_classic.yaml", "new": "configs/tickets.yaml"}
@@ -55,6 +60,8 @@ def template_halves(classic_only: bool) -> tuple[list[str], list[str]]:
 def make_set(config: str, n: int, seed: int, generator, args, **overrides) -> list[dict]:
     """Generate a test or training set (or read it back from --work: a rerun reuses it)."""
     key = hashlib.sha256(json.dumps([config, n, seed, overrides], sort_keys=True).encode())
+    for path in [Path(config), *WRITING_DATA]:
+        key.update(path.read_bytes())
     cached = Path(args.work, "sets", f"{Path(config).stem}-{seed}-{key.hexdigest()[:10]}.jsonl")
     if cached.exists():
         return [json.loads(line) for line in cached.read_text().splitlines()]
