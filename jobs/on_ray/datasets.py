@@ -7,11 +7,11 @@ from synth.io.storage import filesystem
 
 
 def read_shards(location: str) -> ray.data.Dataset:
-    """The text, label and entities of a generated output (local path or URI), without the
+    """The text, label, entities and template of a generated output (local path or URI), without the
     free-form tickets that hold none of their variables: those are not labelled examples."""
     fs, folder = filesystem(location)
     ds = ray.data.read_parquet(
-        folder, filesystem=fs, columns=["text", "label", "entities", "error"]
+        folder, filesystem=fs, columns=["text", "label", "entities", "template_id", "error"]
     )
     ds = ds.filter(lambda row: NO_VARIABLES not in (row["error"] or ""))
     return ds.drop_columns(["error"])

@@ -1,5 +1,5 @@
 """evaluate leaves free-form tickets flagged for holding none of their variables out of
-training: a real Parquet folder read through Ray Data."""
+training, and keeps each row's template: a real Parquet folder read through Ray Data."""
 
 import pytest
 
@@ -53,4 +53,6 @@ def test_flagged_rows_are_not_training_examples(tmp_path):
     finally:
         ray.shutdown()
     assert sorted(r["text"] for r in rows) == ["kept", "slot error kept"]
-    assert set(rows[0]) == {"text", "label", "entities"}
+    # the template travels with each row: fastText validates on templates held out
+    assert set(rows[0]) == {"text", "label", "entities", "template_id"}
+    assert {r["template_id"] for r in rows} == {"free"}
