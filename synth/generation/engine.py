@@ -4,12 +4,12 @@ An engine continues many prompts in one call with given generation parameters, a
 reports the tokens it read and wrote per prompt (the manifest's throughput and a
 served engine's bill). It renders a chat opening when a prompt style needs one, so an
 engine behind an HTTP endpoint or with a prefix cache can apply its own template.
-Two are shipped: `synth.generation.hf_engine.Generator` (Hugging Face, in-process) and
-`synth.generation.openai_engine.OpenAIEngine` (any OpenAI-compatible endpoint, for
-`model: openai:NAME`); tests use scripted engines.
+Three are shipped, listed in synth.generation.backends (which picks one for a config):
+CTranslate2 in-process (ct2_engine), Hugging Face in-process (hf_engine) and any
+OpenAI-compatible endpoint (openai_engine, for `model: openai:NAME`); tests also use
+scripted engines.
 """
 
-from functools import partial
 from typing import Protocol
 
 from synth.generation.params import GenerationParams
@@ -44,26 +44,3 @@ class Engine(Protocol):
         assistant's reply to be continued."""
         ...
 
-
-def engine_factory(cfg):
-    """A picklable callable that builds the config's engine where it runs (in each actor)."""
-    from synth.generation.openai_engine import OpenAIEngine, is_endpoint_model
-
-    if is_endpoint_model(cfg.model):
-        return partial(OpenAIEngine, cfg.model, cfg.engine)
-    from synth.generation.hf_engine import Generator
-
-    return partial(Generator, cfg.model, cfg.device, cfg.dtype)
-
-
-def check_engine(cfg) -> None:
-    """Resolve the config's model on the driver, before Ray starts: a local path or hub id
-    that cannot be read, or an endpoint that does not answer, is one line here."""
-    from synth.generation.openai_engine import OpenAIEngine, is_endpoint_model
-
-    if is_endpoint_model(cfg.model):
-        OpenAIEngine(cfg.model, cfg.engine).check_reachable()
-        return
-    from synth.generation.hf_engine import resolve_model
-
-    resolve_model(cfg.model)

@@ -9,6 +9,7 @@ its slot is finished (see trimming.is_finished).
 
 import importlib.util
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,6 +104,26 @@ def _cached_folder(source: ModelSource) -> Path:
     return CACHE_DIR / "models" / source.cache_key
 
 
+def transformers_folder(ref: str) -> str:
+    """Where transformers (or a converter such as CTranslate2's) reads `ref` without GGUF:
+    the folder or hub id itself, or for a GGUF file its dequantised copy in the cache,
+    made here on first use."""
+    source = resolve_model(ref)
+    if not source.gguf_file:
+        return source.location
+    cached = _cached_folder(source)
+    if not (cached / "config.json").exists():
+        tokenizer = AutoTokenizer.from_pretrained(source.location, gguf_file=source.gguf_file)
+        model = AutoModelForCausalLM.from_pretrained(source.location, gguf_file=source.gguf_file)
+        _save_dequantised(tokenizer, model, cached)
+    if not (cached / "config.json").exists():
+        raise ConfigError(
+            f"model '{ref}': its dequantised copy could not be written to {cached}; "
+            "make the cache writable or set HRSYNTH_CACHE to a writable folder"
+        )
+    return str(cached)
+
+
 def load_model(ref: str, device: str = "auto", dtype: str = "auto"):
     """(tokenizer, model, device) ready for batched generation."""
     source = resolve_model(ref)
@@ -145,7 +166,10 @@ def _save_dequantised(tokenizer, model, folder: Path) -> None:
         tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
         model.save_pretrained(tmp)
         tokenizer.save_pretrained(tmp)
-        tmp.replace(folder) if not folder.exists() else None
+        if folder.exists():  # another actor finished first
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            tmp.replace(folder)
     except OSError:
         pass
 

