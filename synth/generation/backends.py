@@ -6,8 +6,9 @@ A config's `backend` (and generate's or serve's --backend) names one:
 - `hf`: Hugging Face transformers in-process (hf_engine.py);
 - `openai`: an OpenAI-compatible endpoint (openai_engine.py), which `model: openai:NAME`
   always selects;
-- `auto` (the default): CTranslate2 on CPU, Hugging Face on a GPU (the engine measured
-  fastest on each; see the README's engine table).
+- `auto` (the default): Hugging Face, the fastest measured here: on the same 256 tickets
+  CTranslate2 int8 made 0.91x its tokens/s on CPU (benchmarks/results/engines.json; the
+  README says why); on a GPU CTranslate2 is not measured yet.
 
 Adding a backend is a module and a line in BUILDERS; nothing else changes.
 """
@@ -41,8 +42,8 @@ def _ct2(model: str, device: str, dtype: str, threads: int | None = None):
 BUILDERS = {"hf": _hf, "ct2": _ct2}
 
 
-def backend_for(model: str, backend: str = "auto", on_gpu: bool = False) -> str:
-    """The backend that runs `model`: the one named, or for auto the fastest here."""
+def backend_for(model: str, backend: str = "auto") -> str:
+    """The backend that runs `model`: the one named, or for auto the fastest measured."""
     if backend not in BACKENDS:
         raise ConfigError(f"backend {backend!r} unknown; use one of {list(BACKENDS)}")
     if is_endpoint_model(model):
@@ -54,9 +55,7 @@ def backend_for(model: str, backend: str = "auto", on_gpu: bool = False) -> str:
         return "openai"
     if backend == "openai":
         raise ConfigError("backend openai needs model: openai:NAME (the served model's name)")
-    if backend != "auto":
-        return backend
-    return "hf" if on_gpu else "ct2"
+    return "hf" if backend == "auto" else backend
 
 
 def check_backend(
@@ -64,7 +63,7 @@ def check_backend(
 ) -> None:
     """Config check (no model loaded): the backend, its dtype and the generation
     parameters it can honour, each refusal naming the field."""
-    chosen = backend_for(model, backend, on_gpu=device.startswith("cuda"))
+    chosen = backend_for(model, backend)
     if chosen == "openai":
         from synth.generation.openai_engine import check_supported
 
@@ -101,9 +100,7 @@ def build_engine(
     endpoint: dict | None = None,
 ):
     """The engine itself, here and now (hrsynth serve, benchmarks)."""
-    import torch
-
-    chosen = backend_for(model, backend, on_gpu=_gpu_here(device, torch))
+    chosen = backend_for(model, backend)
     if chosen == "openai":
         from synth.generation.openai_engine import OpenAIEngine
 
@@ -111,14 +108,9 @@ def build_engine(
     return BUILDERS[chosen](model, device, dtype, threads)
 
 
-def _gpu_here(device: str, torch) -> bool:
-    return device.startswith("cuda") or (device == "auto" and torch.cuda.is_available())
-
-
-def engine_factory(cfg, on_gpu: bool = False):
-    """A picklable callable that builds the config's engine where it runs (in each actor);
-    `on_gpu`: whether the actors get a GPU."""
-    chosen = backend_for(cfg.model, cfg.backend, on_gpu)
+def engine_factory(cfg):
+    """A picklable callable that builds the config's engine where it runs (in each actor)."""
+    chosen = backend_for(cfg.model, cfg.backend)
     if chosen == "openai":
         from synth.generation.openai_engine import OpenAIEngine
 
@@ -130,7 +122,7 @@ def check_engine(cfg) -> None:
     """Resolve the config's model on the driver, before Ray starts: a local path or hub id
     that cannot be read, a model CTranslate2 cannot convert (converted here once, into the
     cache the actors load from), or an endpoint that does not answer, is one line here."""
-    chosen = backend_for(cfg.model, cfg.backend, on_gpu=cfg.device.startswith("cuda"))
+    chosen = backend_for(cfg.model, cfg.backend)
     if chosen == "openai":
         from synth.generation.openai_engine import OpenAIEngine
 

@@ -29,6 +29,7 @@ import requests
 from synth import ConfigError
 from synth.generation.engine import FailedPrompt
 from synth.generation.params import GenerationParams
+from synth.generation.server import OWNER, STOPPING
 
 PREFIX = "openai:"
 CHAT_MARK = "\x1echat-messages\x1e"  # never in generated text: a control character
@@ -92,6 +93,7 @@ class OpenAIEngine:
                 raise ConfigError(f"engine.api_key_env: the variable {key_env} is not set")
             self.session.headers["Authorization"] = f"Bearer {key}"
         self._lock, self._next_slot = threading.Lock(), 0.0
+        self._ours: bool | None = None  # whether the endpoint is `hrsynth serve`
 
     def chat_prompt(self, messages: list[dict]) -> str:
         return CHAT_MARK + json.dumps(messages) + CHAT_MARK
@@ -117,10 +119,23 @@ class OpenAIEngine:
                     f"model openai:{self.name}: the endpoint serves {served}; use one of them"
                 )
 
+    def _is_hrsynth_serve(self) -> bool:
+        """Whether the endpoint is `hrsynth serve` (its /models say owned_by hrsynth),
+        which takes the slot's stopping rule; asked once per engine."""
+        if self._ours is None:
+            try:
+                reply = self.session.get(self.base_url + "/models", timeout=self.endpoint.timeout_s)
+                models = reply.json().get("data", []) if reply.ok else []
+                self._ours = any(m.get("owned_by") == OWNER for m in models)
+            except (requests.RequestException, ValueError, AttributeError):
+                self._ours = False
+        return self._ours
+
     def continue_prompts(
         self, prompts: list[str], params: GenerationParams, seed: int
     ) -> tuple[list[str], list[int], list[int]]:
         check_supported(params)
+        self._is_hrsynth_serve()
         with ThreadPoolExecutor(max_workers=self.endpoint.concurrency) as pool:
             results = list(
                 pool.map(lambda ip: self._one(ip[1], params, seed + ip[0]), enumerate(prompts))
@@ -151,6 +166,8 @@ class OpenAIEngine:
             "top_k": params.top_k if params.do_sample else -1,
             "repetition_penalty": params.repetition_penalty,
         }
+        if self._ours:  # not OpenAI's API: only for an endpoint that says it takes it
+            body[OWNER] = {k: getattr(params, k) for k in STOPPING}
         if prompt.startswith(CHAT_MARK):
             end = prompt.index(CHAT_MARK, len(CHAT_MARK))
             messages = json.loads(prompt[len(CHAT_MARK) : end])

@@ -4,7 +4,9 @@ For a machine without vLLM or llama.cpp (no GPU, or no compiler): one model copy
 every generation actor, requests that arrive together are decoded as one batch. It
 speaks the subset hrsynth's OpenAI engine uses: GET /v1/models, POST /v1/completions and
 POST /v1/chat/completions (with `continue_final_message`), token counts in `usage`.
-Requests batched together share one sampling seed (the first one's).
+Requests batched together share one sampling seed (the first one's). A request may carry
+`hrsynth: {sentences_per_slot, paragraphs_per_slot}`, so a slot stops where the in-process
+engine stops it instead of running to max_tokens.
 """
 
 import json
@@ -17,8 +19,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from synth.generation.params import GenerationParams
 
 # A served slot is cut by the client (its rollout trims to sentences): generate up to
-# max_tokens, stopping only at a paragraph break.
+# max_tokens, stopping only at a paragraph break, unless the client says when its slot
+# is finished (STOPPING, which hrsynth's OpenAI engine sends to this server only).
 SERVED = GenerationParams(sentences_per_slot=1000, paragraphs_per_slot=1)
+OWNER = "hrsynth"  # /v1/models' owned_by: how a client knows it may send STOPPING
+STOPPING = ("sentences_per_slot", "paragraphs_per_slot")
 
 
 @dataclass
@@ -41,6 +46,7 @@ def params_of(body: dict) -> GenerationParams:
         top_p=float(body.get("top_p", 1.0)),
         top_k=max(0, int(body.get("top_k", 0))),
         repetition_penalty=float(body.get("repetition_penalty", 1.0)),
+        **{k: int(v) for k, v in (body.get(OWNER) or {}).items() if k in STOPPING},
     )
 
 
@@ -100,7 +106,8 @@ def make_server(engine, name: str, host: str, port: int, max_batch: int, wait_s:
 
         def do_GET(self):
             if self.path.rstrip("/").endswith("/models"):
-                return self._send(200, {"object": "list", "data": [{"id": name}]})
+                models = [{"id": name, "object": "model", "owned_by": OWNER}]
+                return self._send(200, {"object": "list", "data": models})
             self._send(404, {"error": {"message": f"no route {self.path}"}})
 
         def do_POST(self):

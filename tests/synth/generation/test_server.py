@@ -49,3 +49,34 @@ def test_concurrent_requests_share_batches(served):
     with ThreadPoolExecutor(2) as pool:  # two actors at once
         list(pool.map(lambda _: client.continue_prompts(prompts, params_from(), 0), range(2)))
     assert sum(len(b) for b in engine.batches) == 16 and len(engine.batches) < 16
+
+
+class ParamsEngine(CountingEngine):
+    def continue_prompts(self, prompts, params, seed):
+        self.params = params
+        return super().continue_prompts(prompts, params, seed)
+
+
+def test_the_slot_stopping_rule_travels_to_hrsynth_serve_only():
+    engine = ParamsEngine()
+    server = make_server(engine, "scripted", "127.0.0.1", 0, max_batch=8, wait_s=0.0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        client = OpenAIEngine("openai:scripted", {"base_url": url})
+        client.continue_prompts(["abc"], params_from("default", {"sentences_per_slot": 3}), 0)
+        assert (engine.params.sentences_per_slot, engine.params.paragraphs_per_slot) == (3, 1)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_other_endpoint_gets_plain_openai_requests():
+    from tests.openai_fake import FakeEndpoint
+
+    fake = FakeEndpoint()
+    try:
+        OpenAIEngine("openai:m", {"base_url": fake.url}).continue_prompts(["abc"], params_from(), 0)
+        assert "hrsynth" not in fake.requests[0]["body"] and fake.model_lists == 1
+    finally:
+        fake.close()
