@@ -53,7 +53,9 @@ def pick_device_type(device: str = "auto", dtype: str = "auto") -> tuple[str, in
         device = "cuda" if _ctranslate2().get_cuda_device_count() > 0 else "cpu"
     kind, _, index = device.partition(":")
     if kind not in DEFAULT_TYPE:
-        raise ConfigError(f"device {device!r}: backend ct2 runs on cpu or cuda[:N]; set backend: hf")
+        raise ConfigError(
+            f"device {device!r}: backend ct2 runs on cpu or cuda[:N]; set backend: hf"
+        )
     compute = DEFAULT_TYPE[kind] if dtype == "auto" else dtype
     allowed = CPU_TYPES if kind == "cpu" else CUDA_TYPES
     if compute not in allowed:
@@ -92,7 +94,9 @@ def converted_model(ref: str, compute_type: str) -> Path:
         converter.convert(str(tmp), quantization=compute_type, force=True)
     except Exception as e:  # noqa: BLE001 (any converter failure is the same answer)
         shutil.rmtree(tmp, ignore_errors=True)
-        reason = (str(e).strip().splitlines() or [type(e).__name__])[0].split(" (supported")[0][:160]
+        reason = (str(e).strip().splitlines() or [type(e).__name__])[0].split(" (supported")[0][
+            :160
+        ]
         raise ConfigError(
             f"model '{ref}' cannot be converted by CTranslate2 ({reason}); "
             "set backend: hf (the Hugging Face engine) to run it"

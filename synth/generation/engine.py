@@ -43,4 +43,3 @@ class Engine(Protocol):
         """The model's chat opening for `messages` ({role, content}), ready for the
         assistant's reply to be continued."""
         ...
-

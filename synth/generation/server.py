@@ -24,6 +24,7 @@ from synth.generation.params import GenerationParams
 SERVED = GenerationParams(sentences_per_slot=1000, paragraphs_per_slot=1)
 OWNER = "hrsynth"  # /v1/models' owned_by: how a client knows it may send STOPPING
 STOPPING = ("sentences_per_slot", "paragraphs_per_slot")
+BURST_WAITS = 20  # a batch waits at most this many `wait_s` for the rest of a burst
 
 
 @dataclass
@@ -51,8 +52,11 @@ def params_of(body: dict) -> GenerationParams:
 
 
 class Batcher:
-    """Collects requests for up to `wait_s` (or `max_batch` of them) and decodes the ones
-    with the same parameters in one engine call."""
+    """Collects requests until none has come for `wait_s` (or `max_batch` of them, or
+    BURST_WAITS × wait_s since the first) and decodes the ones with the same parameters in
+    one engine call. A client's burst (a rollout sends a whole slot's prompts at once)
+    arrives over more than one `wait_s` when it is large; a window fixed at the first
+    request would cut it in two batches decoded one after the other."""
 
     def __init__(self, engine, max_batch: int = 32, wait_s: float = 0.02):
         self.engine, self.max_batch, self.wait_s = engine, max_batch, wait_s
@@ -70,10 +74,11 @@ class Batcher:
     def _loop(self) -> None:
         while True:
             batch = [self.inbox.get()]
-            deadline = time.monotonic() + self.wait_s
+            last_call = time.monotonic() + BURST_WAITS * self.wait_s
             while len(batch) < self.max_batch:
+                wait = min(self.wait_s, last_call - time.monotonic())
                 try:
-                    batch.append(self.inbox.get(timeout=max(0.0, deadline - time.monotonic())))
+                    batch.append(self.inbox.get(timeout=max(0.0, wait)))
                 except queue.Empty:
                     break
             groups: dict[str, list[Pending]] = {}

