@@ -45,6 +45,8 @@ bench-env: .venv-bench/.installed
 bench: install bench-env
 	$(BIN)/python -m benchmarks.extraction
 	$(BIN)/python -m benchmarks.generation --num-docs 128 --batch-size 128
+	$(BIN)/python -m benchmarks.engines
+	$(BIN)/python -m benchmarks.engine_parity
 	$(BIN)/python -m benchmarks.prompt_styles --num-docs 64
 	$(BIN)/python -m benchmarks.privbayes --seeds 10 --scale
 	test -f out/bench-train/_manifest.json || $(BIN)/python -m jobs.demo --output out/bench-train --num-docs 256

