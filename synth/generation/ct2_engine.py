@@ -22,6 +22,7 @@ text.
 
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 from synth import ConfigError
@@ -108,6 +109,20 @@ def converted_model(ref: str, compute_type: str) -> Path:
     return folder
 
 
+@contextmanager
+def _torch_threads_kept():
+    """CTranslate2 sets the process's OpenMP thread count to its decoders' (one) when it
+    makes them, and torch shares that runtime: without this, a Hugging Face model or a
+    training step in the same process would run on one thread, and write other text."""
+    import torch
+
+    threads = torch.get_num_threads()
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
 def _token_strings(tokenizer, words: list[str]) -> list[list[str]] | None:
     """Banned words as token sequences, with and without a leading space (as the HF
     engine bans them)."""
@@ -178,7 +193,9 @@ class CT2Engine:
         new: list[list[int]] = [[] for _ in prompts]
         options = self._options(params)
         pending = []
-        for decoder, share in zip(self._decoders(len(shares), seed), shares):
+        with _torch_threads_kept():
+            decoders = self._decoders(len(shares), seed)
+        for decoder, share in zip(decoders, shares):
             for group in share:  # queued in order on the decoder's one thread
                 futures = decoder.generate_batch(
                     [tokens[i] for i in group],

@@ -185,9 +185,9 @@ def test_the_ctranslate2_engine_runs_the_job(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     rows = pq.read_table(out).to_pylist()
     assert len(rows) == 4 and all(check_row(r) == [] for r in rows)
-    assert all(r["generated_tokens"] > 0 for r in rows if r["error"] is None)
     manifest = json.loads((out / "_manifest.json").read_text())
-    assert manifest["backend"] == "ct2" and manifest["tokens_generated"] > 0
+    assert manifest["backend"] == "ct2"
+    assert manifest["tokens_generated"] == sum(r["generated_tokens"] for r in rows) > 0
 
 
 @pytest.mark.slow

@@ -37,7 +37,11 @@ def greedy(engine, **changes):
 
 
 def test_same_seed_same_text_and_another_seed_other_text(engine):
+    import torch
+
+    threads = torch.get_num_threads()
     first = engine.continue_prompts(PROMPTS, BASE, 11)
+    assert torch.get_num_threads() == threads  # a HF model beside it keeps its threads
     assert engine.continue_prompts(PROMPTS, BASE, 11) == first  # a fresh decoder per call
     assert texts(engine, seed=12) != first[0]
     generated, read = first[1], first[2]
