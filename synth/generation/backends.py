@@ -6,9 +6,10 @@ A config's `backend` (and generate's or serve's --backend) names one:
 - `hf`: Hugging Face transformers in-process (hf_engine.py);
 - `openai`: an OpenAI-compatible endpoint (openai_engine.py), which `model: openai:NAME`
   always selects;
-- `auto` (the default): Hugging Face, the fastest measured here: on the same 256 tickets
-  CTranslate2 int8 made 0.91x its tokens/s on CPU (benchmarks/results/engines.json; the
-  README says why); on a GPU CTranslate2 is not measured yet.
+- `auto` (the default): Hugging Face. On the same 256 tickets CTranslate2 int8 made
+  0.90-1.04x its tokens/s on CPU in two runs (benchmarks/results/engines.json; the README
+  says why), and its text is not within Hugging Face's seed spread (engine_parity.json);
+  on a GPU it is not measured yet.
 
 Adding a backend is a module and a line in BUILDERS; nothing else changes.
 """
