@@ -24,10 +24,9 @@ from pathlib import Path
 
 import torch
 
-from benchmarks.generation import matmul_gflops, peak_rss_mb
+from benchmarks.generation import matmul_gflops, timed
 from synth.config.generate import load_config
 from synth.docs import plan_documents
-from synth.generation.render import render
 
 RESULTS = Path(__file__).parent / "results" / "engines.json"
 ROWS = "hf:bfloat16,ct2:int8,ct2:float32"
@@ -60,25 +59,6 @@ def planned(args):
     return cfg, docs
 
 
-def timed(docs, engine, params, batch_size: int) -> dict:
-    start = time.perf_counter()
-    rows = []
-    for i in range(0, len(docs), batch_size):
-        rows += render(docs[i : i + batch_size], engine, params, "plain", seed=0)
-    seconds = time.perf_counter() - start
-    tokens = sum(r["generated_tokens"] for r in rows)
-    prompt = sum(r["prompt_tokens"] for r in rows)
-    return {
-        "seconds": round(seconds, 2),
-        "tokens": tokens,
-        "prompt_tokens": prompt,
-        "tokens_per_s": round(tokens / seconds, 2),
-        "processed_tokens_per_s": round((tokens + prompt) / seconds, 2),
-        "tickets_per_s": round(len(rows) / seconds, 4),
-        "rows_with_error": sum(r["error"] is not None for r in rows),
-    }
-
-
 def one_row(args) -> dict:
     """One row, in this process: in-process, or as the client of a server it starts."""
     from synth.generation.backends import build_engine
@@ -89,8 +69,7 @@ def one_row(args) -> dict:
     params = cfg.generation_params()
     if not args.served:
         engine = build_engine(cfg.model, backend, "cpu", dtype)
-        result = timed(docs, engine, params, args.batch_size)
-        return result | {"peak_rss_mb": round(peak_rss_mb())}
+        return timed(docs, engine, params, "plain", args.batch_size)
     server = subprocess.Popen(
         [sys.executable, "-m", "jobs.serve", "--model", cfg.model, "--name", "bench"]
         + ["--backend", backend, "--dtype", dtype, "--device", "cpu", "--port", "0"]
@@ -101,7 +80,7 @@ def one_row(args) -> dict:
     try:
         url = server.stdout.readline().split(" at ", 1)[1].split()[0]
         client = OpenAIEngine("openai:bench", {"base_url": url, "concurrency": args.batch_size})
-        result = timed(docs, client, params, args.batch_size)
+        result = timed(docs, client, params, "plain", args.batch_size)
         return result | {"peak_rss_mb": round(vm_hwm_mb(server.pid))}  # the server's
     finally:
         server.terminate()

@@ -45,10 +45,13 @@ def timed(docs, generator, params, style, batch_size):
         rows += render(docs[i : i + batch_size], generator, params, style, seed=0)
     seconds = time.perf_counter() - start
     tokens = sum(r["generated_tokens"] for r in rows)
+    prompt = sum(r["prompt_tokens"] for r in rows)
     return {
         "seconds": round(seconds, 2),
         "tokens": tokens,
+        "prompt_tokens": prompt,
         "tokens_per_s": round(tokens / seconds, 2),
+        "processed_tokens_per_s": round((tokens + prompt) / seconds, 2),
         "tickets_per_s": round(len(rows) / seconds, 4),
         "rows_with_error": sum(r["error"] is not None for r in rows),
         "peak_rss_mb": round(peak_rss_mb()),
