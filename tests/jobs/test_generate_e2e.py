@@ -175,12 +175,12 @@ def test_tickets_generated_through_a_served_endpoint(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_ctranslate2_engine_runs_the_job(tmp_path):
+def test_the_ctranslate2_engine_runs_the_job(tmp_path, dp_model):
     """--backend ct2 on the actors: the same contract from the other in-process engine."""
     out = tmp_path / "ct2"
     done = run_job(
         "--config", "configs/tickets.yaml", "--num-docs", "4", "--backend", "ct2",
-        "--output", str(out), "--seed", "2",
+        "--dp-model", str(dp_model), "--output", str(out), "--seed", "2",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     rows = pq.read_table(out).to_pylist()
