@@ -39,13 +39,22 @@ def read_sources(locations: list[str]) -> list[dict]:
 def _mask_pattern(roles: tuple[str, ...], taxonomy_dir: str | None) -> re.Pattern:
     templates = load_templates(taxonomy_dir)
     phrases = {p for r in roles for p in (r, templates.title(r))}
-    alternatives = sorted((re.escape(p) for p in phrases if p.strip()), key=len, reverse=True)
-    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")s?(?!\w)", re.IGNORECASE)
+    alternatives = sorted((_loose(p) for p in phrases if p.strip()), key=len, reverse=True)
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")\w*", re.IGNORECASE)
+
+
+def _loose(phrase: str) -> str:
+    """A title's words joined by any run of spaces or hyphens, or none ("site engineer",
+    "Site-Engineer", "SiteEngineer")."""
+    return r"[\s\-]*".join(re.escape(word) for word in re.split(r"[\s\-]+", phrase.strip()))
 
 
 def mask_roles(texts: list[str], roles: list[str], taxonomy_dir: str | None = None) -> list[str]:
     """Every mention of a role label or its job title becomes 'worker'. The titles are
-    those generation used: roles.yaml of `taxonomy_dir` (default: the embedded one)."""
+    those generation used: roles.yaml of `taxonomy_dir` (default: the embedded one).
+    Inflected and compound forms are role cues too, so a mention is the title's words
+    starting a word and whatever word characters follow: "site engineering", "Java
+    Developers", "site-engineer's" all go; "website engineer" is not a mention."""
     pattern = _mask_pattern(tuple(sorted(set(roles))), taxonomy_dir)
     return [pattern.sub(MASK, t) for t in texts]
 

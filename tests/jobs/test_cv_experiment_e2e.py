@@ -2,6 +2,7 @@
 fit, SmolLM2 generation on a local Ray cluster, MiniLM and fastText evaluation."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -145,8 +146,9 @@ def test_roles_and_titles_come_from_the_users_list(experiment):
     masked = mask_roles(
         [r["text"] for r in rows], [r["label"] for r in rows], config["taxonomy_dir"]
     )
-    for text in masked:
-        assert not any(t and t.lower() in text.lower() for t in TITLES.values()), text
+    mentions = [_mention(t) for t in TITLES.values() if t]
+    for text in masked:  # holds for any text the model writes
+        assert not any(m.search(text) for m in mentions), text
     evaluated = json.loads((experiment / "eval" / "02" / "metrics.json").read_text())["config"]
     assert evaluated["mask_roles"] and evaluated["taxonomy_dir"] == config["taxonomy_dir"]
     for r in rows:
@@ -158,14 +160,28 @@ def test_roles_and_titles_come_from_the_users_list(experiment):
         assert all(y <= 45 for y in years)
 
 
+def _mention(title: str) -> re.Pattern:
+    """A title at the start of a word, its words apart by spaces or hyphens or joined."""
+    words = title.lower().replace("-", " ").split()
+    return re.compile(r"(?<!\w)" + r"[\s\-]*".join(map(re.escape, words)), re.IGNORECASE)
+
+
 def test_masking_removes_role_mentions_from_training_text():
     from eval.cv_data import mask_roles
 
     masked = mask_roles(
-        ["Experienced Java developer. Java Developers wanted. HR executive."],
-        ["Java Developer", "HR"],
+        [
+            "Experienced Java developer. Java Developers wanted. HR executive.",
+            "Responsibilities: Site engineering; a site-engineer's log; SiteEngineers.",
+            "The website engineer stays (not a mention).",
+        ],
+        ["Java Developer", "HR", "Site Engineer"],
     )
-    assert masked == ["Experienced worker. worker wanted. worker."]
+    assert masked == [
+        "Experienced worker. worker wanted. worker.",  # "HR executive": its title
+        "Responsibilities: worker; a worker's log; worker.",
+        "The website engineer stays (not a mention).",
+    ]
 
 
 def test_a_rerun_reuses_the_model_instead_of_fitting_again(tmp_path):
