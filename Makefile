@@ -9,7 +9,7 @@ export RAY_USAGE_STATS_ENABLED := 0
 export RAY_AUTH_MODE := disabled
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench bench-env clean
+.PHONY: install demo detector test lint bench bench-env clean
 
 install: $(STAMP)
 
@@ -27,6 +27,12 @@ $(STAMP): pyproject.toml
 
 demo: install
 	$(BIN)/python -m jobs.demo
+
+# The personal-data detector deidentify uses by default (1,600 tickets; about 30 min here).
+detector: install
+	test -f out/absence_model.json || $(BIN)/python -m jobs.fit --data data/demo/absenteeism.csv \
+		--schema configs/absenteeism_schema.yaml --epsilon 1 --output out/absence_model.json
+	$(BIN)/python -m jobs.detector build
 
 test: install
 	$(BIN)/python -m pytest -q -ra

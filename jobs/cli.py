@@ -3,7 +3,18 @@
 import argparse
 import sys
 
-from jobs import cv_experiment, deidentify, evaluate, extract, fit, generate, push, refresh, serve
+from jobs import (
+    cv_experiment,
+    deidentify,
+    detector,
+    evaluate,
+    extract,
+    fit,
+    generate,
+    push,
+    refresh,
+    serve,
+)
 from jobs.entry import guarded
 from synth.config.options import add_options
 
@@ -17,6 +28,7 @@ COMMANDS = {
     "serve": serve,
     "deidentify": deidentify,
     "push": push,
+    "detector": detector,
 }
 
 
@@ -27,9 +39,16 @@ def main(argv=None) -> int:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module in COMMANDS.items():
-        add_options(sub.add_parser(name, help=module.__doc__.splitlines()[0]), module.OPTIONS)
+        command = sub.add_parser(name, help=module.__doc__.splitlines()[0])
+        if hasattr(module, "ACTIONS"):  # `hrsynth detector build`: a verb under the noun
+            verbs = command.add_subparsers(dest="action", required=True)
+            for verb in module.ACTIONS:
+                add_options(verbs.add_parser(verb), module.OPTIONS)
+        else:
+            add_options(command, module.OPTIONS)
     args = parser.parse_args(argv)
-    return guarded(COMMANDS[args.command].run, args)
+    module = COMMANDS[args.command]
+    return guarded(module.ACTIONS[args.action] if hasattr(module, "ACTIONS") else module.run, args)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,8 @@ def run(options) -> dict:
         keys = os.path.abspath(keys)
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
     settings["detectors"] = args.detector_names()
+    settings["ner_model"] = args.ner_model_path() if "ner" in settings["detectors"] else None
+    announce_detectors(args, settings)
     if args.uses_llm():
         from synth.deid.llm import check_model
 
@@ -81,7 +83,6 @@ def run(options) -> dict:
             blocks,
             {
                 **settings,
-                "ner_model": args.ner_model,
                 "endpoint": args.endpoint(),
                 "device": args.device,
                 **{name: getattr(args, name) for name in LLM_OPTIONS},
@@ -106,6 +107,22 @@ def run(options) -> dict:
     print(f"spans replaced per type: {manifest['spans_per_type']}")
     print(f"output: {out}" + (f"; key: {keys}" if keys else "; no key written"))
     return manifest
+
+
+def announce_detectors(args, settings: dict) -> None:
+    """One line saying which detectors run, and how to get the trained one when absent."""
+    if args.method not in ("tag", "surrogate"):
+        return
+    names = settings["detectors"]
+    line = f"detectors: {', '.join(names)}"
+    if "ner" in names:
+        line += f" (ner: {settings['ner_model']})"
+    elif args.detectors is None:
+        line += (
+            "; no hrsynth detector is built: `hrsynth detector build` (make detector) "
+            "trains one on synthetic tickets, and deidentify then uses it by default"
+        )
+    print(line)
 
 
 def spans_per_type(out: str) -> dict:

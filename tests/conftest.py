@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+# Tests never see a detector the user built: deidentify's default depends on it.
+os.environ["HRSYNTH_DETECTORS"] = tempfile.mkdtemp(prefix="hrsynth-detectors-")
 
 ROOT = Path(__file__).resolve().parents[1]
 

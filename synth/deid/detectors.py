@@ -4,8 +4,10 @@
   en_core_web_sm) plus recognizers for what it misses in HR text
   (synth/data/deid/recognizers.yaml: amounts, percentages, health reasons, life events).
 - `presidio-basic`: Presidio's own recognizers only, the baseline this field uses.
-- `ner`: the BIO token-classification model `hrsynth evaluate` fine-tunes on synthetic
-  tickets (OUTPUT/models/bio_ner), a personal-data detector that never saw real data.
+- `ner`: a BIO token-classification model fine-tuned on synthetic tickets, a
+  personal-data detector that never saw real data: the one `hrsynth detector build`
+  registered (synth.deid.registry), or any `--ner-model` folder (evaluate's
+  OUTPUT/models/bio_ner).
 - `llm`: an instruction model asked to list the personal data it sees (synth.deid.llm).
 
 Detectors are built where they run (once per actor) by `make_detectors`.
@@ -121,8 +123,8 @@ class NerDetector:
         folder = Path(model_dir)
         if not (folder / "config.json").is_file():
             raise ConfigError(
-                f"--ner-model {model_dir}: no fine-tuned model there; run `hrsynth evaluate "
-                "--tasks bio_ner …` and pass its OUTPUT/models/bio_ner"
+                f"--ner-model {model_dir}: no fine-tuned model there; run `hrsynth detector "
+                "build` or pass a built detector's folder"
             )
         self.model = AutoModelForTokenClassification.from_pretrained(folder)
         tags = [self.model.config.id2label[i] for i in range(self.model.config.num_labels)]
@@ -153,7 +155,10 @@ def check_detectors(names: list[str], ner_model: str | None, method: str = "tag"
             f"--detectors: unknown or empty {unknown or names}; choose from {', '.join(DETECTORS)}"
         )
     if "ner" in names and not ner_model:
-        raise ConfigError("--detectors ner needs --ner-model (OUTPUT/models/bio_ner of evaluate)")
+        raise ConfigError(
+            "--detectors ner needs a detector: none is built; run `hrsynth detector build` "
+            "(make detector) or pass --ner-model"
+        )
 
 
 def make_detectors(names: list[str], ner_model: str | None = None, llm=None) -> list:

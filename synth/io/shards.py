@@ -153,10 +153,16 @@ def finished_shards(folder, expected_rows: dict[int, int], schema: pa.Schema = S
 
 def shard_summary(table: pa.Table) -> dict:
     """What the manifest needs of a shard's rows: counts, tokens, entity types found."""
+    from synth.generation.entities import unmarked_values
+
     labels, errors = table["label"].to_pylist(), table["error"].to_pylist()
     found = defaultdict(Counter)  # label -> {"type_a|type_b": rows that found exactly those}
-    for label, entities in zip(labels, table["entities"].to_pylist()):
+    unmarked = 0
+    for label, text, entities, attributes in zip(
+        labels, *(table[c].to_pylist() for c in ("text", "entities", "attributes"))
+    ):
         found[label]["|".join(sorted({e["label"] for e in entities}))] += 1
+        unmarked += unmarked_values(text, entities, attributes)
     return {
         "rows": table.num_rows,
         "rows_per_label": dict(Counter(labels)),
@@ -164,6 +170,7 @@ def shard_summary(table: pa.Table) -> dict:
         "rows_flagged_no_variables": sum(NO_VARIABLES in (e or "") for e in errors),
         "tokens_generated": sum(table["generated_tokens"].to_pylist()),
         "entities_found": {k: dict(v) for k, v in found.items()},
+        "planted_values_without_span": unmarked,
     }
 
 
@@ -262,6 +269,10 @@ def write_manifest(folder, run: dict, declared: dict[str, set[str]], extra: dict
         "rows_per_label": dict(sorted(per_label.items())),
         "rows_with_error": sum(s["rows_with_error"] for s in summaries),
         "rows_flagged_no_variables": sum(s["rows_flagged_no_variables"] for s in summaries),
+        # must be 0 (docs/annotation.md): shards of older versions did not count it
+        "planted_values_without_span": sum(
+            s.get("planted_values_without_span", 0) for s in summaries
+        ),
         "entity_coverage": coverage(summaries, declared),
         "tokens_generated": sum(s["tokens_generated"] for s in summaries),
         "pii_audit": merge_counts([s.get("pii_audit", {}) for s in summaries]),

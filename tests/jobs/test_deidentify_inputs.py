@@ -21,7 +21,11 @@ from synth import ConfigError
             ["--detectors", "presidio,regex"],
             "--detectors: unknown or empty ['regex']",
         ),
-        ('{"text": "a"}\n', ["--detectors", "ner"], "--detectors ner needs --ner-model"),
+        (
+            '{"text": "a"}\n',
+            ["--detectors", "ner"],
+            "--detectors ner needs a detector: none is built; run `hrsynth detector build`",
+        ),
         ('{"text": "a"}\n', ["--detectors", ""], "--detectors: unknown or empty []"),
         (
             '{"text": "a"}\n',

@@ -31,7 +31,7 @@ def declared_entities(docs, cfg) -> dict[str, set[str]]:
     from synth.docs.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy
 
     taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
-    return {label: set(s.variables) for label, s in taxonomy.items()}
+    return {label: set(s.variables) | set(s.context_variables) for label, s in taxonomy.items()}
 
 
 def check_row(row: dict) -> list[str]:
@@ -44,4 +44,5 @@ def evaluation_labels() -> tuple[list[str], list[str]]:
     from synth.docs.tickets.taxonomy import load_taxonomy
 
     taxonomy = load_taxonomy()
-    return sorted(taxonomy), sorted({v for s in taxonomy.values() for v in s.variables})
+    variables = {v for s in taxonomy.values() for v in (*s.variables, *s.context_variables)}
+    return sorted(taxonomy), sorted(variables)

@@ -99,12 +99,14 @@ def plan_tickets(cfg: GenerateConfig, run_id: str) -> tuple[list[PlannedDocument
             if style == "free"
             else choose_template(sub, pools[sub.label], shape, traits.omission, rng)
         )
-        # With omission on, a variable the chosen template does not write is left out too.
+        # With omission on, a variable the chosen template does not write is left out too,
+        # and one it writes is kept (planted with its span) even when the shape omitted it:
+        # an unmarked planted value would teach a detector to leave such values alone.
         kept = [
             v
             for v in sub.variables
-            if v not in shape.omitted
-            and (template is None or not traits.omission or v in sub.uses(template))
+            if (template is not None and traits.omission and v in sub.uses(template))
+            or (v not in shape.omitted and (template is None or not traits.omission))
         ]
         shown = kept + [v for v in sub.context_variables if v in values[i]]
         writer = Writer(persona["country_code"], persona["locale"], ctx.reference_date)
@@ -123,6 +125,14 @@ def plan_tickets(cfg: GenerateConfig, run_id: str) -> tuple[list[PlannedDocument
             ]
         )
         entity_surface = {k: surface[k] for k in kept}
+        # A context variable the template writes (an absence's last day, the salary asked
+        # for) is a planted value too: marked wherever it is written.
+        written = [
+            v
+            for v in sub.context_variables
+            if v in surface and template is not None and v in variables_in(template.body)
+        ]
+        planted = kept + written
         tally.add(sub, shape, style, template, {k: forms[k] for k in kept}, left_out)
         docs.append(
             PlannedDocument(
@@ -141,10 +151,10 @@ def plan_tickets(cfg: GenerateConfig, run_id: str) -> tuple[list[PlannedDocument
                     if style == "free"
                     else instruction(sub, persona, entity_surface)
                 ),
-                entities={k: str(values[i][k]) for k in kept},
+                entities={k: str(values[i][k]) for k in planted},
                 attributes={k: str(v) for k, v in values[i].items()},
                 persona=persona,
-                surface=entity_surface,
+                surface={k: surface[k] for k in planted},
                 style=style,
                 target_words=shape.target_words,
                 slip_rate=traits.slip_rate,

@@ -124,6 +124,7 @@ def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
         "entities_found": {
             rows[0]["label"]: {"|".join(sorted({e["label"] for e in rows[0]["entities"]})): 2}
         },
+        "planted_values_without_span": 0,
     }
     pq.write_table(to_table([row(2)]), tmp_path / "part-00001.parquet")  # no summary in it
     assert read_summaries(tmp_path)[0] == summary

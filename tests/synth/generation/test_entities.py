@@ -55,3 +55,14 @@ def test_spans_never_overlap_and_match_surface():
             if s["match"] == "exact":
                 assert text[s["start"] : s["end"]] == s["value"]
             ends = s["end"]
+
+
+def test_planted_values_outside_every_span_are_counted():
+    from synth.generation.entities import unmarked_values
+
+    text = "Back after 1 day. Off on 20 July 2027, back 20 July 2027. Note: 20 July 2027!"
+    entities = [{"start": 25, "end": 37}, {"start": 44, "end": 56}]
+    pairs = [{"key": "date_start_absence", "value": "20 July 2027"}, {"key": "d", "value": "1 day"}]
+    assert text[25:37] == text[44:56] == "20 July 2027"
+    assert unmarked_values(text, entities, pairs) == 2  # '1 day' and the third date
+    assert unmarked_values(text, entities, {"x": "20 july 2027", "y": "day"}) == 1  # < 4: skipped

@@ -1,0 +1,59 @@
+"""Built personal-data detectors, registered where `hrsynth deidentify` finds them.
+
+`hrsynth detector build` writes a versioned model folder (weights, tokenizer, the model
+card `README.md` and `detector.json`) and registers it: a copy under
+`HRSYNTH_DETECTORS` (default: the hrsynth cache's `detectors/`) and `default.json`
+naming the one deidentify uses when no `--ner-model` is given. Registering is a rename
+of a finished folder, so a half-copied model is never the default.
+"""
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from synth import ConfigError
+
+CARD_FILE = "detector.json"  # the card's data; README.md is its prose
+
+
+def registry_dir() -> Path:
+    """Read at call time, so a test or a job can point it elsewhere."""
+    cache = Path(os.environ.get("HRSYNTH_CACHE", Path.home() / ".cache" / "hrsynth"))
+    return Path(os.environ.get("HRSYNTH_DETECTORS", cache / "detectors"))
+
+
+def register(model_dir: str | Path) -> Path:
+    """Copy a built detector into the registry and make it the default; returns its path."""
+    card = read_card(model_dir)
+    root = registry_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    target = root / card["version"]
+    if not target.is_dir():
+        staging = Path(tempfile.mkdtemp(prefix=f".{card['version']}-", dir=root))
+        shutil.copytree(model_dir, staging, dirs_exist_ok=True)
+        staging.rename(target)
+    pointer = root / ".default.json.tmp"
+    pointer.write_text(json.dumps({"version": card["version"], "path": str(target)}))
+    pointer.replace(root / "default.json")
+    return target
+
+
+def default_detector() -> dict | None:
+    """{'version', 'path'} of the registered default, or None when none is built."""
+    pointer = registry_dir() / "default.json"
+    if not pointer.is_file():
+        return None
+    entry = json.loads(pointer.read_text())
+    return entry if (Path(entry["path"]) / CARD_FILE).is_file() else None
+
+
+def read_card(model_dir: str | Path) -> dict:
+    path = Path(model_dir) / CARD_FILE
+    if not path.is_file():
+        raise ConfigError(
+            f"{model_dir}: not a built hrsynth detector (no {CARD_FILE}); "
+            "`hrsynth detector build` makes one"
+        )
+    return json.loads(path.read_text())

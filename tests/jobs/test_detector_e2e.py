@@ -1,0 +1,58 @@
+"""`hrsynth detector build` end to end on a tiny run (real SmolLM2 on CTranslate2, real
+Ray Train), and `hrsynth deidentify` choosing the built detector by default."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from synth.config.jobs import DeidentifyOptions
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def test_deidentify_says_when_no_detector_is_built(tmp_path, monkeypatch, capsys):
+    from jobs.deidentify import announce_detectors
+
+    monkeypatch.setenv("HRSYNTH_DETECTORS", str(tmp_path / "none"))
+    args = DeidentifyOptions(input="x.jsonl", output="o")
+    assert args.detector_names() == ["presidio"]
+    announce_detectors(args, {"detectors": args.detector_names(), "ner_model": None})
+    assert "no hrsynth detector is built: `hrsynth detector build`" in capsys.readouterr().out
+
+
+def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
+    registry = tmp_path / "registry"
+    env = {**os.environ, "HRSYNTH_DETECTORS": str(registry)}
+    build = subprocess.run(
+        [sys.executable, "-m", "jobs.cli", "detector", "build", "--num-docs", "16"]
+        + ["--epochs", "1", "--dp-model", str(dp_model), "--output", str(tmp_path / "d")],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr[-3000:]
+    card = json.loads((tmp_path / "d" / "model" / "detector.json").read_text())
+    assert card["trained_on"]["tickets"] == 16 and card["trained_on"]["backend"] == "ct2"
+    ledger = next(iter(card["trained_on"]["epsilon_ledgers"].values()))
+    assert 0 < ledger["spent"] <= ledger["budget"]
+    assert set(card["scores"]) == {"dev_people", "dev"}
+    assert card["scores"]["dev_people"]["documents"] == 80
+    assert 0 <= card["scores"]["dev_people"]["partial"]["f1"] <= 1
+    assert "## Limits" in (tmp_path / "d" / "model" / "README.md").read_text()
+    default = json.loads((registry / "default.json").read_text())
+    assert default["version"] == card["version"] and (registry / card["version"]).is_dir()
+
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(json.dumps({"text": "Hi, I flew to Berlin on 3 March. Paul"}) + "\n")
+    out = tmp_path / "shareable"
+    deid = subprocess.run(
+        [sys.executable, "-m", "jobs.deidentify", "--input", str(docs), "--output", str(out)],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert deid.returncode == 0, deid.stderr[-3000:]
+    assert f"detectors: presidio, ner (ner: {registry / card['version']})" in deid.stdout
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert manifest["detectors"] == ["presidio", "ner"]
+    assert manifest["ner_model"] == str(registry / card["version"])
