@@ -33,12 +33,14 @@ def run(options) -> dict:
     from synth.docs import kind, plan_documents
     from synth.io.card import write_card
     from synth.io.shards import (
+        MANIFEST,
         finished_shards,
         open_output,
         read_run,
         write_dp_samples,
         write_manifest,
     )
+    from synth.io.storage import join, write_json
 
     started = time.time()
     cfg = load_config(args.config, args.overrides())
@@ -114,6 +116,12 @@ def run(options) -> dict:
             },
         },
     )
+    free = manifest.get("writing", {}).get("traits", {}).get("prompt_style", {}).get("free", 0)
+    if free:  # free-form tickets that hold their variables (the rest are flagged, empty)
+        manifest["free_form_on_topic_share"] = round(
+            1 - manifest["rows_flagged_no_variables"] / free, 3
+        )
+        write_json(join(str(out), MANIFEST), manifest)
     write_card(out, manifest)  # README.md: the dataset card, and what datasets loads
     print_summary(out, manifest)
     return manifest

@@ -8,6 +8,7 @@ model that it is not an entity); overlaps are resolved longest first, then earli
 """
 
 import datetime as dt
+import functools
 import re
 
 from synth.generation.numbers import NUMBER_WORDS, ordinal
@@ -201,3 +202,34 @@ def unmarked_values(text: str, entities: list[dict], attributes) -> int:
             if not any(s <= m.start() and m.end() <= e for s, e in covered):
                 count += 1
     return count
+
+
+@functools.cache
+def attached_words() -> dict[str, list[str]]:
+    from synth import DATA_DIR
+    from synth.io.files import read_yaml
+
+    return read_yaml(DATA_DIR / "forms" / "attached.yaml", "attached words")
+
+
+def attach_following(text: str, entities: list[dict], attached: dict[str, list[str]]) -> list[dict]:
+    """Spans grown over the words that belong to them when the text goes on with them
+    (`attached`: label -> words, e.g. number_of_days -> [' off']), unless that would
+    reach into the next span or into a longer word ('offer')."""
+    starts = sorted(e["start"] for e in entities)
+    grown = []
+    for e in entities:
+        for tail in attached.get(e["label"], ()):
+            end = e["end"] + len(tail)
+            next_start = min((s for s in starts if s >= e["end"]), default=len(text))
+            if (
+                text[e["end"] : end].lower() == tail.lower()
+                and end <= next_start
+                and not (end < len(text) and text[end].isalnum())
+            ):
+                e = {**e, "end": end}
+                if e.get("match") == "exact":  # the span now holds a written form of it
+                    e["match"] = "rendered"
+                break
+        grown.append(e)
+    return grown

@@ -6,7 +6,7 @@ import numpy as np
 from synth.contract import NO_VARIABLES
 from synth.docs import kind
 from synth.generation.engine import Engine
-from synth.generation.entities import locate
+from synth.generation.entities import attach_following, attached_words, locate
 from synth.generation.params import GenerationParams
 from synth.generation.rollout import Draft, fill_slots
 from synth.generation.slips import add_slips
@@ -33,7 +33,7 @@ def render(
     rows = []
     for doc, draft in zip(docs, drafts):
         text = draft.text()
-        entities = locate(text, doc.entities, doc.surface)
+        entities = attach_following(text, locate(text, doc.entities, doc.surface), attached_words())
         if draft.style == "free" and doc.entities and not entities:
             draft.errors = [NO_VARIABLES]  # the retries ran out: say why, once
         if doc.slip_rate:

@@ -51,6 +51,7 @@ class Catalogue:
     forms: dict[str, dict[str, tuple[float, str]]]  # kind -> form -> (weight, half)
     lay: dict[str, dict[str, list[str]]]  # kind -> listed value -> lay phrases
     supervisors: frozenset[str]
+    described: tuple[str, ...]  # whom a complaint is about, described (new information)
 
 
 @cache
@@ -74,6 +75,7 @@ def load_catalogue() -> Catalogue:
         forms=forms,
         lay={k: v for k, v in lay.items() if k != "complaint_target"},
         supervisors=frozenset(lay["complaint_target"]["supervisors"]),
+        described=tuple(lay["complaint_target"]["described"]),
     )
 
 
@@ -214,6 +216,14 @@ def render_date(form: str, value: str, writer: Writer, rng) -> str | None:
         return f"{lead}{WEEKDAYS[d.weekday()]}, the {ordinal(d.day)}"
     if not yearless_ok:
         return None
+    if form == "weekday_date":  # Tue 14.3 / Friday, 21 March / Mon 6/3
+        name = WEEKDAYS[d.weekday()]
+        name = name[:3] if rng.integers(2) else name
+        if rng.integers(2):
+            day_month = f"{month} {d.day}" if mdy else f"{d.day} {month}"
+            return f"{name}, {day_month}" if rng.integers(2) else f"{name} {day_month}"
+        short_date = render_date("numeric_short", value, writer, rng)
+        return f"{name} {short_date.rstrip('.')}"
     if form == "numeric_short":
         if sep == ".":
             return f"{d.day}.{d.month}."
@@ -239,6 +249,12 @@ def _month_number(name: str) -> int:
 def read_date(text: str, writer: Writer) -> dt.date:
     """The date a written form means, from the writer's reference date and conventions."""
     ref, t = writer.reference_date, text.strip()
+    weekday_names = "|".join(WEEKDAYS + [w[:3] for w in WEEKDAYS])
+    if m := re.fullmatch(rf"({weekday_names}),? (\d.*|[A-Z][a-z]+ \d+|\d+ [A-Z][a-z]+)", t):
+        d = read_date(m.group(2), writer)
+        if WEEKDAYS[d.weekday()][:3] != m.group(1)[:3]:
+            raise ValueError(f"{text!r}: the weekday is not the date's")
+        return d
     relative = {"today": 0, "tomorrow": 1, "yesterday": -1}
     if t.lower() in relative:
         return ref + dt.timedelta(days=relative[t.lower()])
@@ -293,6 +309,8 @@ def render_day_count(form: str, value: str, writer: Writer, rng) -> str | None:
         return value
     if form == "words":
         return "a day" if n == 1 else (f"{_count_word(n)} days" if _count_word(n) else None)
+    if form == "couple":
+        return "a couple of days" if n == 2 else None
     if n % 7:
         return None
     weeks = n // 7
@@ -308,11 +326,13 @@ def render_day_count(form: str, value: str, writer: Writer, rng) -> str | None:
 
 
 UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30}
+HEDGES = ("about", "around", "roughly", "approximately", "maybe")
 
 
 def read_days(text: str) -> int:
     """Days a written duration means (a month counts 30)."""
     t = text.lower().replace("a couple of", "two")
+    t = re.sub(rf"^(?:{'|'.join(HEDGES)}) ", "", t)
     m = re.fullmatch(r"(\d+|a|an|\w+) (day|week|fortnight|month)s?", t)
     if not m:
         raise ValueError(f"not a duration form: {text!r}")
@@ -326,6 +346,10 @@ def render_stay(form: str, value: str, writer: Writer, rng) -> str | None:
     n, unit = int(count), unit.rstrip("s")
     if form == "digits":
         return value
+    if form == "hedged":  # about three weeks / around 3 weeks
+        hedge = HEDGES[rng.integers(len(HEDGES) - 1)]
+        words = _count_word(n) if n > 1 and rng.integers(2) else None
+        return f"{hedge} {words or n} {unit}s" if n > 1 else f"{hedge} a {unit}"
     if form == "words":
         return f"{_count_word(n)} {unit}s" if _count_word(n) and n > 1 else None
     if form == "in_days":
@@ -442,6 +466,11 @@ def render_target(form: str, value: str, writer: Writer, rng) -> str | None:
         return colleague_name(writer, rng)
     if form == "role_and_name":
         return f"{value}, {colleague_name(writer, rng)}"
+    if form == "first_name":
+        return colleague_name(writer, rng).split()[0]
+    if form == "described":
+        described = load_catalogue().described
+        return described[rng.integers(len(described))]
     if form == "my_manager":
         return (
             ("my manager", "my boss")[rng.integers(2)]

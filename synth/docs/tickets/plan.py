@@ -23,6 +23,7 @@ from synth.docs.tickets.shape import (
     template_pools,
     ticket_pieces,
 )
+from synth.docs.tickets.sources import clause_banks
 from synth.docs.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy, resolve_label
 from synth.docs.tickets.traits import STYLES, draw, draw_shape, traits_from, weights
 from synth.dp.privbayes import load_model_file
@@ -108,6 +109,8 @@ def plan_tickets(cfg: GenerateConfig, run_id: str) -> tuple[list[PlannedDocument
             if (template is not None and traits.omission and v in sub.uses(template))
             or (v not in shape.omitted and (template is None or not traits.omission))
         ]
+        if template is not None and template.clauses:
+            values[i] = with_clauses(values[i], writer_rng)
         shown = kept + [v for v in sub.context_variables if v in values[i]]
         writer = Writer(persona["country_code"], persona["locale"], ctx.reference_date)
         surface, forms = render_values(
@@ -162,6 +165,15 @@ def plan_tickets(cfg: GenerateConfig, run_id: str) -> tuple[list[PlannedDocument
         )
     notes["writing"] = tally.summary()
     return docs, notes
+
+
+def with_clauses(values: dict, rng: np.random.Generator) -> dict:
+    """The ticket's descriptive values replaced by first-person clauses from the banks
+    (a clause template's ticket is about the clause it writes, not the listed value)."""
+    banks = clause_banks()
+    return {
+        k: banks[k][rng.integers(len(banks[k]))] if k in banks else v for k, v in values.items()
+    }
 
 
 def _without(lines: tuple[str, ...], left_out: set[str]) -> tuple[str, ...]:

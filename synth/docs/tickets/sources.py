@@ -16,6 +16,7 @@ from synth import DATA_DIR, ConfigError
 
 SOURCES_DIR = DATA_DIR / "sources"
 LISTS_DIR = DATA_DIR / "lists"
+CLAUSES_DIR = DATA_DIR / "clauses"
 
 
 def read_table(path: Path, **kwargs) -> pd.DataFrame:
@@ -28,9 +29,9 @@ def read_table(path: Path, **kwargs) -> pd.DataFrame:
         ) from None
 
 
-def read_list(name: str) -> list[str]:
+def read_list(name: str, folder: Path = LISTS_DIR) -> list[str]:
     """A word list: one entry per line, '#' comments and blank lines ignored."""
-    path = LISTS_DIR / name
+    path = folder / name
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError:
@@ -101,3 +102,12 @@ def big_cities() -> dict[str, pd.DataFrame]:
     district = table.city.str.contains(r"\b(?:[IVX]+|\d+)\b|ircoscrizione|Arrondissement")
     table = table[~district]
     return {code: g.reset_index(drop=True) for code, g in table.groupby("country_code")}
+
+
+@cache
+def clause_banks() -> dict[str, tuple[str, ...]]:
+    """variable -> the first-person clauses a `clauses: true` template writes it as
+    (synth/data/clauses/VARIABLE.txt)."""
+    return {
+        p.stem: tuple(read_list(p.name, CLAUSES_DIR)) for p in sorted(CLAUSES_DIR.glob("*.txt"))
+    }

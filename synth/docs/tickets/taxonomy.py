@@ -30,6 +30,9 @@ class Template:
     classic: bool = False
     greeting: str | None = None
     sign_off: str | None = None
+    # Writes its descriptive variables as first-person clauses from synth/data/clauses/
+    # (a complaint as "my team lead keeps shouting at me"), drawn per ticket.
+    clauses: bool = False
 
     @property
     def slots(self) -> int:
@@ -135,13 +138,19 @@ def _template(t, i: int, path: Path) -> Template:
             f"taxonomy file {path.name}: template '{tid}' has register "
             f"'{register}'; use one of {list(REGISTERS)}"
         )
-    unknown = set(t) - {"id", "body", "register", "classic", "greeting", "sign_off"}
+    unknown = set(t) - {"id", "body", "register", "classic", "greeting", "sign_off", "clauses"}
     if unknown:
         raise ConfigError(
             f"taxonomy file {path.name}: template '{tid}' has unknown key(s) {sorted(unknown)}"
         )
     return Template(
-        tid, body, register, bool(t.get("classic", False)), t.get("greeting"), t.get("sign_off")
+        tid,
+        body,
+        register,
+        bool(t.get("classic", False)),
+        t.get("greeting"),
+        t.get("sign_off"),
+        bool(t.get("clauses", False)),
     )
 
 

@@ -66,3 +66,17 @@ def test_planted_values_outside_every_span_are_counted():
     assert text[25:37] == text[44:56] == "20 July 2027"
     assert unmarked_values(text, entities, pairs) == 2  # '1 day' and the third date
     assert unmarked_values(text, entities, {"x": "20 july 2027", "y": "day"}) == 1  # < 4: skipped
+
+
+def test_a_day_count_takes_in_the_off_that_follows_it():
+    from synth.generation.entities import attach_following, attached_words
+
+    text = "I need 3 days off. Take 2 days offline. 5 days off"
+    spans = [{"start": 7, "end": 13, "label": "number_of_days"}]
+    spans += [{"start": 24, "end": 30, "label": "number_of_days"}]
+    spans += [{"start": 40, "end": 46, "label": "number_of_days"}]
+    grown = attach_following(text, spans, attached_words())
+    assert [text[e["start"] : e["end"]] for e in grown] == ["3 days off", "2 days", "5 days off"]
+    assert attach_following(text, [{**spans[0], "label": "duration"}], attached_words()) == [
+        {**spans[0], "label": "duration"}
+    ]

@@ -28,7 +28,7 @@ def sampled_values(kind: str, writer: Writer) -> list[str]:
     catalogue = load_catalogue()
     return {
         "date": sampled_dates(writer),
-        "day_count": ["1 day", "3 days", "7 days", "14 days", "15 days", "21 days"],
+        "day_count": ["1 day", "2 days", "3 days", "7 days", "14 days", "15 days", "21 days"],
         "stay": ["5 days", "7 days", "14 days", "2 weeks", "8 weeks", "2 months", "6 months"],
         "money": [f"{symbol}47,500", f"{symbol}45,400", f"{symbol}128,300", f"{symbol}9,951"],
         "percent": ["9%", "12.4%", "0.5%", "21%"],
@@ -66,6 +66,10 @@ def reads_back(kind: str, form: str, value: str, text: str, writer: Writer) -> b
         return text.split(", ")[0] == value
     if form == "my_manager":
         return text in ("my manager", "my boss") and value in load_catalogue().supervisors
+    if form == "described":
+        return text in load_catalogue().described
+    if form == "first_name":
+        return len(text.split()) == 1 and text[0].isupper()
     return len(text.split()) >= 2 and text[0].isupper()
 
 

@@ -11,6 +11,7 @@ from synth.config.generate import load_config
 from synth.contract import NO_VARIABLES, check_row
 from synth.docs import plan_documents
 from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.generation.entities import attached_words
 from synth.generation.params import params_from
 from synth.generation.render import render
 from synth.generation.template import fill, variables_in
@@ -104,7 +105,9 @@ def test_rendered_spans_hold_the_written_form():
         for e in row["entities"]:
             if e["match"] == "rendered":
                 rendered += 1
-                assert row["text"][e["start"] : e["end"]] == doc.surface[e["label"]]
+                written = row["text"][e["start"] : e["end"]]
+                tails = ("", *attached_words().get(e["label"], ()))  # "a day" + " off"
+                assert written in {doc.surface[e["label"]] + tail for tail in tails}
                 assert e["value"] == doc.entities[e["label"]]
     assert rendered > 10
 
@@ -175,3 +178,19 @@ def test_added_settings_keep_older_fingerprints():
         load_config(None, {"reference_date": "2026-11-24", "value_forms": "all"}).fingerprint()
         != before.fingerprint()
     )
+
+
+def test_every_planted_value_has_a_span(dp_model):
+    """docs/annotation.md: a value a template writes is always marked. 400 tickets of the
+    default config (every label, the DP model's health tickets too), plain style, a model
+    that writes nothing of its own: no planted value may stand in the text unmarked."""
+    from synth.generation.entities import unmarked_values
+
+    cfg = load_config(
+        "configs/tickets.yaml",
+        {"num_docs": 400, "reference_date": "2026-11-24", "prompt_style": "plain"},
+    )
+    docs, _ = plan_documents(replace(cfg, dp_model=str(dp_model)), "run")
+    rows = render(docs, ScriptedGenerator(lambda p: " All good."), params_from(), "plain", 0)
+    unmarked = [r["id"] for r in rows if unmarked_values(r["text"], r["entities"], r["attributes"])]
+    assert unmarked == []
