@@ -249,3 +249,22 @@ def utility_change(raw: dict | None, outputs: list[str], labels: list[str], seed
     """The output's utility and its drop from the raw text's (None where not measurable)."""
     used = utility(outputs, labels, seed) if raw else None
     return {"utility": used, "utility_drop": raw["macro_f1"] - used["macro_f1"] if used else None}
+
+
+def other_words_kept(texts: list[str], gold: list[list[Span]], outputs: list[str]) -> float:
+    """Share of the words outside the gold private spans that the output still holds
+    (counted with multiplicity, case-insensitive): what de-identification left for use."""
+    import re
+    from collections import Counter
+
+    kept = total = 0
+    for text, spans, output in zip(texts, gold, outputs):
+        words = Counter(
+            m.group().lower()
+            for m in re.finditer(r"\w+", text)
+            if not any(s.start <= m.start() < s.end for s in spans)
+        )
+        left = Counter(w.lower() for w in re.findall(r"\w+", output))
+        kept += sum((words & left).values())
+        total += sum(words.values())
+    return kept / total if total else 1.0

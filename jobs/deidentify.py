@@ -3,11 +3,15 @@ a language model rewrite each document.
 
     hrsynth deidentify --input tickets.jsonl --output out/shareable --method surrogate
     python -m jobs.deidentify --input docs/ --output out/tagged --method tag \\
-        --detectors presidio,ner --ner-model out/eval/models/bio_ner
+        --detectors presidio,ner --ner-model out/detector/model
     hrsynth deidentify --input cvs.csv --output out/rewritten --method rewrite \\
         --model openai:Llama-3.1-8B-Instruct --base-url http://vllm:8000/v1
     ray job submit --working-dir . -- python -m jobs.deidentify --input /data/tickets.parquet \\
         --output /shared/shareable --num-actors 8
+
+Tag and surrogate use presidio and the detector `hrsynth detector build` registered, or
+presidio alone when none is built (the first line says which). On a cluster, pass
+--ner-model a folder every node can read (the registry is the driver's cache).
 
 Writes part-*.parquet (id, text, label, spans of what was replaced, method, error) and
 _manifest.json into --output; the key (original → replacement) only into --key-output,

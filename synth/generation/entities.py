@@ -47,6 +47,17 @@ STOP_WORDS = {
     "its",
     "as",
     "about",
+    # pronouns: "I" is capitalised but no name (a clause value starts with it)
+    "i",
+    "me",
+    "we",
+    "us",
+    "you",
+    "he",
+    "she",
+    "him",
+    "they",
+    "them",
 }
 DATE_FORMATS = ("%B %d, %Y", "%d %B %Y")
 

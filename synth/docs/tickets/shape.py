@@ -94,6 +94,9 @@ def ticket_pieces(
         own = template.greeting if template else None
         greeting = own or _pick(lists["greetings"][shape.register], rng)
         pieces[0] = fill(greeting, values) + "\n\n" + pieces[0]
+    if shape.aside and template:
+        aside = _pick(lists["asides"], rng)
+        pieces[-1] = pieces[-1].rstrip() + " " + aside
     if shape.sign_off and template:
         sign_off = template.sign_off or _pick(lists["sign_offs"][shape.register], rng)
         pieces[-1] = pieces[-1] + "\n\n" + fill(sign_off, values)

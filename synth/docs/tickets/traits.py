@@ -30,6 +30,9 @@ class Traits:
     length: dict | None = None
     omission: bool = False  # leave variables out at the taxonomy's per-variable rates
     slip_rate: float = 0.0  # share of words outside entity spans that get a typo
+    # probability of a sentence about non-personal dates, numbers and documents
+    # (synth/data/shape.yaml `asides`), left unmarked
+    aside: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -45,6 +48,7 @@ class Shape:
     header: bool
     target_words: int | None
     omitted: frozenset
+    aside: bool = False
 
 
 def _share(doc: dict, name: str) -> float:
@@ -76,7 +80,7 @@ def traits_from(doc: dict | None) -> Traits:
     reject_unknown(doc, Traits, "traits: ")
     if "register" in doc:
         doc["register"] = weights(doc["register"], "traits.register", REGISTERS)
-    for name in ("greeting", "sign_off", "header", "slip_rate"):
+    for name in ("greeting", "sign_off", "header", "slip_rate", "aside"):
         if name in doc:
             doc[name] = _share(doc, name)
     if doc.get("length") is not None:
@@ -125,4 +129,5 @@ def draw_shape(traits: Traits, sub: Subcategory, rng: np.random.Generator) -> Sh
         header=_happens(traits.header, rng),
         target_words=target_words(traits.length, rng) if traits.length else None,
         omitted=omitted,
+        aside=_happens(traits.aside, rng),  # drawn last: configs without asides draw as before
     )

@@ -194,3 +194,20 @@ def test_every_planted_value_has_a_span(dp_model):
     rows = render(docs, ScriptedGenerator(lambda p: " All good."), params_from(), "plain", 0)
     unmarked = [r["id"] for r in rows if unmarked_values(r["text"], r["entities"], r["attributes"])]
     assert unmarked == []
+
+
+def test_asides_are_written_and_never_marked():
+    """traits.aside: 1 gives every templated ticket a sentence from shape.yaml's asides,
+    with no span in it (docs/annotation.md, rule 4)."""
+    from synth.docs.tickets.shape import shape_lists
+
+    asides = shape_lists()["asides"]
+    traits = {"omission": True, "aside": 1.0, "sign_off": 0.0}
+    docs, _ = plan(n=200, prompt_style="plain", traits=traits)
+    rows = render(docs, ScriptedGenerator(lambda p: " All good."), params_from(), "plain", 0)
+    for row in rows:
+        written = [a for a in asides if a in row["text"]]
+        assert len(written) == 1, row["text"]
+        start = row["text"].index(written[0])
+        end = start + len(written[0])
+        assert not any(e["start"] < end and start < e["end"] for e in row["entities"])

@@ -1,0 +1,159 @@
+"""The personal-data detector measured: BIO scores and de-identification with the
+default detectors, on every set we have.
+
+Sets (the kind of every number is named in the results):
+- dev_people: eval/data/dev_people.jsonl, 80 tickets written by us the way people write
+  (10 per label), marked per docs/annotation.md before any detector saw them.
+- dev: eval/data/dev_tickets.jsonl, the first release's 40 dev tickets (ours).
+- dev_cvs: eval/data/dev_cvs.jsonl, 12 CVs (ours): de-identification only (their labels
+  are not the ticket taxonomy's).
+- synthetic: held-out generated tickets (--synthetic, another seed than training):
+  gold = the planted spans. Written from the same generator: it flatters the detector.
+
+For each ticket set: BIO exact and partial F1, overall and per type (the thesis's
+metric). For each set: `deidentify --method surrogate` with the old default (presidio)
+and the new one (presidio + the detector): the privacy score (mean) and the share of
+the other words kept.
+
+    python -m benchmarks.detector --model out/detector/model --step "clauses and forms" \\
+        [--synthetic out/detector-heldout] [--max-synthetic 400]
+
+Adds the step to benchmarks/results/detector.json (steps measured earlier are kept).
+"""
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from eval.deid import other_words_kept, privacy_summary
+from eval.detector_scores import bio_scores
+from eval.testset import TestDoc, load_testset
+from synth.deid.gold import annotated_spans, planted_spans
+from synth.docs.tickets import evaluation_labels
+
+RESULTS = Path(__file__).parent / "results" / "detector.json"
+DATA = Path(__file__).parents[1] / "eval" / "data"
+TICKET_SETS = {"dev_people": DATA / "dev_people.jsonl", "dev": DATA / "dev_tickets.jsonl"}
+DEFAULTS = {"presidio (old default)": ["presidio"], "presidio+detector": ["presidio", "ner"]}
+
+
+def hand_labelled(path: Path) -> dict:
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return {
+        "docs": [TestDoc(r["text"], r["label"], tuple(map(tuple, r["entities"]))) for r in rows],
+        "gold": [annotated_spans(r["entities"], r.get("personal", [])) for r in rows],
+    }
+
+
+def synthetic(folder: str, limit: int) -> dict:
+    rows = pq.read_table(folder).sort_by("id").to_pylist()
+    rows = [r for r in rows if r["text"].strip()][:limit]
+    return {
+        "docs": [
+            TestDoc(
+                r["text"],
+                r["label"],
+                tuple((e["start"], e["end"], e["label"]) for e in r["entities"]),
+            )
+            for r in rows
+        ],
+        "gold": [planted_spans(r["text"], r["entities"], r["persona"]) for r in rows],
+    }
+
+
+def deidentified(texts: list[str], detectors: list, seed: int = 0) -> list[str]:
+    from synth.deid.methods import replace_spans
+    from synth.deid.spans import resolve
+    from synth.deid.surrogates import Surrogates
+
+    found = [d.detect(texts) for d in detectors]
+    outputs = []
+    for i, text in enumerate(texts):
+        spans = resolve([s for f in found for s in f[i]])
+        outputs.append(replace_spans(text, spans, "surrogate", Surrogates(seed, str(i))).text)
+    return outputs
+
+
+def measure(model: str, sets: dict) -> dict:
+    from synth.deid.detectors import make_detectors
+
+    made = {"presidio": make_detectors(["presidio"])[0], "ner": make_detectors(["ner"], model)[0]}
+    out = {}
+    for name, s in sets.items():
+        texts = [d.text for d in s["docs"]]
+        private = [[t[g.start : g.end] for g in spans] for t, spans in zip(texts, s["gold"])]
+        entry = {"documents": len(texts)}
+        if s.get("bio", True):
+            scores = bio_scores(model, s["docs"])
+            entry["bio"] = {k: scores[k] for k in ("exact", "partial", "per_type_exact")}
+        entry["deid_surrogate"] = {}
+        for combo, parts in DEFAULTS.items():
+            outputs = deidentified(texts, [made[p] for p in parts])
+            privacy = privacy_summary([str(i) for i in range(len(texts))], private, outputs)
+            entry["deid_surrogate"][combo] = {
+                "privacy": round(privacy["mean"], 4),
+                "other_words_kept": round(other_words_kept(texts, s["gold"], outputs), 4),
+            }
+        out[name] = entry
+        print(f"{name}: done", flush=True)
+    return out
+
+
+def print_table(step: str, sets: dict) -> None:
+    print(f"\n{step}")
+    print(
+        f"{'set':<12}{'BIO exact':>10}{'partial':>9}{'priv old':>10}{'priv new':>10}{'kept new':>10}"
+    )
+    for name, e in sets.items():
+        bio = e.get("bio")
+        old, new = e["deid_surrogate"].values()
+        exact = f"{bio['exact']['f1']:.3f}" if bio else "-"
+        partial = f"{bio['partial']['f1']:.3f}" if bio else "-"
+        print(
+            f"{name:<12}{exact:>10}{partial:>9}{old['privacy']:>10.3f}{new['privacy']:>10.3f}"
+            f"{new['other_words_kept']:>10.3f}"
+        )
+
+
+def main(argv=None) -> dict:
+    p = argparse.ArgumentParser()
+    p.add_argument("--model", required=True, help="a built detector (or evaluate's bio_ner)")
+    p.add_argument("--step", required=True, help="what this detector is (the results key)")
+    p.add_argument("--synthetic", help="held-out generated tickets (not trained on)")
+    p.add_argument("--max-synthetic", type=int, default=400)
+    args = p.parse_args(argv)
+    labels, entity_labels = evaluation_labels()
+    sets = {}
+    for name, path in TICKET_SETS.items():
+        load_testset(str(path), labels, set(entity_labels))  # checked like --test
+        sets[name] = hand_labelled(path)
+    sets["dev_cvs"] = {**hand_labelled(DATA / "dev_cvs.jsonl"), "bio": False}
+    if args.synthetic:
+        sets["synthetic"] = synthetic(args.synthetic, args.max_synthetic)
+    started = time.time()
+    measured = measure(args.model, sets)
+    card = Path(args.model, "detector.json")
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"steps": {}}
+    results["steps"][args.step] = {
+        "model": json.loads(card.read_text())["version"] if card.exists() else args.model,
+        "trained_on": json.loads(card.read_text())["trained_on"] if card.exists() else None,
+        "kinds": {
+            "dev_people": "ours, written the way people write",
+            "dev": "ours (first release)",
+            "dev_cvs": "ours (CVs)",
+            "synthetic": "generated, held out (flatters the detector)",
+        },
+        "sets": measured,
+        "wall_s": round(time.time() - started, 1),
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False))
+    print_table(args.step, measured)
+    return results
+
+
+if __name__ == "__main__":
+    main()
