@@ -88,7 +88,9 @@ def measure(model: str, sets: dict) -> dict:
         entry = {"documents": len(texts)}
         if s.get("bio", True):
             scores = bio_scores(model, s["docs"])
-            entry["bio"] = {k: scores[k] for k in ("exact", "partial", "per_type_exact")}
+            entry["bio"] = {
+                k: scores[k] for k in ("exact", "partial", "raw_model", "per_type_exact", "errors")
+            }
         entry["deid_surrogate"] = {}
         for combo, parts in DEFAULTS.items():
             outputs = deidentified(texts, [made[p] for p in parts])

@@ -3,6 +3,7 @@ F1 over the taxonomy's variables), per type. Used by `hrsynth detector build` fo
 model card and by benchmarks/detector.py."""
 
 from eval.testset import TestDoc
+from synth.deid.roles import resolve_roles, ticket_roles
 
 
 def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dict:
@@ -16,8 +17,44 @@ def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dic
     known = {t[2:] for t in tags if t != "O"}
     # Gold spans of a type the model has no tag for count as misses, not as errors here.
     true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in docs]
-    predicted = encoder.predict_word_tags(model, tokenizer, [d.text for d in docs], tags)
+    raw = encoder.predict_word_tags(model, tokenizer, [d.text for d in docs], tags)
+    # The detector's output: roles by context (synth.deid.roles); the raw model beside it.
+    predicted = [resolve_roles(t, ticket_roles()) for t in raw]
     scores = metrics.entity_scores(true, predicted)
+    unresolved = metrics.entity_scores(true, raw)
+    scores["raw_model"] = {k: unresolved[k] for k in ("exact", "partial")}
     scores["documents"] = len(docs)
+    scores["errors"] = error_kinds(true, predicted)
     scores["types_without_a_tag"] = sorted({e[2] for d in docs for e in d.entities} - known)
     return scores
+
+
+def error_kinds(true: list[list[str]], predicted: list[list[str]]) -> dict:
+    """What the model gets wrong, counted over the gold spans (word level): exact; shorter
+    or longer than the gold span with the right type; the right words typed with another
+    role (with the confusions, gold -> predicted); missed; and predicted spans that
+    overlap no gold span."""
+    from collections import Counter
+
+    from seqeval.metrics.sequence_labeling import get_entities
+
+    counts, confusions = Counter(), Counter()
+    for gold_tags, pred_tags in zip(true, predicted):
+        gold, pred = get_entities(gold_tags), get_entities(pred_tags)
+        for g_type, g_start, g_end in gold:
+            hits = [p for p in pred if p[1] <= g_end and g_start <= p[2]]
+            same = [p for p in hits if p[0] == g_type]
+            if (g_type, g_start, g_end) in pred:
+                counts["exact"] += 1
+            elif same:
+                inside = all(g_start <= p[1] and p[2] <= g_end for p in same)
+                counts["shorter" if inside else "longer"] += 1
+            elif hits:
+                counts["wrong_role"] += 1
+                confusions[f"{g_type} -> {hits[0][0]}"] += 1
+            else:
+                counts["missed"] += 1
+        counts["spurious"] += sum(
+            not any(p[1] <= g[2] and g[1] <= p[2] for g in gold) for p in pred
+        )
+    return {**dict(counts), "confusions": dict(confusions.most_common(10))}

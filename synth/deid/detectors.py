@@ -139,10 +139,12 @@ class NerDetector:
 
     def detect(self, texts: list[str]) -> list[list[Span]]:
         from eval.encoder import predict_word_tags, word_tags
+        from synth.deid.roles import resolve_roles, ticket_roles
 
         predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags)
         out = []
         for text, tags in zip(texts, predicted):
+            tags = resolve_roles(tags, ticket_roles())  # a shift date is no absence's
             words, _ = word_tags(self.tokenizer, text, [])
             out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
         return out

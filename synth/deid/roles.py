@@ -1,0 +1,76 @@
+"""Roles by context: a predicted role the ticket's kind does not have becomes the role of
+its group that the kind does have (synth/data/deid/role_groups.yaml).
+
+The same words play different roles ("Monday 3 March" is a shift date in a shift ticket
+and an absence's first day in a health ticket); a token classifier sees a few words on
+each side and types such spans by what it saw most. The ticket's kind is the taxonomy label
+that explains its predicted roles best (its own roles, then roles of the same group). Works on BIO tags, so both the thesis's metric and
+de-identification see the same spans.
+"""
+
+from functools import cache
+
+from synth import DATA_DIR
+from synth.io.files import read_yaml
+
+
+@cache
+def role_groups() -> dict[str, dict]:
+    """group -> {'mate': weight, 'roles': [roles, in the file's order]}."""
+    return dict(read_yaml(DATA_DIR / "deid" / "role_groups.yaml", "role groups"))
+
+
+def _group(role: str) -> dict:
+    return next((g for g in role_groups().values() if role in g["roles"]), {"mate": 0, "roles": []})
+
+
+def ticket_kind(roles: list[str], roles_of: dict[str, set[str]]) -> str | None:
+    """The kind that explains the predicted roles best (None: no role, or a tie): each
+    role scores 1 for a kind that has it and its group's `mate` weight for one that has
+    another role of its group (a 'number_of_days' beside a 'location' reads as an
+    accommodation ticket's duration, not as a health ticket)."""
+    scores = {}
+    for kind, own in roles_of.items():
+        scores[kind] = sum(
+            1.0 if role in own else _group(role)["mate"] if set(_group(role)["roles"]) & own else 0
+            for role in roles
+        )
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] == 0 or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
+
+
+def resolve_roles(tags: list[str], roles_of: dict[str, set[str]]) -> list[str]:
+    """BIO tags with roles the ticket's kind lacks moved to their group's role in it.
+
+    `roles_of`: taxonomy label -> its variables (context variables included)."""
+    spans_roles = [t[2:] for t in tags if t.startswith("B-")]
+    kind = ticket_kind(spans_roles, roles_of)
+    if kind is None:
+        return tags
+    own, moved = roles_of[kind], {}
+    for role in set(spans_roles) - own:
+        options = [r for r in _group(role)["roles"] if r in own]
+        if options:
+            moved[role] = options[0]
+    resolved = [t[:2] + moved.get(t[2:], t[2:]) if t != "O" else t for t in tags]
+    return join_pieces(resolved)
+
+
+def join_pieces(tags: list[str]) -> list[str]:
+    """A span cut in pieces of one role ('02' B-date, '/' B-date, …) made one span: a B-
+    right after a tag of the same role continues it."""
+    out = list(tags)
+    for i in range(1, len(out)):
+        if out[i].startswith("B-") and out[i - 1] != "O" and out[i - 1][2:] == out[i][2:]:
+            out[i] = "I-" + out[i][2:]
+    return out
+
+
+@cache
+def ticket_roles() -> dict[str, set[str]]:
+    """taxonomy label -> its variables, context variables included."""
+    from synth.docs.tickets.taxonomy import load_taxonomy
+
+    return {k: set(s.variables) | set(s.context_variables) for k, s in load_taxonomy().items()}

@@ -1,0 +1,40 @@
+from synth.deid.roles import resolve_roles, ticket_kind, ticket_roles
+
+
+def test_a_date_in_a_health_ticket_is_the_absence_start():
+    tags = ["O", "B-date", "I-date", "O", "B-reason", "I-reason", "B-number_of_days"]
+    assert resolve_roles(tags, ticket_roles()) == [
+        "O", "B-date_start_absence", "I-date_start_absence", "O",
+        "B-reason", "I-reason", "B-number_of_days",
+    ]  # fmt: skip
+
+
+def test_a_travel_ticket_keeps_its_roles_and_moves_a_shift_date():
+    tags = ["B-location", "O", "B-airport", "B-date"]
+    assert resolve_roles(tags, ticket_roles()) == [
+        "B-location", "O", "B-airport", "B-date_travel",
+    ]  # fmt: skip
+
+
+def test_a_day_count_beside_a_place_is_a_stay():
+    tags = ["B-location", "O", "B-number_of_days", "I-number_of_days"]
+    assert resolve_roles(tags, ticket_roles()) == [
+        "B-location", "O", "B-duration", "I-duration",
+    ]  # fmt: skip
+
+
+def test_no_kind_on_a_tie_or_no_role_leaves_the_tags():
+    roles_of = {"A": {"x", "shared"}, "B": {"y", "shared"}}
+    assert ticket_kind(["shared"], roles_of) is None
+    assert ticket_kind(["x", "shared"], roles_of) == "A"
+    assert ticket_kind([], roles_of) is None
+    assert resolve_roles(["O", "O"], ticket_roles()) == ["O", "O"]
+
+
+def test_a_clause_role_decides_a_tie_of_generic_ones_and_pieces_are_joined():
+    # reason (health) beside a date: health, though 'date' is the shift ticket's role
+    tags = ["B-reason", "I-reason", "B-date", "B-date_start_absence", "I-date_start_absence"]
+    assert resolve_roles(tags, ticket_roles()) == [
+        "B-reason", "I-reason",
+        "B-date_start_absence", "I-date_start_absence", "I-date_start_absence",
+    ]  # fmt: skip
