@@ -60,6 +60,15 @@ STOP_WORDS = {
     "them",
 }
 DATE_FORMATS = ("%B %d, %Y", "%d %B %Y")
+CALENDAR_WORDS = {  # month and weekday names, whole and abbreviated
+    name.lower()
+    for day in (dt.date(2000, m, 1) for m in range(1, 13))
+    for name in (day.strftime("%B"), day.strftime("%b"))
+} | {
+    name.lower()
+    for day in (dt.date(2024, 1, d) for d in range(1, 8))
+    for name in (day.strftime("%A"), day.strftime("%a"))
+}
 
 
 def _date_variants(value: str) -> list[str]:
@@ -139,8 +148,13 @@ def _sub_phrases(value: str) -> list[str]:
             if run == words or run[0].lower() in STOP_WORDS or run[-1].lower() in STOP_WORDS:
                 continue
             content = [w for w in run if w.lower() not in STOP_WORDS]
-            # One content word only when it is a name ('Frankfurt' of 'Frankfurt am Main').
-            if len(content) >= 2 or (len(content) == 1 and content[0][:1].isupper()):
+            # One content word only when it is a name ('Frankfurt' of 'Frankfurt am Main'),
+            # not a month or a weekday ('May' of '12 May 2027' in another date).
+            if len(content) >= 2 or (
+                len(content) == 1
+                and content[0][:1].isupper()
+                and content[0].lower() not in CALENDAR_WORDS
+            ):
                 runs.append(" ".join(run))
     return sorted(set(runs), key=len, reverse=True)
 

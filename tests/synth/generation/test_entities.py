@@ -80,3 +80,11 @@ def test_a_day_count_takes_in_the_off_that_follows_it():
     assert attach_following(text, [{**spans[0], "label": "duration"}], attached_words()) == [
         {**spans[0], "label": "duration"}
     ]
+
+
+def test_a_month_alone_is_no_part_of_a_date_elsewhere():
+    from synth.generation.entities import locate
+
+    text = "Absent from 12 May 2027. Back on 21 May 2037 after Main Street."
+    spans = locate(text, {"date_start_absence": "12 May 2027", "location": "Frankfurt am Main"})
+    assert [text[e["start"] : e["end"]] for e in spans] == ["12 May 2027", "Main"]
