@@ -509,9 +509,20 @@ def airports() -> tuple[dict[str, tuple[str, str]], dict[str, int]]:
     return by_name, {city: n for (city, _), n in per_city.items()}
 
 
+@cache
+def airport_short_names() -> dict[str, list[str]]:
+    """Official name -> what people call it (forms/airport_names.yaml)."""
+    from synth.io.files import read_yaml
+
+    return read_yaml(FORMS_DIR / "airport_names.yaml", "airport short names")
+
+
 def render_airport(form: str, value: str, writer: Writer, rng) -> str | None:
     if form == "name":
         return value
+    if form == "short":
+        names = airport_short_names().get(value)
+        return names[rng.integers(len(names))] if names else None
     by_name, per_city = airports()
     if value not in by_name:
         return None
@@ -529,6 +540,9 @@ def render_airport(form: str, value: str, writer: Writer, rng) -> str | None:
 
 
 def read_airport(text: str) -> str:
+    short = {n: full for full, names in airport_short_names().items() for n in names}
+    if text in short:
+        return short[text]
     by_name, _ = airports()
     by_code = {code: name for name, (code, _) in by_name.items()}
     by_city = {city: name for name, (_, city) in by_name.items() if city}

@@ -41,6 +41,7 @@ def sampled_values(kind: str, writer: Writer) -> list[str]:
             "Leonardo da Vinci–Fiumicino Airport",
             "John F Kennedy International Airport",
             "Aalborg Airport",
+            "London Heathrow Airport",
         ],
     }[kind]
 
@@ -159,3 +160,12 @@ def test_a_ticket_uses_one_habit_per_kind_where_it_fits():
 def test_read_back_of_unknown_text_fails_clearly():
     with pytest.raises(ValueError, match="not a date form"):
         forms.read_date("someday", WRITERS[0])
+
+
+def test_short_airport_names_name_listed_airports_once():
+    by_name, _ = forms.airports()
+    short = forms.airport_short_names()
+    assert set(short) <= set(by_name)
+    names = [n for ns in short.values() for n in ns]
+    assert len(names) == len(set(names))
+    assert all(forms.read_airport(n) == full for full, ns in short.items() for n in ns)
