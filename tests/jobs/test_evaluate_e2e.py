@@ -89,7 +89,10 @@ def test_every_task_reports_its_metrics(generated, tmp_path):
     # the NER detector is the bio_ner model this run trained
     assert set(deid["detectors"]) == {"presidio-basic", "presidio", "ner", "presidio+ner"}
     tagged = deid["detectors"]["presidio+ner"]["methods"]["tag"]
-    assert 0 <= tagged["privacy"]["p5"] <= tagged["privacy"]["mean"] <= 1
+    # p5 lies between the worst document and 1; it may exceed the mean (one bad document
+    # pulls the mean below a 5th percentile of perfect ones)
+    privacy = tagged["privacy"]
+    assert 0 <= privacy["worst"][0]["score"] <= privacy["p5"] <= 1 and 0 <= privacy["mean"] <= 1
     report = (out / "report.md").read_text()
     assert "| classify | macro F1 |" in report and "| intrinsic | ttr_1" in report
     assert "| privacy | exact match rate |" in report
