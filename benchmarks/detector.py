@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from eval.deid import other_words_kept, privacy_summary
+from eval.deid import other_words_kept, privacy_summary, replaced_texts
 from eval.detector_scores import bio_scores
 from eval.testset import TestDoc, load_testset
 from synth.deid.gold import annotated_spans, planted_spans
@@ -40,12 +40,10 @@ TICKET_SETS = {"dev_people": DATA / "dev_people.jsonl", "dev": DATA / "dev_ticke
 DEFAULTS = {"presidio (old default)": ["presidio"], "presidio+detector": ["presidio", "ner"]}
 
 
-def hand_labelled(path: Path) -> dict:
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return {
-        "docs": [TestDoc(r["text"], r["label"], tuple(map(tuple, r["entities"]))) for r in rows],
-        "gold": [annotated_spans(r["entities"], r.get("personal", [])) for r in rows],
-    }
+def hand_labelled(path: Path, entity_labels: set[str] | None = None) -> dict:
+    """A set of ours, read and checked as `--test` reads it."""
+    docs = load_testset(str(path), None, entity_labels).docs
+    return {"docs": docs, "gold": [annotated_spans(d.entities, d.personal) for d in docs]}
 
 
 def synthetic(folder: str, limit: int) -> dict:
@@ -65,16 +63,11 @@ def synthetic(folder: str, limit: int) -> dict:
 
 
 def deidentified(texts: list[str], detectors: list, seed: int = 0) -> list[str]:
-    from synth.deid.methods import replace_spans
     from synth.deid.spans import resolve
-    from synth.deid.surrogates import Surrogates
 
     found = [d.detect(texts) for d in detectors]
-    outputs = []
-    for i, text in enumerate(texts):
-        spans = resolve([s for f in found for s in f[i]])
-        outputs.append(replace_spans(text, spans, "surrogate", Surrogates(seed, str(i))).text)
-    return outputs
+    spans = [resolve([s for f in found for s in f[i]]) for i in range(len(texts))]
+    return replaced_texts(texts, spans, [str(i) for i in range(len(texts))], "surrogate", seed)
 
 
 def measure(model: str, sets: dict) -> dict:
@@ -127,11 +120,8 @@ def main(argv=None) -> dict:
     p.add_argument("--synthetic", help="held-out generated tickets (not trained on)")
     p.add_argument("--max-synthetic", type=int, default=400)
     args = p.parse_args(argv)
-    labels, entity_labels = evaluation_labels()
-    sets = {}
-    for name, path in TICKET_SETS.items():
-        load_testset(str(path), labels, set(entity_labels))  # checked like --test
-        sets[name] = hand_labelled(path)
+    _, entity_labels = evaluation_labels()
+    sets = {name: hand_labelled(path, set(entity_labels)) for name, path in TICKET_SETS.items()}
     sets["dev_cvs"] = {**hand_labelled(DATA / "dev_cvs.jsonl"), "bio": False}
     if args.synthetic:
         sets["synthetic"] = synthetic(args.synthetic, args.max_synthetic)

@@ -191,8 +191,6 @@ def deid_scores(docs: dict, ner_model: str | None, seed: int = 0) -> dict:
     surrogate on `docs` (ids, texts, labels, gold spans): detection, privacy, closeness,
     utility and its drop from the raw text, and recall on the quasi-identifiers."""
     from synth.deid.detectors import make_detectors
-    from synth.deid.methods import replace_spans
-    from synth.deid.surrogates import Surrogates
     from synth.deid.types import personal_types
 
     texts, ids = docs["texts"], docs["ids"]
@@ -220,12 +218,7 @@ def deid_scores(docs: dict, ner_model: str | None, seed: int = 0) -> dict:
             "methods": {},
         }
         for method in SPAN_METHODS:
-            outputs = [
-                replace_spans(
-                    t, s, method, Surrogates(seed, i) if method == "surrogate" else None
-                ).text
-                for t, s, i in zip(texts, spans, ids)
-            ]
+            outputs = replaced_texts(texts, spans, ids, method, seed)
             entry["methods"][method] = {
                 "privacy": privacy_summary(ids, private, outputs),
                 **closeness(texts, outputs),
@@ -243,6 +236,19 @@ def deid_scores(docs: dict, ner_model: str | None, seed: int = 0) -> dict:
         for detector in singles
     }
     return result
+
+
+def replaced_texts(
+    texts: list[str], spans: list[list[Span]], ids: list[str], method: str, seed: int
+) -> list[str]:
+    """Every document with its (resolved) spans tagged or replaced by surrogates."""
+    from synth.deid.methods import replace_spans
+    from synth.deid.surrogates import Surrogates
+
+    return [
+        replace_spans(t, s, method, Surrogates(seed, i) if method == "surrogate" else None).text
+        for t, s, i in zip(texts, spans, ids)
+    ]
 
 
 def utility_change(raw: dict | None, outputs: list[str], labels: list[str], seed: int) -> dict:

@@ -9,7 +9,7 @@ from synth.deid.roles import resolve_roles, ticket_roles
 def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dict:
     from transformers import AutoModelForTokenClassification
 
-    from eval import encoder, metrics
+    from eval import encoder
 
     model = AutoModelForTokenClassification.from_pretrained(model_dir)
     tags = [model.config.id2label[i] for i in range(model.config.num_labels)]
@@ -18,14 +18,22 @@ def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dic
     # Gold spans of a type the model has no tag for count as misses, not as errors here.
     true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in docs]
     raw = encoder.predict_word_tags(model, tokenizer, [d.text for d in docs], tags)
-    # The detector's output: roles by context (synth.deid.roles); the raw model beside it.
+    scores = ticket_bio_scores(true, raw)
+    scores["documents"] = len(docs)
+    scores["types_without_a_tag"] = sorted({e[2] for d in docs for e in d.entities} - known)
+    return scores
+
+
+def ticket_bio_scores(true: list[list[str]], raw: list[list[str]]) -> dict:
+    """Scores of the detector's output (roles by context, synth.deid.roles) with the raw
+    model's beside them, and the kinds of error."""
+    from eval import metrics
+
     predicted = [resolve_roles(t, ticket_roles()) for t in raw]
     scores = metrics.entity_scores(true, predicted)
     unresolved = metrics.entity_scores(true, raw)
     scores["raw_model"] = {k: unresolved[k] for k in ("exact", "partial")}
-    scores["documents"] = len(docs)
     scores["errors"] = error_kinds(true, predicted)
-    scores["types_without_a_tag"] = sorted({e[2] for d in docs for e in d.entities} - known)
     return scores
 
 

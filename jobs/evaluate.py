@@ -200,13 +200,11 @@ def _run_task(task: str, ctx: dict, args) -> dict:
         tokenizer = encoder.load_tokenizer(ctx["common"]["encoder"])
         true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in ctx["test"].docs]
         ctx["ner_model"] = str(ctx["out"] / "models" / "bio_ner")  # for the deid task
-        raw = metrics.entity_scores(true, predicted)
         if args.doc_type == "ticket":  # the detector's output: roles by context
-            from synth.deid.roles import resolve_roles, ticket_roles
+            from eval.detector_scores import ticket_bio_scores
 
-            predicted = [resolve_roles(tags, ticket_roles()) for tags in predicted]
-        scores = metrics.entity_scores(true, predicted)
-        return {**scores, "raw_model": {k: raw[k] for k in ("exact", "partial")}, "training": m}
+            return {**ticket_bio_scores(true, predicted), "training": m}
+        return {**metrics.entity_scores(true, predicted), "training": m}
     if task == "cls_entity_ner":
         return _cls_entity(ctx)
     if task == "privacy":
