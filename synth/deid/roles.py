@@ -48,7 +48,7 @@ def resolve_roles(tags: list[str], roles_of: dict[str, set[str]]) -> list[str]:
     spans_roles = [t[2:] for t in tags if t.startswith("B-")]
     kind = ticket_kind(spans_roles, roles_of)
     if kind is None:
-        return tags
+        return join_pieces(tags)
     own, moved = roles_of[kind], {}
     for role in set(spans_roles) - own:
         options = [r for r in _group(role)["roles"] if r in own]

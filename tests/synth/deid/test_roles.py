@@ -31,6 +31,15 @@ def test_no_kind_on_a_tie_or_no_role_leaves_the_tags():
     assert resolve_roles(["O", "O"], ticket_roles()) == ["O", "O"]
 
 
+def test_pieces_are_joined_when_no_kind_is_found():
+    # a day count alone is a role of two kinds (a tie), yet '3' 'days' is one span
+    tags = ["O", "B-number_of_days", "B-number_of_days", "O"]
+    assert ticket_kind(["number_of_days", "number_of_days"], ticket_roles()) is None
+    assert resolve_roles(tags, ticket_roles()) == [
+        "O", "B-number_of_days", "I-number_of_days", "O",
+    ]  # fmt: skip
+
+
 def test_a_clause_role_decides_a_tie_of_generic_ones_and_pieces_are_joined():
     # reason (health) beside a date: health, though 'date' is the shift ticket's role
     tags = ["B-reason", "I-reason", "B-date", "B-date_start_absence", "I-date_start_absence"]
