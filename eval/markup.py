@@ -34,6 +34,18 @@ def parse_ticket(label: str, marked: str) -> dict:
     return {"text": text, "label": label, "entities": entities, "personal": personal}
 
 
+def mark(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """The markup of a text with its spans: the inverse of `parse_ticket` (for showing
+    generated tickets as people read them; overlapping spans keep the first)."""
+    out, last = [], 0
+    for start, end, kind in sorted(spans):
+        if start < last:
+            continue
+        out += [text[last:start], f"[{text[start:end]}]{{{kind}}}"]
+        last = end
+    return "".join(out) + text[last:]
+
+
 def parse(path: Path) -> list[dict]:
     records, label, lines = [], None, []
     for line in path.read_text(encoding="utf-8").splitlines():

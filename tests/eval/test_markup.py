@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.markup import jsonl, parse, parse_ticket
+from eval.markup import jsonl, mark, parse, parse_ticket
 from eval.testset import load_testset
 from synth import ConfigError
 from synth.docs.tickets import evaluation_labels
@@ -28,3 +28,10 @@ def test_the_committed_jsonl_is_the_markup_and_a_valid_test_set():
     labels, entity_labels = evaluation_labels()
     docs = load_testset(str(DEV_PEOPLE.with_suffix(".jsonl")), labels, set(entity_labels)).docs
     assert len(docs) == 80 and all(sum(d.label == lab for d in docs) == 10 for lab in labels)
+
+
+def test_marking_a_record_gives_back_its_markup():
+    for record in parse(DEV_PEOPLE):
+        spans = [tuple(s) for s in record["entities"] + record["personal"]]
+        again = parse_ticket(record["label"], mark(record["text"], spans))
+        assert again == record
