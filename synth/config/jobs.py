@@ -12,6 +12,7 @@ from typing import Literal
 
 from synth import ConfigError
 from synth.config.options import option
+from synth.io.locations import check_apart
 
 # A budget above this is no privacy guarantee (utility checks need no more); it sends
 # the structure search into minutes (demo table: ε = 1e4 takes 5 s, 1e6 over 60 s).
@@ -420,10 +421,9 @@ class DeidentifyOptions:
                 f"--key-output: --method {self.method} has no key (the model does not say "
                 "what it replaced); drop --key-output"
             )
-        if self.key_output and _inside(self.key_output, self.output):
-            raise ConfigError(
-                "--key-output must be outside --output: the key re-identifies the documents"
-            )
+        # the key re-identifies the documents; the shareable output must not reach the
+        # private input (a rerun would read its own shards as documents)
+        check_apart(input=self.input, output=self.output, key_output=self.key_output)
 
     def detector_names(self) -> list[str]:
         if self.detectors is None:
@@ -446,13 +446,6 @@ class DeidentifyOptions:
 
     def endpoint(self) -> dict:
         return {"base_url": self.base_url, "api_key_env": self.api_key_env}
-
-
-def _inside(path: str, folder: str) -> bool:
-    """`path` is `folder` or somewhere under it (local paths made absolute first)."""
-    norm = [p if "://" in p else str(Path(p).resolve()) for p in (path, folder)]
-    path, folder = (p.rstrip("/") for p in norm)
-    return path == folder or path.startswith(folder + "/")
 
 
 @dataclass(kw_only=True)

@@ -61,7 +61,9 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
     for shard in sorted(rows):
         if key_output:
             write_table(
-                shard_path(key_output, shard), pa.Table.from_pylist(keys[shard], KEY_SCHEMA)
+                shard_path(key_output, shard),
+                pa.Table.from_pylist(keys[shard], KEY_SCHEMA),
+                owner_only=True,
             )
         write_table(shard_path(output, shard), pa.Table.from_pylist(rows[shard], DEID_SCHEMA))
         counts["shard"].append(shard)

@@ -41,14 +41,21 @@ def read_json(fs: pafs.FileSystem, path: str):
         return json.loads(f.read().decode("utf-8"))
 
 
-def write_atomic(location: str, write: Callable) -> None:
+def write_atomic(location: str, write: Callable, owner_only: bool = False) -> None:
     """Write a file as a whole or not at all: `write(stream)` fills a temporary file beside
     it, which is then moved over the target, so a reader never sees a partial file and an
-    interrupted writer leaves the old one. The one place every output file is written."""
+    interrupted writer leaves the old one. The one place every output file is written.
+
+    `owner_only` (what re-identifies people: the de-identification key): on a local disk
+    the folder is made 0700 and the file 0600 from its creation, whatever the umask;
+    object stores have no such bits (their bucket policy decides)."""
     fs, path = filesystem(str(location))
     folder, name = path.rsplit("/", 1)
     fs.create_dir(folder, recursive=True)
     temporary = f"{folder}/.{name}.tmp{os.getpid()}-{time.time_ns()}"
+    if owner_only and isinstance(fs, pafs.LocalFileSystem):
+        os.chmod(folder, 0o700)
+        os.close(os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     try:
         with fs.open_output_stream(temporary) as stream:
             write(stream)
@@ -68,6 +75,6 @@ def write_bytes(location: str, data: bytes) -> None:
     write_atomic(location, lambda stream: stream.write(data))
 
 
-def write_table(location: str, table: pa.Table) -> None:
-    """An Arrow table as one Parquet file, atomically."""
-    write_atomic(location, lambda stream: pq.write_table(table, stream))
+def write_table(location: str, table: pa.Table, owner_only: bool = False) -> None:
+    """An Arrow table as one Parquet file, atomically (`owner_only`: see write_atomic)."""
+    write_atomic(location, lambda stream: pq.write_table(table, stream), owner_only)

@@ -66,3 +66,23 @@ def test_an_unknown_method_is_named_with_the_choices(tmp_path, capsys):
     )
     with pytest.raises(ConfigError, match="--method"):  # the same from a mapping (refresh, …)
         deidentify.run({"input": "in.jsonl", "output": "o", "method": "erase"})
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        lambda d: ["--output", f"file://{d}/out", "--key-output", f"{d}/out/key"],
+        lambda d: ["--output", f"{d}/out", "--key-output", f"file://{d}//out/key/"],
+        lambda d: ["--output", f"{d}/link", "--key-output", f"{d}/out/key"],  # a symlink
+        lambda d: ["--output", str(d)],  # the private input would sit in the output
+    ],
+)
+def test_private_and_shareable_places_are_kept_apart_before_any_work(tmp_path, capsys, where):
+    (tmp_path / "in.jsonl").write_text('{"text": "Hi, I am Paul Smith"}\n')
+    (tmp_path / "out").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "out")
+    before = sorted(tmp_path.rglob("*"))
+    code = deidentify.main(["--input", str(tmp_path / "in.jsonl"), *where(tmp_path)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "one holds the other" in err and "\n" not in err, err
+    assert sorted(tmp_path.rglob("*")) == before  # nothing written, the key least of all

@@ -48,9 +48,12 @@ def test_shareable_output_and_the_key_only_when_asked(ray_local, corpus, tmp_pat
     keyed, key = tmp_path / "keyed", tmp_path / "key"
     deidentify.run({**options, "output": str(keyed), "key_output": str(key)})
     originals = set(pq.read_table(key).column("original").to_pylist())
+    # owner-only, whatever the umask: the key re-identifies people
+    assert key.stat().st_mode & 0o777 == 0o700
+    assert {p.stat().st_mode & 0o777 for p in key.iterdir()} == {0o600}
     assert set(planted) <= originals
     assert not [v for v in planted if v.encode() in every_byte(keyed)]
-    with pytest.raises(ConfigError, match="--key-output must be outside --output"):
+    with pytest.raises(ConfigError, match="--output .* and --key-output .* one holds the other"):
         deidentify.run({**options, "output": str(keyed), "key_output": str(keyed / "key")})
 
 

@@ -1,0 +1,44 @@
+"""Where a job reads and writes, compared as the same place whatever its spelling.
+
+A folder can be named as a relative path, an absolute one, a symlink, or a `file://`
+URI; an object store as `s3://bucket/a//b/`. Checks that keep the private side apart
+from the shareable side (the key outside the output, the output away from the input)
+compare canonical forms, so no spelling slips past them.
+"""
+
+import os
+import posixpath
+from urllib.parse import unquote, urlsplit
+
+from synth import ConfigError
+
+
+def canonical(location: str) -> str:
+    """Local paths (and file:// URIs) as real absolute paths, symlinks resolved; other URIs
+    as scheme://bucket/path with repeated and trailing slashes removed."""
+    if "://" not in location:
+        return os.path.realpath(os.path.expanduser(location))
+    parts = urlsplit(location)
+    if parts.scheme == "file":
+        return os.path.realpath(unquote(parts.path) or "/")
+    path = posixpath.normpath("/" + parts.path.lstrip("/")) if parts.path.strip("/") else ""
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def inside(path: str, folder: str) -> bool:
+    """`path` is `folder` or somewhere under it."""
+    path, folder = canonical(path).rstrip("/"), canonical(folder).rstrip("/")
+    return path == folder or path.startswith(folder + "/")
+
+
+def check_apart(**locations: str | None) -> None:
+    """Refuse, before any work, two locations of which one holds the other; each given as
+    option name=location (None: not given). The message names both options."""
+    given = [(name, where) for name, where in locations.items() if where]
+    for i, (a, where_a) in enumerate(given):
+        for b, where_b in given[i + 1 :]:
+            if inside(where_a, where_b) or inside(where_b, where_a):
+                raise ConfigError(
+                    f"--{a.replace('_', '-')} {where_a} and --{b.replace('_', '-')} {where_b} "
+                    "are the same place or one holds the other; give them separate folders"
+                )

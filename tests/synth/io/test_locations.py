@@ -1,0 +1,33 @@
+import pytest
+
+from synth import ConfigError
+from synth.io.locations import canonical, check_apart, inside
+
+
+def test_every_spelling_of_a_local_folder_is_one_place(tmp_path, monkeypatch):
+    real = tmp_path / "out"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    spellings = [str(real), str(real) + "/", f"file://{real}", f"file://{link}/", str(link)]
+    assert {canonical(s).rstrip("/") for s in spellings} == {str(real)}
+    monkeypatch.chdir(tmp_path)
+    assert canonical("out") == str(real)
+
+
+def test_object_store_uris_lose_repeated_and_trailing_slashes():
+    assert canonical("s3://bucket/a//b/") == "s3://bucket/a/b"
+    assert inside("s3://bucket/a//b/key", "s3://bucket/a/b/")
+    assert not inside("s3://bucket/a/bc", "s3://bucket/a/b")
+    assert not inside("s3://other/a/b", "s3://bucket/a/b")
+
+
+def test_a_key_inside_the_output_is_refused_however_it_is_written(tmp_path):
+    out = tmp_path / "out"
+    for key in (f"file://{out}/key", str(out / "key"), str(out)):
+        with pytest.raises(ConfigError, match="--output .* and --key-output .* one holds"):
+            check_apart(output=f"file://{out}", key_output=key)
+    with pytest.raises(ConfigError, match="--input .* and --output"):
+        check_apart(input=str(tmp_path / "docs.jsonl"), output=str(tmp_path))
+    check_apart(input=str(tmp_path / "docs.jsonl"), output=str(out), key_output=None)
+    check_apart(output=str(out), key_output=str(tmp_path / "outside"))
