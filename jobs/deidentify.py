@@ -49,7 +49,9 @@ def run(options) -> dict:
     from synth.io.storage import exists, filesystem, join, write_json
 
     started = time.time()
-    docs = read_documents(args.input, args.text_field, args.id_field, args.label_field)
+    docs = read_documents(
+        args.input, args.text_field, args.id_field, args.label_field, args.encoding
+    )
     out = args.output if "://" in args.output else os.path.abspath(args.output)
     keys = args.key_output
     if keys and "://" not in keys:
@@ -130,19 +132,18 @@ def announce_detectors(args, settings: dict) -> None:
 
 
 def spans_per_type(out: str) -> dict:
-    import pyarrow.dataset as pads
+    from synth.io.shards import shard_dataset
 
     counts = Counter()
-    table = pads.dataset(out, format="parquet").to_table(columns=["spans"])
-    for spans in table.column("spans").to_pylist():
+    for spans in shard_dataset(out, ["spans"]).column("spans").to_pylist():
         counts.update(s["type"] for s in spans)
     return dict(sorted(counts.items()))
 
 
 def rows_with_error(out: str) -> int:
-    import pyarrow.dataset as pads
+    from synth.io.shards import shard_dataset
 
-    errors = pads.dataset(out, format="parquet").to_table(columns=["error"]).column("error")
+    errors = shard_dataset(out, ["error"]).column("error")
     return errors.length() - errors.null_count
 
 

@@ -34,7 +34,9 @@ class FakeEndpoint:
                     self.connection.shutdown(2)
                     return
                 if isinstance(fault, int):
-                    self._send(fault, {"error": {"message": "injected"}}, {"Retry-After": "0"})
+                    # as some servers do, the error echoes what it was sent
+                    echo = {"message": f"injected; request was {json.dumps(body)}"}
+                    self._send(fault, {"error": echo}, {"Retry-After": "0"})
                     return
                 if isinstance(fault, float):
                     threading.Event().wait(fault)

@@ -5,6 +5,7 @@ The CLI (`hrsynth <job> --help`) is built from these classes; `options_from` che
 value's type and each class's `check()` its ranges, before any data is read or Ray starts.
 """
 
+import codecs
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,16 @@ def check_share(name: str, value: float, low_open: bool = False, example: str = 
     if not (0 < value < 1 if low_open else 0 <= value < 1):
         hint = f", e.g. {example}" if example else ""
         raise ConfigError(f"{name} must be in {'(0' if low_open else '[0'}, 1){hint}; got {value}")
+
+
+def check_encoding(flag: str, encoding: str) -> None:
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise ConfigError(
+            f"{flag}: unknown encoding {encoding!r}; use a Python codec name such as utf-8 "
+            "or latin-1"
+        ) from None
 
 
 def check_positive(**values) -> None:
@@ -399,6 +410,7 @@ class DeidentifyOptions:
     text_field: str = option("text", "the field holding each document's text")
     id_field: str = option("id", "the field holding each document's id (default: its position)")
     label_field: str = option("label", "the field holding each document's label, if any")
+    encoding: str = option("utf-8", "the input's text encoding (JSON, JSONL, CSV): e.g. latin-1")
     country: str = option("US", "surrogates' locale and date order (US, GB, DE, IT, ES, FR, NL)")
     seed: int = option(0, "surrogates' seed (with each document's id)")
     shard_size: int = option(256, "documents per Parquet shard")
@@ -416,6 +428,7 @@ class DeidentifyOptions:
         if not 0 <= self.temperature <= 5:
             raise ConfigError(f"--temperature must be in [0, 5], got {self.temperature}")
         check_detectors(self.detector_names(), self.ner_model_path(), self.method)
+        check_encoding("--encoding", self.encoding)
         if self.key_output and self.method in ("rewrite", "abstract"):
             raise ConfigError(
                 f"--key-output: --method {self.method} has no key (the model does not say "

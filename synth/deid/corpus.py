@@ -40,10 +40,17 @@ FORMATS = (".jsonl", ".json", ".csv", ".parquet")
 
 
 def read_documents(
-    source: str, text_field: str = "text", id_field: str = "id", label_field: str = "label"
+    source: str,
+    text_field: str = "text",
+    id_field: str = "id",
+    label_field: str = "label",
+    encoding: str = "utf-8",
 ) -> pa.Table:
     """(id, text, label) for every document in `source`, a file or a folder of files of
-    one format; a missing id becomes the document's position, a missing label null."""
+    one format; a missing id becomes the document's position, a missing label null.
+
+    Errors name the file, the line and what is wrong, never the content: the input is
+    private, and messages reach consoles and logs."""
     path = Path(source)
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.suffix in FORMATS)
@@ -53,7 +60,7 @@ def read_documents(
         files = [path]
     else:
         raise ConfigError(f"--input {source}: no such file or folder")
-    table = pa.concat_tables([_read_one(f) for f in files], promote_options="permissive")
+    table = pa.concat_tables([_read_one(f, encoding) for f in files], promote_options="permissive")
     if table.num_rows == 0:
         raise ConfigError(f"--input {source}: no documents in it")
     if text_field not in table.column_names:
@@ -83,7 +90,7 @@ def read_documents(
     return pa.table({"id": ids, "text": texts, "label": labels})
 
 
-def _read_one(path: Path) -> pa.Table:
+def _read_one(path: Path, encoding: str) -> pa.Table:
     if path.suffix not in FORMATS:
         raise ConfigError(f"--input {path}: read {', '.join(FORMATS)} files")
     try:
@@ -92,21 +99,80 @@ def _read_one(path: Path) -> pa.Table:
 
             return pq.read_table(path)
         if path.suffix == ".csv":
-            import pyarrow.csv as pacsv
-
-            return pacsv.read_csv(path)
-        text = path.read_text(encoding="utf-8")
+            return _read_csv(path, encoding)
+        text = path.read_bytes().decode(encoding)
         if path.suffix == ".json":
             rows = json.loads(text) if text.strip() else []
         else:
-            rows = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (OSError, ValueError, pa.ArrowInvalid) as e:
+            rows = _jsonl_rows(path, text)
+    except ConfigError:
+        raise
+    except UnicodeDecodeError as e:
+        raise ConfigError(_not_encoded(path, encoding, f"byte offset {e.start}")) from None
+    except json.JSONDecodeError as e:  # its message is fixed text and a position
         raise ConfigError(
-            f"--input {path}: cannot read it ({str(e).splitlines()[0][:160]})"
+            f"--input {path}: cannot read it as JSON ({e.msg}, line {e.lineno} column {e.colno})"
         ) from None
+    except (OSError, ValueError, pa.ArrowInvalid) as e:
+        raise ConfigError(f"--input {path}: cannot read it ({type(e).__name__})") from None
     if path.suffix in (".json", ".jsonl") and not all(isinstance(r, dict) for r in rows):
         raise ConfigError(f"--input {path}: expected objects with a text field, one per document")
     return pa.Table.from_pylist(rows)
+
+
+def _jsonl_rows(path: Path, text: str) -> list:
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise ConfigError(
+                f"--input {path}: line {number} is not JSON ({e.msg} at column {e.colno})"
+            ) from None
+    return rows
+
+
+def _read_csv(path: Path, encoding: str) -> pa.Table:
+    import pyarrow.csv as pacsv
+
+    try:
+        table = pacsv.read_csv(path, pacsv.ReadOptions(encoding=encoding))
+    except pa.ArrowInvalid:  # its message quotes the offending row: say where, not what
+        raise ConfigError(_csv_problem(path, encoding)) from None
+    binary = [f.name for f in table.schema if pa.types.is_binary(f.type)]
+    if binary:
+        raise ConfigError(_not_encoded(path, encoding, f"column '{binary[0]}'"))
+    return table
+
+
+def _csv_problem(path: Path, encoding: str) -> str:
+    """Which line of a CSV has another number of fields than its header."""
+    import csv
+
+    try:
+        with path.open(encoding=encoding, newline="") as f:
+            reader = csv.reader(f)
+            width = len(next(reader, []))
+            for row in reader:
+                if len(row) != width:
+                    return (
+                        f"--input {path}: line {reader.line_num} has {len(row)} fields where "
+                        f"the header has {width}; quote fields that hold a comma"
+                    )
+    except UnicodeDecodeError as e:
+        return _not_encoded(path, encoding, f"byte offset {e.start}")
+    except csv.Error as e:
+        return f"--input {path}: not a CSV file ({type(e).__name__})"
+    return f"--input {path}: cannot read it as CSV"
+
+
+def _not_encoded(path: Path, encoding: str, where: str) -> str:
+    return (
+        f"--input {path}: not {encoding} text ({where}); set --encoding to the file's "
+        "encoding (e.g. --encoding latin-1) or save it as UTF-8"
+    )
 
 
 def corpus_fingerprint(documents: pa.Table) -> str:

@@ -74,8 +74,10 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
 
 def _one(doc_id: str, text: str, args) -> Replaced:
     """One document alone; one that fails is written without text (never the original),
-    its error saying why."""
+    its error saying what failed: the exception's type, and its message only where the
+    exception says it holds no content (`content_free`): the row is shareable."""
     try:
         return deidentify([doc_id], [text], *args)[0]
     except Exception as e:  # noqa: BLE001 (one document's failure is its own error)
-        return Replaced(None, [], [], error=f"{type(e).__name__}: {str(e)[:200]}")
+        message = f": {e}" if getattr(e, "content_free", False) else ""
+        return Replaced(None, [], [], error=f"{type(e).__name__}{message}")

@@ -23,6 +23,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from http import HTTPStatus
 
 import requests
 
@@ -74,7 +75,17 @@ def check_supported(params: GenerationParams) -> None:
 
 
 class RequestFailed(Exception):
-    pass
+    """An endpoint gave up: its message is the status and a fixed reason, never the reply's
+    body (a server may echo the prompt, which can hold private text)."""
+
+    content_free = True
+
+
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "unknown status"
 
 
 class OpenAIEngine:
@@ -196,7 +207,7 @@ class OpenAIEngine:
                 retry_after = reply.headers.get("Retry-After")
                 continue
             if not reply.ok:  # 400, 401, 404, …: retrying does not help
-                raise RequestFailed(f"HTTP {reply.status_code}: {reply.text[:200]}")
+                raise RequestFailed(f"HTTP {reply.status_code} ({_reason(reply.status_code)})")
             return reply.json()
         raise RequestFailed(f"{problem} on all {self.endpoint.max_attempts} attempts")
 

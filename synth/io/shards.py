@@ -103,6 +103,16 @@ def _shard_names(fs: pafs.FileSystem, path: str) -> list[str]:
     return [n for n in list_names(fs, path) if n.startswith("part-") and n.endswith(".parquet")]
 
 
+def shard_dataset(folder, columns: list[str]) -> pa.Table:
+    """`columns` of a job's own shards only: a README, notes or any file a user keeps in
+    the folder is never read as rows."""
+    import pyarrow.dataset as pads
+
+    fs, path = filesystem(str(folder))
+    paths = [join(path, name) for name in _shard_names(fs, path)]
+    return pads.dataset(paths, filesystem=fs, format="parquet").to_table(columns=columns)
+
+
 def _writable_folder(folder: str) -> str:
     """`folder`, created; an --output that is a file or cannot be written is named."""
     fs, path = filesystem(folder)

@@ -38,7 +38,7 @@ from synth import ConfigError
             ["--method", "abstract", "--model", "no/such-model-here"],
             "no/such-model-here",
         ),
-        ("not json\n", [], "cannot read it"),
+        ("not json\n", [], "line 1 is not JSON (Expecting value at column 1)"),
     ],
 )
 def test_bad_input_is_one_line(tmp_path, capsys, content, args, message):
@@ -86,3 +86,42 @@ def test_private_and_shareable_places_are_kept_apart_before_any_work(tmp_path, c
     err = capsys.readouterr().err.strip()
     assert code == 2 and "one holds the other" in err and "\n" not in err, err
     assert sorted(tmp_path.rglob("*")) == before  # nothing written, the key least of all
+
+
+SECRET = "Paul Smith, SSN 123-45-6789"
+
+
+@pytest.mark.parametrize(
+    "name, content, args, message",
+    [
+        (
+            "rows.csv",
+            f'id,text\n1,"a"\n2,"{SECRET}",x,y\n'.encode(),
+            [],
+            "line 3 has 4 fields where the header has 2",
+        ),
+        ("rows.csv", b"\xff\xfe\x00\x01" + SECRET.encode() + b"\x00\x9c" * 50, [], "rows.csv"),
+        ("rows.csv", f'id,text\n1,"Jos\xe9 {SECRET}"\n'.encode("latin-1"), [], "--encoding"),
+        ("rows.jsonl", f'{{"text": "{SECRET}"}}\n{{"text": "{SECRET}\n'.encode(), [], "line 2"),
+        ("rows.jsonl", f'{{"text": "Jos\xe9 {SECRET}"}}\n'.encode("latin-1"), [], "latin-1"),
+        ("rows.jsonl", b'{"text": "a"}\n', ["--encoding", "klingon"], "unknown encoding"),
+    ],
+)
+def test_errors_say_where_never_what(tmp_path, capsys, name, content, args, message):
+    """The input is private: no message quotes it (a CSV row, raw bytes, a JSON line)."""
+    (tmp_path / name).write_bytes(content)
+    code = deidentify.main(
+        ["--input", str(tmp_path / name), "--output", str(tmp_path / "o"), *args]
+    )
+    captured = capsys.readouterr()
+    printed = captured.out + captured.err
+    assert code == 2 and message in captured.err, printed
+    assert "Smith" not in printed and "6789" not in printed, printed
+
+
+def test_a_latin1_csv_reads_with_its_encoding(tmp_path):
+    from synth.deid.corpus import read_documents
+
+    (tmp_path / "in.csv").write_bytes("id,text\n1,Jos\xe9 M\xfcller\n".encode("latin-1"))
+    docs = read_documents(str(tmp_path / "in.csv"), encoding="latin-1")
+    assert docs.column("text").to_pylist() == ["José Müller"]

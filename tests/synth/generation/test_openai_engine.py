@@ -103,10 +103,13 @@ def test_a_row_whose_requests_keep_failing_gets_the_reason_as_its_error(endpoint
     assert [r["body"]["prompt"] for r in server.requests].count(first_prompt) == 2
 
 
-def test_a_client_error_is_not_retried(endpoint):
+def test_a_client_error_is_not_retried_and_its_reply_is_not_quoted(endpoint, capsys):
     server = endpoint([400])
-    (text,), _, _ = engine(server).continue_prompts(["Hi"], params_from(), 0)
+    (text,), _, _ = engine(server).continue_prompts(["Hi, I am Paul Smith"], params_from(), 0)
     assert text == "" and len(server.requests) == 1
+    # the server echoed the prompt; the reason (a row's error, a log line) must not
+    assert text.reason == "the endpoint failed: HTTP 400 (Bad Request)"
+    assert "Smith" not in capsys.readouterr().err
 
 
 def test_the_key_comes_from_the_environment_and_is_never_printed(endpoint, monkeypatch, capsys):
