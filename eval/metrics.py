@@ -21,22 +21,28 @@ from sklearn.metrics import (
 
 
 def classification(y_true: list[str], y_pred: list[str], labels: list[str]) -> dict:
+    """Scores over the labels the test set holds: a label with no test document has no
+    recall, and averaging its F1 of 0 in would understate every model (a one-label set
+    gave 0.071 macro F1 where that label's F1 was 0.571). Absent labels are listed
+    (`labels_absent_from_test`) and still counted as wrong predictions."""
+    present = [label for label in labels if label in set(y_true)] or labels
     precision, recall, f1, support = precision_recall_fscore_support(
         y_true, y_pred, labels=labels, zero_division=0
     )
     return {
         "accuracy": float(accuracy_score(y_true, y_pred)),
         "macro_f1": float(
-            f1_score(y_true, y_pred, labels=labels, average="macro", zero_division=0)
+            f1_score(y_true, y_pred, labels=present, average="macro", zero_division=0)
         ),
         "weighted_f1": float(
-            f1_score(y_true, y_pred, labels=labels, average="weighted", zero_division=0)
+            f1_score(y_true, y_pred, labels=present, average="weighted", zero_division=0)
         ),
         "per_class": {
             label: {"precision": float(p), "recall": float(r), "f1": float(f), "support": int(s)}
             for label, p, r, f, s in zip(labels, precision, recall, f1, support)
         },
         "labels": labels,
+        "labels_absent_from_test": [label for label in labels if label not in present],
         "confusion": confusion_matrix(y_true, y_pred, labels=labels).tolist(),
     }
 

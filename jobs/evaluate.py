@@ -307,14 +307,23 @@ def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
 OPTIONS = EvaluateOptions
 
 
+def _write_results(result: dict, out: Path, plots) -> None:
+    from eval import report
+
+    (out / "metrics.json").write_text(json.dumps(result, indent=1, default=str))
+    (out / "report.md").write_text(report.markdown(result, plots, result.get("history")))
+
+
 def run(options) -> dict:
     args = options_from(EvaluateOptions, options)
-    from eval import encoder, history, report
+    from eval import encoder, report
+    from eval.sinks import check_sinks, write_sinks
     from jobs.on_ray import training
     from synth.io.versions import resolve
 
     args.train = [resolve(t) for t in args.train]  # a refresh root → its latest version
     tasks = _tasks(args)
+    check_sinks(args.history, args.mlflow_uri)  # before the work, not after it
     corpora = kind(args.doc_type).TRAIN_FROM_CORPORA
     base = _corpora_context(args) if corpora else _shards_context(args, tasks)
     out = Path(args.output)
@@ -339,6 +348,13 @@ def run(options) -> dict:
             "test_texts": texts,
         },
     }
+    absent = sorted(set(base["labels"]) - set(ctx["gold"]))
+    if absent and {"classify", "fasttext"} & set(tasks):
+        print(
+            f"warning: the test set has no document of {', '.join(absent)}; macro and "
+            "weighted F1 average over the labels it holds",
+            file=sys.stderr,
+        )
     result = {
         "test": {"path": test.path, "sha256": test.sha256, "documents": len(test.docs)},
         "train": {
@@ -359,14 +375,10 @@ def run(options) -> dict:
     if args.permutations:
         result["random_baseline"] = _random_baseline(tasks, ctx, args)
     plots = report.write_plots(result, out)
-    if args.history:
-        result["history"] = history.append_and_compare(args.history, result, args.tolerance)
-    if args.mlflow_uri:
-        from eval.mlflow_sink import log_run
-
-        result["mlflow_run_id"] = log_run(args.mlflow_uri, result)
-    (out / "metrics.json").write_text(json.dumps(result, indent=1, default=str))
-    (out / "report.md").write_text(report.markdown(result, plots, result.get("history")))
+    _write_results(result, out, plots)  # first: a sink that fails takes nothing with it
+    if args.history or args.mlflow_uri:
+        write_sinks(result, args.history, args.mlflow_uri, args.tolerance)
+        _write_results(result, out, plots)  # with the comparison and run id
     flagged = [
         f"{r['task']} {r['metric']}"
         for r in result.get("history", {}).get("rows", [])

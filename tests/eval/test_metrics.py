@@ -19,6 +19,14 @@ def test_classification_by_hand():
     assert m["confusion"] == [[2, 1, 0], [0, 1, 1], [0, 0, 1]]
 
 
+def test_macro_f1_averages_over_the_labels_the_test_set_holds():
+    # one label in the test set; predictions spread over three
+    m = classification(["a"] * 7, ["a", "a", "b", "b", "c", "a", "c"], ["a", "b", "c"])
+    # a: P 3/3, R 3/7, F 0.6; b and c have no test document
+    assert m["macro_f1"] == pytest.approx(0.6) and m["weighted_f1"] == pytest.approx(0.6)
+    assert m["labels_absent_from_test"] == ["b", "c"] and m["accuracy"] == pytest.approx(3 / 7)
+
+
 def test_exact_and_partial_entity_match_by_hand():
     gold = [
         ["B-loc", "I-loc", "O", "B-date", "I-date", "I-date"],

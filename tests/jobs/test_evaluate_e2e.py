@@ -26,10 +26,13 @@ PRIVATE = ["--private", "data/demo/absenteeism.csv", "--schema", "configs/absent
 
 
 def macro_f1(confusion: list[list[int]]) -> float:
-    """Macro F1 from a confusion matrix (rows: truth, columns: prediction), by hand."""
+    """Macro F1 from a confusion matrix (rows: truth, columns: prediction), by hand, over
+    the labels the test set holds."""
     f1s = []
     for i, row in enumerate(confusion):
         tp, gold, predicted = row[i], sum(row), sum(r[i] for r in confusion)
+        if not gold:
+            continue
         p, r = (tp / predicted if predicted else 0.0), (tp / gold if gold else 0.0)
         f1s.append(2 * p * r / (p + r) if p + r else 0.0)
     return sum(f1s) / len(f1s)

@@ -1,0 +1,42 @@
+"""evaluate's sinks (history, MLflow) are checked before any work, and one that fails at
+the end loses nothing: the results are written first."""
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from eval.sinks import write_sinks
+from jobs import evaluate
+
+TEST = "eval/data/dev_tickets.jsonl"
+
+
+def _evaluate(tmp_path, *extra) -> int:
+    train = tmp_path / "train"
+    train.mkdir()
+    out = tmp_path / "eval"
+    return evaluate.main(["--train", str(train), "--test", TEST, "--output", str(out), *extra])
+
+
+def test_an_old_format_history_stops_the_run_before_the_work(tmp_path, capsys):
+    old = tmp_path / "history.parquet"  # hrsynth before 0.2: one file
+    pq.write_table(pa.table({"x": [1]}), old)
+    assert _evaluate(tmp_path, "--history", str(old)) == 2
+    err = capsys.readouterr().err
+    assert "--history" in err and "move it into a folder" in err
+    assert not (tmp_path / "eval").exists()  # nothing trained, nothing half-written
+
+
+def test_an_mlflow_server_that_is_down_stops_the_run_before_the_work(tmp_path, capsys):
+    assert _evaluate(tmp_path, "--mlflow-uri", "http://127.0.0.1:9") == 2
+    err = capsys.readouterr().err.strip()
+    assert "--mlflow-uri http://127.0.0.1:9: no MLflow server answers" in err
+    assert "\n" not in err and not (tmp_path / "eval").exists()
+
+
+def test_a_sink_that_fails_at_the_end_is_a_warning_and_the_results_stay(tmp_path, capsys):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    result = {"config": {}, "test": {"sha256": "x"}, "train": {"run_id": "r"}, "tasks": {}}
+    write_sinks(result, str(blocked / "history"), None, 0.02)  # a folder under a file
+    assert set(result["sink_errors"]) == {"history"}
+    assert "warning: the history sink failed" in capsys.readouterr().err
