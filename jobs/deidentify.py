@@ -28,6 +28,7 @@ from collections import Counter
 
 from jobs.entry import main_for
 from jobs.progress import Progress
+from synth import RunFailed
 from synth.config.jobs import DeidentifyOptions
 from synth.config.options import options_from
 
@@ -75,6 +76,7 @@ def run(options) -> dict:
     if keys:  # a shard counts as done only with its key (written before it)
         fs, path = filesystem(keys)
         done = {shard for shard in done if exists(fs, join(path, shard_name(shard)))}
+    done -= shards_with_failures(out)  # a rerun gives failed documents another try
     docs = docs.append_column("shard", pa.array(shard_of, pa.int32()))
     blocks = [docs.filter(pc.equal(docs["shard"], s)) for s in sorted(sizes) if s not in done]
     todo = sum(b.num_rows for b in blocks)
@@ -112,7 +114,30 @@ def run(options) -> dict:
     write_json(f"{out}/_manifest.json", manifest)
     print(f"spans replaced per type: {manifest['spans_per_type']}")
     print(f"output: {out}" + (f"; key: {keys}" if keys else "; no key written"))
+    check_failures(manifest["rows_with_error"], docs.num_rows, args.max_error_share)
     return manifest
+
+
+def check_failures(failed: int, documents: int, max_share: float) -> None:
+    """Say how many documents failed; fail the run (exit 1, everything written kept) when
+    more than --max-error-share did."""
+    if not failed:
+        return
+    line = (
+        f"{failed} of {documents} documents failed: written without text, the `error` "
+        "column says why; a rerun with the same options retries them"
+    )
+    if failed / documents > max_share:
+        raise RunFailed(f"{line} (more than --max-error-share {max_share:g})")
+    print(f"warning: {line}", file=sys.stderr)
+
+
+def shards_with_failures(out: str) -> set[int]:
+    from synth.io.shards import shard_dataset, shard_number
+
+    table = shard_dataset(out, ["error"], with_file=True)
+    failed = table.filter(table.column("error").is_valid())
+    return {shard_number(name) for name in set(failed.column("file").to_pylist())}
 
 
 def announce_detectors(args, settings: dict) -> None:

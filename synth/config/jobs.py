@@ -415,6 +415,11 @@ class DeidentifyOptions:
     seed: int = option(0, "surrogates' seed (with each document's id)")
     shard_size: int = option(256, "documents per Parquet shard")
     num_actors: int = option(1, "de-identification actors")
+    max_error_share: float = option(
+        0.0,
+        "the share of documents that may fail (written without text) before the run exits "
+        "1; everything written is kept either way",
+    )
 
     def check(self) -> None:
         from synth.deid.detectors import check_detectors
@@ -429,6 +434,8 @@ class DeidentifyOptions:
             raise ConfigError(f"--temperature must be in [0, 5], got {self.temperature}")
         check_detectors(self.detector_names(), self.ner_model_path(), self.method)
         check_encoding("--encoding", self.encoding)
+        if not 0 <= self.max_error_share <= 1:
+            raise ConfigError(f"--max-error-share must be in [0, 1], got {self.max_error_share}")
         if self.key_output and self.method in ("rewrite", "abstract"):
             raise ConfigError(
                 f"--key-output: --method {self.method} has no key (the model does not say "

@@ -30,6 +30,12 @@ os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 DETECTORS = ("presidio", "presidio-basic", "ner", "llm")
 RECOGNIZERS_FILE = DATA_DIR / "deid" / "recognizers.yaml"
 MIN_SCORE = 0.4  # below it Presidio reports 7-digit numbers as US driving licences
+# (size, overlap) in characters of the windows long documents are read in
+# (synth.deid.windows): the BIO model reads 256 word pieces (500 characters stay under it
+# even at one piece per 2 characters); spaCy refuses texts over 1,000,000 characters.
+# Each overlap is longer than any one value (a clause, an address).
+NER_WINDOW = (500, 150)
+PRESIDIO_WINDOW = (100_000, 1_000)
 
 
 class PresidioDetector:
@@ -165,13 +171,16 @@ def check_detectors(names: list[str], ner_model: str | None, method: str = "tag"
 
 def make_detectors(names: list[str], ner_model: str | None = None, llm=None) -> list:
     """`llm`: a zero-argument callable that makes the llm detector (it needs the engine)."""
+    from synth.deid.windows import Windowed
+
     check_detectors(names, ner_model, method="rewrite")
     made = []
     for name in names:
         if name == "ner":
-            made.append(NerDetector(ner_model))
+            made.append(Windowed(NerDetector(ner_model), *NER_WINDOW))
         elif name == "llm":
             made.append(llm())
         else:
-            made.append(PresidioDetector(hr_recognizers=name == "presidio"))
+            detector = PresidioDetector(hr_recognizers=name == "presidio")
+            made.append(Windowed(detector, *PRESIDIO_WINDOW))
     return made

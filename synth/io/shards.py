@@ -103,14 +103,25 @@ def _shard_names(fs: pafs.FileSystem, path: str) -> list[str]:
     return [n for n in list_names(fs, path) if n.startswith("part-") and n.endswith(".parquet")]
 
 
-def shard_dataset(folder, columns: list[str]) -> pa.Table:
+def shard_dataset(folder, columns: list[str], with_file: bool = False) -> pa.Table:
     """`columns` of a job's own shards only: a README, notes or any file a user keeps in
-    the folder is never read as rows."""
-    import pyarrow.dataset as pads
-
+    the folder is never read as rows. `with_file`: a `file` column names each row's shard."""
     fs, path = filesystem(str(folder))
-    paths = [join(path, name) for name in _shard_names(fs, path)]
-    return pads.dataset(paths, filesystem=fs, format="parquet").to_table(columns=columns)
+    tables = []
+    for name in _shard_names(fs, path):
+        with fs.open_input_file(join(path, name)) as f:
+            table = pq.read_table(f, columns=columns)
+        if with_file:
+            table = table.append_column("file", pa.array([name] * table.num_rows, pa.string()))
+        tables.append(table)
+    if tables:
+        return pa.concat_tables(tables)
+    return pa.table({c: [] for c in columns + (["file"] if with_file else [])})
+
+
+def shard_number(name: str) -> int:
+    """part-00012.parquet -> 12."""
+    return int(name.removeprefix("part-").removesuffix(".parquet"))
 
 
 def _writable_folder(folder: str) -> str:

