@@ -71,7 +71,8 @@ def check_model(model: str, endpoint: dict | None = None) -> None:
         try:
             OpenAIEngine(model, endpoint).check_reachable()
         except ConfigError as e:  # generate's config field is this job's option
-            raise ConfigError(str(e).replace("engine.base_url", "--base-url")) from None
+            message = str(e).replace("engine.base_url", "--base-url")
+            raise ConfigError(message.replace("engine.api_key_env", "--api-key-env")) from None
     else:
         from synth.generation.hf_engine import resolve_model
 

@@ -125,3 +125,12 @@ def test_a_latin1_csv_reads_with_its_encoding(tmp_path):
     (tmp_path / "in.csv").write_bytes("id,text\n1,Jos\xe9 M\xfcller\n".encode("latin-1"))
     docs = read_documents(str(tmp_path / "in.csv"), encoding="latin-1")
     assert docs.column("text").to_pylist() == ["José Müller"]
+
+
+def test_an_unset_key_variable_is_named_by_the_flag(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("HRSYNTH_TEST_KEY", raising=False)
+    (tmp_path / "in.jsonl").write_text('{"text": "a"}\n')
+    argv = ["--input", str(tmp_path / "in.jsonl"), "--output", str(tmp_path / "o")]
+    argv += ["--method", "rewrite", "--model", "openai:m", "--api-key-env", "HRSYNTH_TEST_KEY"]
+    assert deidentify.main(argv) == 2
+    assert "--api-key-env: the variable HRSYNTH_TEST_KEY is not set" in capsys.readouterr().err
