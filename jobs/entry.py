@@ -1,15 +1,19 @@
 """What every job's `main` shares: argument parsing and one-line errors (exit code 2)."""
 
 import argparse
+import errno
 import sys
 from collections.abc import Callable
 
 from synth import ConfigError, RunFailed
 from synth.config.options import add_options
 
+INTERRUPTED = 130  # the shell's code for a process ended by Ctrl-C
+
 
 def guarded(run: Callable, *args) -> int:
-    """Run a job; a ConfigError becomes 'error: …' on stderr, never a traceback."""
+    """Run a job; bad input, a failed run, Ctrl-C and a full disk end in one line on stderr
+    (what was kept, how to go on), never a traceback."""
     try:
         run(*args)
     except ConfigError as e:
@@ -18,7 +22,35 @@ def guarded(run: Callable, *args) -> int:
     except RunFailed as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"interrupted: {_kept(args)}", file=sys.stderr)
+        return INTERRUPTED
+    except Exception as e:
+        if not _disk_full(e):
+            raise
+        print(f"error: no space left on the disk: {_kept(args)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _kept(args) -> str:
+    output = getattr(args[0], "output", None) if args else None
+    where = f" in {output}" if output else ""
+    return (
+        f"the shards written{where} are kept; free space if needed and rerun the same "
+        "command to resume after them"
+    )
+
+
+def _disk_full(error: BaseException) -> bool:
+    """ENOSPC, also when Ray wraps it (an actor's write failed) or it caused another error."""
+    while error is not None:
+        if isinstance(error, OSError) and error.errno == errno.ENOSPC:
+            return True
+        if "[Errno 28]" in str(error):  # a wrapped copy, its type lost
+            return True
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def parser_for(module, name: str) -> argparse.ArgumentParser:
