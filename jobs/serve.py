@@ -9,6 +9,7 @@ as one batch (synth/generation/server.py). On a GPU cluster a served engine such
 does this better (continuous batching, prefix caching): see cluster/README.md.
 """
 
+import os
 import sys
 
 from jobs.entry import main_for
@@ -21,11 +22,19 @@ OPTIONS = ServeOptions
 def run(options) -> None:
     args = options_from(ServeOptions, options)
     from synth.generation.backends import build_engine
-    from synth.generation.server import make_server
+    from synth.generation.server import Limits, make_server
 
     engine = build_engine(args.model, args.backend, args.device, args.dtype, args.threads)
     name = args.name or args.model
-    server = make_server(engine, name, args.host, args.port, args.max_batch, args.wait_ms / 1000)
+    limits = Limits(
+        max_body_bytes=args.max_request_bytes,
+        max_tokens=args.max_tokens_limit,
+        max_queue=args.max_queue,
+        request_timeout_s=args.request_timeout_s,
+        api_key=os.environ[args.api_key_env] if args.api_key_env else None,
+    )
+    wait_s = args.wait_ms / 1000
+    server = make_server(engine, name, args.host, args.port, args.max_batch, wait_s, limits)
     host, port = server.server_address[:2]
     print(f"serving {name} at http://{host}:{port}/v1 (Ctrl-C stops)", flush=True)
     try:

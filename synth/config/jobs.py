@@ -352,9 +352,29 @@ class ServeOptions:
     max_batch: int = option(32, "requests decoded together at most")
     wait_ms: float = option(20.0, "how long a request waits for others to batch with")
     threads: int | None = option(None, "CPU threads of the engine (default: torch's)")
+    max_request_bytes: int = option(1 << 20, "larger request bodies are refused unread (413)")
+    max_tokens_limit: int = option(2048, "the most tokens a request may ask for (400 above)")
+    max_queue: int = option(256, "prompts waiting to be decoded at most (429 when full)")
+    request_timeout_s: float = option(300.0, "a request not answered by then gets 504")
+    api_key_env: str | None = option(
+        None,
+        "an environment variable holding a key clients must send as 'Authorization: Bearer "
+        "KEY' (default: none; the server listens on 127.0.0.1 unless --host says otherwise)",
+    )
 
     def check(self) -> None:
-        check_positive(max_batch=self.max_batch, threads=self.threads)
+        import os
+
+        check_positive(
+            max_batch=self.max_batch,
+            threads=self.threads,
+            max_request_bytes=self.max_request_bytes,
+            max_tokens_limit=self.max_tokens_limit,
+            max_queue=self.max_queue,
+            request_timeout_s=self.request_timeout_s,
+        )
+        if self.api_key_env and not os.environ.get(self.api_key_env):
+            raise ConfigError(f"--api-key-env: the variable {self.api_key_env} is not set")
         from synth.generation.backends import check_backend
         from synth.generation.params import GenerationParams
 

@@ -6,11 +6,23 @@ speaks the subset hrsynth's OpenAI engine uses: GET /v1/models, POST /v1/complet
 POST /v1/chat/completions (with `continue_final_message`), token counts in `usage`.
 Requests batched together share one sampling seed (the first one's). A request may carry
 `hrsynth: {sentences_per_slot, paragraphs_per_slot}`, so a slot stops where the in-process
-engine stops it instead of running to max_tokens.
+engine stops it instead of running to max_tokens. A list of prompts gets one choice per
+prompt, as the OpenAI API answers.
+
+Limits an operator expects (`Limits`): a body over `max_body_bytes` is refused unread
+(413); `max_tokens` outside [1, max_tokens] is refused (400); the queue of waiting
+prompts is bounded (429 with Retry-After when full); a request that waits longer than
+`request_timeout_s` gets 504 and its prompts are dropped if not yet decoding; a client
+that disconnects has its waiting prompts dropped (a batch already decoding finishes:
+the engines cannot stop mid-call); a connection that sends nothing for
+`socket_timeout_s` is closed; with `api_key` set, requests need
+`Authorization: Bearer KEY` (401 otherwise).
 """
 
+import hmac
 import json
 import queue
+import socket
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -27,6 +39,24 @@ STOPPING = ("sentences_per_slot", "paragraphs_per_slot")
 BURST_WAITS = 20  # a batch waits at most this many `wait_s` for the rest of a burst
 
 
+@dataclass(frozen=True)
+class Limits:
+    max_body_bytes: int = 1 << 20
+    max_tokens: int = 2048
+    max_queue: int = 256  # prompts waiting to be decoded
+    request_timeout_s: float = 300.0
+    socket_timeout_s: float = 30.0
+    api_key: str | None = None
+
+
+class Rejected(Exception):
+    """A request answered with an error status (and a fixed message)."""
+
+    def __init__(self, status: int, message: str, headers: dict | None = None):
+        super().__init__(message)
+        self.status, self.headers = status, headers or {}
+
+
 @dataclass
 class Pending:
     prompt: str
@@ -35,16 +65,27 @@ class Pending:
     done: threading.Event = field(default_factory=threading.Event)
     result: tuple | None = None
     error: str | None = None
+    cancelled: bool = False  # the client left or timed out: not decoded if not started
 
 
-def params_of(body: dict) -> GenerationParams:
-    temperature = float(body.get("temperature", 1.0))
+def params_of(body: dict, max_tokens: int = Limits.max_tokens) -> GenerationParams:
+    """The request's sampling parameters, checked (400 for values out of range)."""
+    try:
+        wanted = int(body.get("max_tokens", 16))
+        temperature = float(body.get("temperature", 1.0))
+        top_p = float(body.get("top_p", 1.0))
+    except (TypeError, ValueError):
+        raise Rejected(400, "max_tokens, temperature and top_p must be numbers") from None
+    if not 1 <= wanted <= max_tokens:
+        raise Rejected(400, f"max_tokens must be in [1, {max_tokens}]")
+    if temperature < 0 or not 0 < top_p <= 1:
+        raise Rejected(400, "temperature must be ≥ 0 and top_p in (0, 1]")
     return replace(
         SERVED,
-        max_new_tokens=int(body.get("max_tokens", 16)),
+        max_new_tokens=wanted,
         do_sample=temperature > 0,
         temperature=temperature if temperature > 0 else 1.0,
-        top_p=float(body.get("top_p", 1.0)),
+        top_p=top_p,
         top_k=max(0, int(body.get("top_k", 0))),
         repetition_penalty=float(body.get("repetition_penalty", 1.0)),
         **{k: int(v) for k, v in (body.get(OWNER) or {}).items() if k in STOPPING},
@@ -58,14 +99,27 @@ class Batcher:
     arrives over more than one `wait_s` when it is large; a window fixed at the first
     request would cut it in two batches decoded one after the other."""
 
-    def __init__(self, engine, max_batch: int = 32, wait_s: float = 0.02):
+    def __init__(
+        self, engine, max_batch: int = 32, wait_s: float = 0.02, max_queue: int = 256
+    ):
         self.engine, self.max_batch, self.wait_s = engine, max_batch, wait_s
-        self.inbox: queue.Queue[Pending] = queue.Queue()
+        self.inbox: queue.Queue[Pending] = queue.Queue(maxsize=max_queue)
         threading.Thread(target=self._loop, daemon=True).start()
 
+    def enqueue(self, prompts: list[str], params: GenerationParams, seed: int) -> list[Pending]:
+        """The prompts queued (429 when the queue has no room for all of them)."""
+        jobs = [Pending(p, params, seed) for p in prompts]
+        for i, job in enumerate(jobs):
+            try:
+                self.inbox.put_nowait(job)
+            except queue.Full:
+                for queued in jobs[:i]:
+                    queued.cancelled = True
+                raise Rejected(429, "the server is busy", {"Retry-After": "1"}) from None
+        return jobs
+
     def submit(self, prompt: str, params: GenerationParams, seed: int) -> tuple:
-        job = Pending(prompt, params, seed)
-        self.inbox.put(job)
+        (job,) = self.enqueue([prompt], params, seed)
         job.done.wait()
         if job.error:
             raise RuntimeError(job.error)
@@ -83,6 +137,9 @@ class Batcher:
                     break
             groups: dict[str, list[Pending]] = {}
             for job in batch:
+                if job.cancelled:  # its client is gone: nobody reads the result
+                    job.done.set()
+                    continue
                 groups.setdefault(json.dumps(job.params.to_dict(), sort_keys=True), []).append(job)
             for jobs in groups.values():
                 self._run(jobs)
@@ -101,58 +158,139 @@ class Batcher:
             j.done.set()
 
 
-def make_server(engine, name: str, host: str, port: int, max_batch: int, wait_s: float):
+def make_server(
+    engine, name: str, host: str, port: int, max_batch: int, wait_s: float, limits=Limits()
+):
     """A ThreadingHTTPServer serving `engine` as model `name` (not started)."""
-    batcher = Batcher(engine, max_batch, wait_s)
+    batcher = Batcher(engine, max_batch, wait_s, limits.max_queue)
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = limits.socket_timeout_s  # a connection that sends nothing is closed
+
         def log_message(self, *args):  # one line per request would drown the job's log
             pass
 
         def do_GET(self):
+            try:
+                self._authorised()
+            except Rejected as e:
+                return self._error(e)
             if self.path.rstrip("/").endswith("/models"):
                 models = [{"id": name, "object": "model", "owned_by": OWNER}]
                 return self._send(200, {"object": "list", "data": models})
-            self._send(404, {"error": {"message": f"no route {self.path}"}})
+            self._send(404, {"error": {"message": "no such route"}})
 
         def do_POST(self):
             try:
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-                prompt, chat = self._prompt(body)
-            except (ValueError, KeyError, TypeError) as e:
-                return self._send(400, {"error": {"message": f"bad request: {e}"}})
-            if body.get("model") not in (None, name):
-                return self._send(404, {"error": {"message": f"model {body.get('model')!r}"}})
+                self._authorised()
+                body = self._body()
+                prompts, chat = self._prompts(body)
+                if body.get("model") not in (None, name):
+                    raise Rejected(404, f"the model served here is {name!r}")
+                params = params_of(body, limits.max_tokens)
+                jobs = batcher.enqueue(prompts, params, int(body.get("seed") or 0))
+                results = self._wait(jobs)
+            except Rejected as e:
+                return self._error(e)
+            choices = [
+                {"index": i, "finish_reason": "length"}
+                | ({"message": {"role": "assistant", "content": t}} if chat else {"text": t})
+                for i, (t, _, _) in enumerate(results)
+            ]
+            usage = {
+                "prompt_tokens": sum(r for _, _, r in results),
+                "completion_tokens": sum(g for _, g, _ in results),
+            }
+            self._send(200, {"model": name, "choices": choices, "usage": usage})
+
+        def _authorised(self) -> None:
+            if limits.api_key is None:
+                return
+            given = self.headers.get("Authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {limits.api_key}".encode()):
+                raise Rejected(401, "a valid 'Authorization: Bearer KEY' header is required")
+
+        def _body(self) -> dict:
             try:
-                text, generated, read = batcher.submit(
-                    prompt, params_of(body), int(body.get("seed") or 0)
-                )
-            except RuntimeError as e:
-                return self._send(500, {"error": {"message": str(e)}})
-            choice = {"index": 0, "finish_reason": "length"}
-            choice |= (
-                {"message": {"role": "assistant", "content": text}} if chat else {"text": text}
-            )
-            usage = {"prompt_tokens": read, "completion_tokens": generated}
-            self._send(200, {"model": name, "choices": [choice], "usage": usage})
+                length = int(self.headers.get("Content-Length", 0))
+            except ValueError:
+                raise Rejected(400, "Content-Length must be a number") from None
+            if length > limits.max_body_bytes:
+                self.close_connection = True  # the body is never read
+                raise Rejected(413, f"the body is over {limits.max_body_bytes} bytes")
+            try:
+                body = json.loads(self.rfile.read(length))
+            except (ValueError, OSError):
+                raise Rejected(400, "the body is not JSON") from None
+            if not isinstance(body, dict):
+                raise Rejected(400, "the body must be a JSON object")
+            return body
 
-        def _prompt(self, body: dict) -> tuple[str, bool]:
-            if self.path.rstrip("/").endswith("/chat/completions"):
-                messages = list(body["messages"])
-                reply_so_far = ""
-                if body.get("continue_final_message") and messages[-1]["role"] == "assistant":
-                    reply_so_far = messages.pop()["content"]
-                return engine.chat_prompt(messages) + reply_so_far, True
-            if self.path.rstrip("/").endswith("/completions"):
-                return str(body["prompt"]), False
-            raise KeyError(f"no route {self.path}")
+        def _prompts(self, body: dict) -> tuple[list[str], bool]:
+            path = self.path.rstrip("/")
+            try:
+                if path.endswith("/chat/completions"):
+                    messages = list(body["messages"])
+                    reply_so_far = ""
+                    if body.get("continue_final_message") and messages[-1]["role"] == "assistant":
+                        reply_so_far = messages.pop()["content"]
+                    return [engine.chat_prompt(messages) + reply_so_far], True
+                if path.endswith("/completions"):
+                    prompt = body["prompt"]
+                    prompts = prompt if isinstance(prompt, list) else [prompt]
+                    if not prompts or not all(isinstance(p, str) for p in prompts):
+                        raise TypeError
+                    return prompts, False
+            except (KeyError, IndexError, TypeError):
+                raise Rejected(400, "prompt (a string or a list of strings) or messages") from None
+            raise Rejected(404, "no such route")
 
-        def _send(self, status: int, doc: dict):
+        def _wait(self, jobs: list[Pending]) -> list[tuple]:
+            """The jobs' results; 504 past the timeout, nothing when the client left (its
+            waiting prompts are dropped either way)."""
+            deadline = time.monotonic() + limits.request_timeout_s
+            for job in jobs:
+                while not job.done.wait(0.25):
+                    gone = self._client_gone()
+                    if gone or time.monotonic() > deadline:
+                        for j in jobs:
+                            j.cancelled = True
+                        if gone:
+                            self.close_connection = True
+                            raise Rejected(499, "the client closed the connection")
+                        raise Rejected(504, f"not answered within {limits.request_timeout_s} s")
+                if job.error:
+                    raise Rejected(500, "the engine failed on this batch")
+            return [job.result for job in jobs]
+
+        def _client_gone(self) -> bool:
+            try:
+                self.connection.setblocking(False)
+                return self.connection.recv(1, socket.MSG_PEEK) == b""
+            except (BlockingIOError, InterruptedError):
+                return False
+            except OSError:
+                return True
+            finally:
+                self.connection.setblocking(True)
+                self.connection.settimeout(limits.socket_timeout_s)
+
+        def _error(self, e: Rejected) -> None:
+            if e.status == 499:  # nobody to answer
+                return
+            self._send(e.status, {"error": {"message": str(e)}}, e.headers)
+
+        def _send(self, status: int, doc: dict, headers: dict | None = None):
             data = json.dumps(doc).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for key, value in (headers or {}).items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+            except OSError:  # the client left while we answered
+                self.close_connection = True
 
     return ThreadingHTTPServer((host, port), Handler)

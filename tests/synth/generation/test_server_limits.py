@@ -1,0 +1,135 @@
+"""`hrsynth serve`'s limits, on loopback with a scripted engine (HTTP plumbing; the real
+model under load is benchmarks/serve_load.py): oversize bodies, token bounds, a full
+queue, timeouts, clients that leave, a key, and one choice per listed prompt."""
+
+import json
+import socket
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+
+from synth.generation.server import Limits, make_server
+from tests.scripted import ScriptedChat
+
+
+class GatedEngine(ScriptedChat):
+    """Decodes only when the gate is open; records every prompt it decodes."""
+
+    def __init__(self):
+        self.gate, self.decoded, self.started = threading.Event(), [], threading.Event()
+
+    def continue_prompts(self, prompts, params, seed):
+        self.started.set()
+        self.gate.wait(10)
+        self.decoded += prompts
+        return [f" <{p}>" for p in prompts], [1] * len(prompts), [1] * len(prompts)
+
+
+@pytest.fixture
+def serve():
+    servers = []
+
+    def start(limits=Limits(), open_gate=True, max_batch=8):
+        engine = GatedEngine()
+        if open_gate:
+            engine.gate.set()
+        server = make_server(engine, "m", "127.0.0.1", 0, max_batch, 0.0, limits)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append((server, engine))
+        return engine, f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+    yield start
+    for server, engine in servers:
+        engine.gate.set()
+        server.shutdown()
+        server.server_close()
+
+
+def post(url, body, **kw):
+    return requests.post(url + "/completions", json=body, timeout=10, **kw)
+
+
+def test_a_body_over_the_limit_is_refused_unread(serve):
+    _, url = serve(Limits(max_body_bytes=1000))
+    reply = post(url, {"prompt": "x" * 2000, "max_tokens": 4})
+    assert reply.status_code == 413
+    assert post(url, {"prompt": "x" * 500, "max_tokens": 4}).status_code == 200
+
+
+@pytest.mark.parametrize("max_tokens", [0, -5, 100_000, "many"])
+def test_max_tokens_out_of_bounds_is_a_400(serve, max_tokens):
+    engine, url = serve(Limits(max_tokens=2048))
+    reply = post(url, {"prompt": "hi", "max_tokens": max_tokens})
+    assert reply.status_code == 400 and "max_tokens" in reply.json()["error"]["message"]
+    assert engine.decoded == []
+
+
+def test_a_list_of_prompts_gets_one_choice_each_in_order(serve):
+    _, url = serve()
+    reply = post(url, {"prompt": ["a", "bb", "ccc"], "max_tokens": 4}).json()
+    assert [(c["index"], c["text"]) for c in reply["choices"]] == [
+        (0, " <a>"),
+        (1, " <bb>"),
+        (2, " <ccc>"),
+    ]
+    assert reply["usage"] == {"prompt_tokens": 3, "completion_tokens": 3}
+
+
+def test_a_full_queue_answers_429(serve):
+    engine, url = serve(Limits(max_queue=2), open_gate=False, max_batch=1)
+    with ThreadPoolExecutor(4) as pool:
+        first = pool.submit(post, url, {"prompt": "decoding", "max_tokens": 4})
+        assert engine.started.wait(5)  # the batcher holds it: the queue is empty again
+        waiting = pool.submit(post, url, {"prompt": ["q1", "q2"], "max_tokens": 4})
+        threading.Event().wait(0.5)
+        refused = post(url, {"prompt": "one too many", "max_tokens": 4})
+        assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
+        engine.gate.set()
+        assert first.result().status_code == 200 and waiting.result().status_code == 200
+    assert "one too many" not in engine.decoded
+
+
+def test_a_request_past_its_timeout_gets_504_and_is_never_decoded(serve):
+    engine, url = serve(Limits(request_timeout_s=0.5), open_gate=False, max_batch=1)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(post, url, {"prompt": "slow", "max_tokens": 4})
+        assert engine.started.wait(5)
+        late = post(url, {"prompt": "late", "max_tokens": 4})
+        assert late.status_code == 504
+        engine.gate.set()
+        first.result()
+    threading.Event().wait(0.5)
+    assert "late" not in engine.decoded
+
+
+def test_a_client_that_leaves_has_its_waiting_prompts_dropped(serve):
+    engine, url = serve(open_gate=False, max_batch=1)
+    port = int(url.split(":")[2].split("/")[0])
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(post, url, {"prompt": "decoding", "max_tokens": 4})
+        assert engine.started.wait(5)
+        body = json.dumps({"prompt": "abandoned", "max_tokens": 4}).encode()
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(
+                b"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                + f"\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            threading.Event().wait(0.5)  # queued behind the first
+        threading.Event().wait(0.6)  # the handler notices within its 0.25 s poll
+        engine.gate.set()
+        assert first.result().status_code == 200
+    threading.Event().wait(0.5)
+    assert engine.decoded == ["decoding"]
+
+
+def test_with_a_key_requests_need_it(serve):
+    _, url = serve(Limits(api_key="s3cret"))
+    assert post(url, {"prompt": "hi", "max_tokens": 4}).status_code == 401
+    wrong = {"Authorization": "Bearer guess"}
+    assert post(url, {"prompt": "hi", "max_tokens": 4}, headers=wrong).status_code == 401
+    right = {"Authorization": "Bearer s3cret"}
+    assert post(url, {"prompt": "hi", "max_tokens": 4}, headers=right).status_code == 200
+    assert requests.get(url + "/models", timeout=5).status_code == 401
