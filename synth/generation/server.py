@@ -99,9 +99,7 @@ class Batcher:
     arrives over more than one `wait_s` when it is large; a window fixed at the first
     request would cut it in two batches decoded one after the other."""
 
-    def __init__(
-        self, engine, max_batch: int = 32, wait_s: float = 0.02, max_queue: int = 256
-    ):
+    def __init__(self, engine, max_batch: int = 32, wait_s: float = 0.02, max_queue: int = 256):
         self.engine, self.max_batch, self.wait_s = engine, max_batch, wait_s
         self.inbox: queue.Queue[Pending] = queue.Queue(maxsize=max_queue)
         threading.Thread(target=self._loop, daemon=True).start()

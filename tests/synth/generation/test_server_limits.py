@@ -31,11 +31,11 @@ class GatedEngine(ScriptedChat):
 def serve():
     servers = []
 
-    def start(limits=Limits(), open_gate=True, max_batch=8):
+    def start(limits=None, open_gate=True, max_batch=8):
         engine = GatedEngine()
         if open_gate:
             engine.gate.set()
-        server = make_server(engine, "m", "127.0.0.1", 0, max_batch, 0.0, limits)
+        server = make_server(engine, "m", "127.0.0.1", 0, max_batch, 0.0, limits or Limits())
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append((server, engine))
         return engine, f"http://127.0.0.1:{server.server_address[1]}/v1"
