@@ -16,7 +16,7 @@ import torch
 from eval.metrics import prf
 
 NONE = "O"
-# Entity label -> spaCy entity types that may propose it (DESIGN.md, "Evaluation tasks").
+# Entity label -> spaCy entity types that may propose it (docs/evaluation.md, "Tasks").
 SPACY_TYPES = {
     "location": {"GPE", "LOC"},
     "duration": {"DATE"},

@@ -1,4 +1,4 @@
-"""Real labelled test sets: read, check, and hold them (DESIGN.md, "Real test sets").
+"""Real labelled test sets: read, check, and hold them (docs/evaluation.md, "Test sets").
 
 A test set is a JSON list or JSONL file, one record per document: `text` (or `ticket`),
 `label`, `entities` as [start, end, label] triples (character offsets, end exclusive),
@@ -140,7 +140,7 @@ def load_testset(
         more = f" (and {len(problems) - MAX_LISTED} more)" if len(problems) > MAX_LISTED else ""
         raise ConfigError(
             f"--test {path}: {len(problems)} problem(s): {shown}{more}; "
-            "fix those records (format: README, 'Test sets')"
+            "fix those records (format: docs/evaluation.md, 'Test sets')"
         )
     docs = tuple(
         TestDoc(

@@ -1,4 +1,4 @@
-"""The output contract: one Parquet row per document (DESIGN.md, "Output contract").
+"""The output contract: one Parquet row per document (docs/output.md).
 
 The Arrow schema below is the single place the fields are defined; the generation job,
 the tests and evaluation all read it from here.

@@ -7,7 +7,7 @@ A config's `backend` (and generate's or serve's --backend) names one:
 - `openai`: an OpenAI-compatible endpoint (openai_engine.py), which `model: openai:NAME`
   always selects;
 - `auto` (the default): Hugging Face. On the same 256 tickets CTranslate2 int8 made
-  0.90-1.04x its tokens/s on CPU in two runs (benchmarks/results/engines.json; the README
+  0.90-1.04x its tokens/s on CPU in two runs (benchmarks/results/engines.json; speed_and_engines.md
   says why), and its text is not within Hugging Face's seed spread (engine_parity.json);
   on a GPU it is not measured yet.
 

@@ -3,7 +3,7 @@ CTranslate2's format and decoded by its C++ runtime (int8 matmuls on CPU, float1
 
 On this kind of machine (2 cores, AVX-512 BF16) it is not faster than the Hugging Face
 engine on real ticket prompts (0.90-1.04x its tokens/s, 1.05-1.21x its tickets/s in two
-runs: benchmarks/engines.py, README "Engines"): CTranslate2's fixed cost per decoding
+runs: benchmarks/engines.py, benchmarks/results/speed_and_engines.md): CTranslate2's fixed cost per decoding
 step outweighs its int8 matmuls for a 135M model. A model is converted once per model and
 compute type into the cache (`HRSYNTH_CACHE/ct2/KEY-TYPE`, written to a temporary folder
 and renamed, so concurrent actors never read half a model) and loaded by every actor.

@@ -2,7 +2,7 @@
 
 `thesis` is the Ticket Generator thesis's setting (GPT-J-6B). `default` is the setting
 chosen for the embedded SmolLM2-135M by measurement (benchmarks/prompt_styles.py, see
-README): a 135M model drifts off topic at temperature 1.0.
+benchmarks/results/speed_and_engines.md): a 135M model drifts off topic at temperature 1.0.
 """
 
 from dataclasses import asdict, dataclass, field, fields, replace

@@ -3,7 +3,7 @@
 Each takes the number of rows, a numpy Generator, the rows' personas and a
 SamplingContext, and returns {variable: list of n strings}. Values within a row are
 consistent (dates in order, the raise matches both salaries, the flight leaves the
-persona's country, days match the absence). Sampling rules follow DESIGN.md.
+persona's country, days match the absence). Sampling rules: docs/generation.md.
 """
 
 import datetime as dt

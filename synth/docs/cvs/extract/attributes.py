@@ -1,6 +1,6 @@
 """Attributes of one CV: universities with degrees, employers with years, total years.
 
-Rules (README, "CV extraction"), in the order they run:
+Rules (docs/cvs.md, "CV extraction"), in the order they run:
 - Text is cut into units: lines, then sentences and ';'-clauses. Time expressions and
   degrees are paired with names inside a unit only.
 - Universities: names from the public vocabulary, plus capitalised phrases around a
