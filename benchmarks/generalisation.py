@@ -120,8 +120,9 @@ def score_default(name: str, sets: dict, args) -> dict:
     every test set it is compared on."""
     import ray
 
-    from eval import encoder, fasttext_task, metrics
+    from eval import fasttext_task, metrics
     from jobs.on_ray import training
+    from synth import encoder
 
     own = sets[name]
     tests = {

@@ -30,8 +30,8 @@ def main(argv=None) -> dict:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import ray
 
-    from eval import encoder
     from jobs.on_ray import training
+    from synth import encoder
     from synth.docs.tickets.taxonomy import load_taxonomy
 
     ray.init(include_dashboard=False, log_to_driver=False)

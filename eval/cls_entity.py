@@ -14,6 +14,7 @@ recall that counts them (`end_to_end_recall`), because the thesis's figure leave
 import torch
 
 from eval.metrics import prf
+from synth import encoder
 
 NONE = "O"
 # Entity label -> spaCy entity types that may propose it (docs/evaluation.md, "Tasks").
@@ -99,3 +100,17 @@ def span_mask(offsets: torch.Tensor, starts, ends) -> torch.Tensor:
     return (
         (offsets[..., 0] >= s) & (offsets[..., 1] <= e) & (offsets[..., 1] > offsets[..., 0])
     ).long()
+
+
+@torch.no_grad()
+def predict_candidates(model, tokenizer, items: list, batch_size: int = 32) -> list[int]:
+    """items: (text, start, end) of each candidate; one class index each."""
+    model.eval()
+    out = []
+    for i in range(0, len(items), batch_size):
+        chunk = items[i : i + batch_size]
+        enc = encoder.encode(tokenizer, [t for t, _, _ in chunk])
+        offsets = enc.pop("offset_mapping")
+        enc["span_mask"] = span_mask(offsets, [s for _, s, _ in chunk], [e for _, _, e in chunk])
+        out += model(**enc)[1].argmax(-1).tolist()
+    return out

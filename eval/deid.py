@@ -91,7 +91,7 @@ def _embedding_model():
     detector combination of an evaluation embeds its outputs with it."""
     from transformers import AutoModel
 
-    from eval.encoder import load_tokenizer, resolve_encoder
+    from synth.encoder import load_tokenizer, resolve_encoder
 
     name = resolve_encoder(None)
     return load_tokenizer(name), AutoModel.from_pretrained(name).eval()
@@ -101,7 +101,7 @@ def sentence_embeddings(texts: list[str], batch_size: int = 32) -> np.ndarray:
     """Mean-pooled, L2-normalised MiniLM embeddings (the packaged encoder)."""
     import torch
 
-    from eval.encoder import encode
+    from synth.encoder import encode
 
     tokenizer, model = _embedding_model()
     out = []
@@ -121,7 +121,7 @@ def closeness(originals: list[str], outputs: list[str], per_document: bool = Fal
     with `per_document`, the lists too)."""
     from bert_score import score
 
-    from eval.encoder import resolve_encoder
+    from synth.encoder import resolve_encoder
 
     # bert-score 0.3.13 fails on an empty text under transformers 5: score "." instead.
     _, _, f1 = score(

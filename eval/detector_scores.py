@@ -9,7 +9,7 @@ from synth.deid.roles import resolve_roles, ticket_roles
 def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dict:
     from transformers import AutoModelForTokenClassification
 
-    from eval import encoder
+    from synth import encoder
 
     model = AutoModelForTokenClassification.from_pretrained(model_dir)
     tags = [model.config.id2label[i] for i in range(model.config.num_labels)]

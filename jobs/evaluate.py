@@ -171,8 +171,9 @@ def _deid(ctx: dict, seed: int) -> dict:
 
 
 def _run_task(task: str, ctx: dict, args) -> dict:
-    from eval import encoder, fasttext_task, intrinsic, metrics
+    from eval import fasttext_task, intrinsic, metrics
     from jobs.on_ray import training
+    from synth import encoder
 
     texts, gold, labels = ctx["texts"], ctx["gold"], ctx["labels"]
     fit_args = (ctx["out"], ctx["workers"], ctx["gpu"])
@@ -316,9 +317,10 @@ def _write_results(result: dict, out: Path, plots) -> None:
 
 def run(options) -> dict:
     args = options_from(EvaluateOptions, options)
-    from eval import encoder, report
+    from eval import report
     from eval.sinks import check_sinks, write_sinks
     from jobs.on_ray import training
+    from synth import encoder
     from synth.io.versions import resolve
 
     args.train = [resolve(t) for t in args.train]  # a refresh root → its latest version

@@ -21,6 +21,7 @@ def run(options) -> dict:
     args = options_from(FitOptions, options)
     # Imported here, not at the top: diffprivlib and pandas take a second to import, and
     # `hrsynth --help` should not wait for them.
+    from synth.docs.cvs.vocabulary import candidates
     from synth.dp.holdout import holdout_mask
     from synth.dp.ledger import Ledger
     from synth.dp.noise import SECURE, noise_source
@@ -41,7 +42,13 @@ def run(options) -> dict:
     held_out = holdout_mask(len(table), args.holdout, args.seed)
     ledger = Ledger(float(args.epsilon))
     schema_doc, fitted, vocabularies = resolve_vocabularies(
-        schema_doc, table[~held_out], args.epsilon, ledger, noise_source(), f"schema {args.schema}"
+        schema_doc,
+        table[~held_out],
+        args.epsilon,
+        ledger,
+        noise_source(),
+        candidates,
+        f"schema {args.schema}",
     )
     schema = schema_from_dict(schema_doc, f"schema {args.schema}")
     codes, clipped = encode(fitted, schema, args.on_out_of_domain)

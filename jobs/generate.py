@@ -30,6 +30,7 @@ def run(options) -> dict:
     from dataclasses import asdict
 
     from synth.config.generate import audit_settings, load_config
+    from synth.deid.audit import merge_counts
     from synth.docs import kind, plan_documents
     from synth.io.card import write_card
     from synth.io.shards import (
@@ -37,6 +38,7 @@ def run(options) -> dict:
         finished_shards,
         open_output,
         read_run,
+        read_summaries,
         write_dp_samples,
         write_manifest,
     )
@@ -92,11 +94,13 @@ def run(options) -> dict:
     gen_wall = time.time() - gen_started
     declared = kind(cfg.doc_type).declared_entities(docs, cfg)
     params = cfg.generation_params()
+    summaries = read_summaries(out)
     manifest = write_manifest(
         out,
         run_info,
         declared,
         {
+            "pii_audit": merge_counts([s.get("pii_audit", {}) for s in summaries]),
             "model": cfg.model,
             "backend": backend_for(cfg.model, cfg.backend),
             "dtype": cfg.dtype,
@@ -115,6 +119,7 @@ def run(options) -> dict:
                 "tokens_per_s": round(written_tokens / gen_wall, 2) if todo else None,
             },
         },
+        summaries,
     )
     free = manifest.get("writing", {}).get("traits", {}).get("prompt_style", {}).get("free", 0)
     if free:  # free-form tickets that hold their variables (the rest are flagged, empty)

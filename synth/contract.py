@@ -4,11 +4,24 @@ The Arrow schema below is the single place the fields are defined; the generatio
 the tests and evaluation all read it from here.
 """
 
+import re
+
 import pyarrow as pa
 
-from synth.docs import kind
-from synth.docs.persona import PERSONA_FIELDS
-
+# The persona's fields, as every row carries them (synth.docs.persona fills them).
+PERSONA_FIELDS = (
+    "first_name",
+    "last_name",
+    "name",
+    "email",
+    "company",
+    "company_domain",
+    "company_email",
+    "country_code",
+    "country",
+    "nationality",
+    "locale",
+)
 # exact: the text is the sampled value; rendered: the text is the surface form the value
 # was planted in ('next Monday' for 2026-11-30); heuristic: the model restated it.
 MATCHES = ("exact", "rendered", "heuristic")
@@ -81,7 +94,8 @@ def upgraded(table: pa.Table) -> pa.Table:
 
 
 def check_row(row: dict) -> list[str]:
-    """Contract violations of one row, as readable strings (empty when valid)."""
+    """Violations of the contract's own rules in one row, as readable strings (empty when
+    valid); synth.docs.check_row adds the document kind's rules."""
     problems = []
     text = row["text"]
     if "${" in text or "<generate>" in text:
@@ -97,4 +111,21 @@ def check_row(row: dict) -> list[str]:
         if e["match"] not in MATCHES:
             problems.append(f"entity {e['label']} has match {e['match']!r}")
         last_end = max(last_end, e["end"])
-    return problems + kind(row["doc_type"]).check_row(row)
+    return problems
+
+
+def unmarked_values(text: str, entities: list[dict], attributes) -> int:
+    """Occurrences of a planted value (as sampled) in the text that no entity span covers:
+    label noise that teaches a detector to leave such values alone. Whole words,
+    case-insensitive; values under 4 characters are skipped (too common to be planted)."""
+    covered = [(e["start"], e["end"]) for e in entities]
+    if not isinstance(attributes, dict):  # the contract's key/value pairs
+        attributes = {a["key"]: a["value"] for a in attributes}
+    count = 0
+    for value in {str(v).strip() for v in attributes.values()}:
+        if len(value) < 4:
+            continue
+        for m in re.finditer(r"(?<!\w)" + re.escape(value) + r"(?!\w)", text, re.IGNORECASE):
+            if not any(s <= m.start() and m.end() <= e for s, e in covered):
+                count += 1
+    return count

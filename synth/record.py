@@ -35,6 +35,10 @@ class PlannedDocument:
     style: str | None = None  # prompt style; None: the run's (CVs)
     target_words: int | None = None
     slip_rate: float = 0.0
+    # variable -> the entity label its span gets in the output ('university_2' ->
+    # 'university'); a variable not named here is its own label. Planning decides it, so
+    # rendering needs no knowledge of document kinds.
+    entity_labels: dict[str, str] | None = None
 
     @property
     def id(self) -> str:
@@ -61,9 +65,10 @@ PLANNED = pa.schema(
         ("style", pa.string()),
         ("target_words", pa.int64()),
         ("slip_rate", pa.float64()),
+        ("entity_labels", PAIRS),
     ]
 )
-MAPS = ("entities", "attributes", "surface")
+MAPS = ("entities", "attributes", "surface", "entity_labels")
 
 
 def planned_table(docs: list[PlannedDocument]) -> pa.Table:

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import torch
 
-from eval import cls_entity, encoder
+from eval import cls_entity
+from synth import encoder
 
 
 def _threads(config: dict) -> None:
@@ -103,7 +104,7 @@ def train_loop(config: dict) -> None:
     elif task == "cls_entity":
         predicted = [
             config["labels"][i]
-            for i in encoder.predict_candidates(bare, tokenizer, config["test_candidates"])
+            for i in cls_entity.predict_candidates(bare, tokenizer, config["test_candidates"])
         ]
     else:
         predicted = encoder.predict_word_tags(bare, tokenizer, texts, config["tags"])

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 from synth import ConfigError
-from synth.config.checks import check_fields, reject_unknown
+from synth.checks import check_fields, reject_unknown
 from synth.deid.audit import AuditSettings
 from synth.docs import kind
 from synth.docs.tickets.forms import MODES

@@ -12,7 +12,7 @@ from copy import deepcopy
 from dataclasses import MISSING, asdict, field, fields, is_dataclass
 
 from synth import ConfigError
-from synth.config.checks import check_fields, reject_unknown
+from synth.checks import check_fields, reject_unknown
 
 
 def option(default=MISSING, help: str = ""):

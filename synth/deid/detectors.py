@@ -124,7 +124,7 @@ class NerDetector:
     def __init__(self, model_dir: str):
         from transformers import AutoModelForTokenClassification
 
-        from eval.encoder import load_tokenizer
+        from synth.encoder import load_tokenizer
 
         folder = Path(model_dir)
         if not (folder / "config.json").is_file():
@@ -144,8 +144,8 @@ class NerDetector:
         self.type_of = personal_types().by_variable
 
     def detect(self, texts: list[str]) -> list[list[Span]]:
-        from eval.encoder import predict_word_tags, word_tags
         from synth.deid.roles import resolve_roles, ticket_roles
+        from synth.encoder import predict_word_tags, word_tags
 
         predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags)
         out = []

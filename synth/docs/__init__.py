@@ -1,7 +1,7 @@
 """Document kinds: each kind is a package here, and KINDS is the one place that names them.
 
 A kind module gives what the rest of hrsynth asks of a kind (see DocKind): planning a
-run's documents, the entity type of a planted variable, the entities its rows declare,
+run's documents (with the entity label each planted variable gets), the entities its rows declare,
 its own config and row rules, and how evaluate trains and tests on it. Adding a kind is
 one folder and one line in KINDS; nothing else branches on `doc_type`.
 """
@@ -29,9 +29,6 @@ class DocKind(Protocol):
     def check_config(self, cfg) -> None:
         """Raise ConfigError for settings this kind cannot take."""
 
-    def entity_type(self, variable: str) -> str:
-        """The entity label a planted variable gets in the output ('university_2' -> ...)."""
-
     def declared_entities(self, docs: list, cfg) -> dict[str, set[str]]:
         """{label: entity types its documents are meant to carry}, for the coverage."""
 
@@ -47,6 +44,13 @@ def kind(name: str) -> ModuleType:
     if name not in KINDS:
         raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(KINDS)}")
     return importlib.import_module(KINDS[name])
+
+
+def check_row(row: dict) -> list[str]:
+    """One output row against the contract and its kind's own rules (empty when valid)."""
+    from synth import contract
+
+    return contract.check_row(row) + kind(row["doc_type"]).check_row(row)
 
 
 def plan_documents(cfg, run_id: str) -> tuple[list, dict]:

@@ -16,19 +16,6 @@ from faker import Faker
 
 from synth import DATA_DIR, ConfigError
 
-PERSONA_FIELDS = (
-    "first_name",
-    "last_name",
-    "name",
-    "email",
-    "company",
-    "company_domain",
-    "company_email",
-    "country_code",
-    "country",
-    "nationality",
-    "locale",
-)
 TLD = {"US": "com", "GB": "co.uk"}
 
 

@@ -11,14 +11,19 @@ with it about 2.5 % (½·e^-3) of them. The candidates are public, so this is pu
 say. A row names at most k distinct candidates (k = the attributes sharing the
 vocabulary), so replacing one row changes the count vector by at most 2k in L1.
 `public: true` keeps every candidate and spends nothing.
+
+The candidate lists themselves belong to the document kind that names them (CV
+universities and employers: synth.docs.cvs.vocabulary); the job hands them in as
+`candidates_of`, so this layer knows no kind.
 """
+
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 from diffprivlib.mechanisms import Laplace
 
 from synth import ConfigError
-from synth.docs.cvs.vocabulary import FILES, load_vocabulary
 from synth.dp.ledger import Ledger
 
 NONE = "none"
@@ -30,11 +35,6 @@ def _spec(name: str, spec: dict, where: str) -> dict:
             f"{where}: vocabulary '{name}' needs 'other' (the value rare or unlisted names become)"
         )
     source = spec.get("candidates", name)
-    if source not in FILES and not str(source).endswith((".yaml", ".yml")):
-        raise ConfigError(
-            f"{where}: vocabulary '{name}': candidates {source!r} is neither "
-            f"{sorted(FILES)} nor a .yaml file"
-        )
     share = spec.get("epsilon_share", 0.0 if spec.get("public") else 0.1)
     if not spec.get("public") and not 0 < share < 1:
         raise ConfigError(f"{where}: vocabulary '{name}': epsilon_share must be in (0, 1)")
@@ -48,16 +48,18 @@ def _spec(name: str, spec: dict, where: str) -> dict:
     }
 
 
-def _candidates(source: str) -> list[str]:
-    if source in FILES:
-        return list(load_vocabulary(source).canonical)
-    return list(load_vocabulary(source.rsplit("/", 1)[-1], source).canonical)
-
-
 def resolve(
-    doc: dict, table: pd.DataFrame, epsilon: float, ledger: Ledger, rng, where: str = "schema"
+    doc: dict,
+    table: pd.DataFrame,
+    epsilon: float,
+    ledger: Ledger,
+    rng,
+    candidates_of: Callable[[str], list[str]],
+    where: str = "schema",
 ) -> tuple[dict, pd.DataFrame, dict]:
     """Fill every vocabulary attribute's `values`; map the table's other names to `other`.
+    `candidates_of(source)`: the public names of a vocabulary's `candidates` (a
+    ConfigError for an unknown source).
 
     Returns the completed schema document, the mapped table and a public note per
     vocabulary (candidates, kept, ε spent)."""
@@ -75,7 +77,10 @@ def resolve(
         missing = [c for c in cols if c not in table.columns]
         if missing:
             raise ConfigError(f"private table lacks column(s) {missing} declared in the schema")
-        candidates = _candidates(spec["candidates"])
+        try:
+            candidates = candidates_of(spec["candidates"])
+        except ConfigError as e:
+            raise ConfigError(f"{where}: vocabulary '{name}': {e}") from None
         if spec["public"]:
             kept, spent = candidates, 0.0
         else:

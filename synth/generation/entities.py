@@ -212,23 +212,6 @@ def locate(text: str, values: dict[str, str], surface: dict[str, str] | None = N
     return sorted(spans, key=lambda x: x["start"])
 
 
-def unmarked_values(text: str, entities: list[dict], attributes) -> int:
-    """Occurrences of a planted value (as sampled) in the text that no entity span covers:
-    label noise that teaches a detector to leave such values alone. Whole words,
-    case-insensitive; values under 4 characters are skipped (too common to be planted)."""
-    covered = [(e["start"], e["end"]) for e in entities]
-    if not isinstance(attributes, dict):  # the contract's key/value pairs
-        attributes = {a["key"]: a["value"] for a in attributes}
-    count = 0
-    for value in {str(v).strip() for v in attributes.values()}:
-        if len(value) < 4:
-            continue
-        for m in re.finditer(r"(?<!\w)" + re.escape(value) + r"(?!\w)", text, re.IGNORECASE):
-            if not any(s <= m.start() and m.end() <= e for s, e in covered):
-                count += 1
-    return count
-
-
 @functools.cache
 def attached_words() -> dict[str, list[str]]:
     from synth import DATA_DIR

@@ -8,7 +8,7 @@ benchmarks/results/speed_and_engines.md): a 135M model drifts off topic at tempe
 from dataclasses import asdict, dataclass, field, fields, replace
 
 from synth import ConfigError
-from synth.config.checks import check_fields
+from synth.checks import check_fields
 
 
 @dataclass

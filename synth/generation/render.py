@@ -4,7 +4,6 @@ located, slips added outside the spans."""
 import numpy as np
 
 from synth.contract import NO_VARIABLES
-from synth.docs import kind
 from synth.generation.engine import Engine
 from synth.generation.entities import attach_following, attached_words, locate
 from synth.generation.params import GenerationParams
@@ -39,7 +38,7 @@ def render(
         if doc.slip_rate:
             slips_rng = np.random.default_rng([seed, doc.index])
             text, entities = add_slips(text, entities, doc.slip_rate, slips_rng)
-        entity_type = kind(doc.doc_type).entity_type
+        label_of = doc.entity_labels or {}
         rows.append(
             {
                 "id": doc.id,
@@ -49,7 +48,9 @@ def render(
                 "label": doc.label,
                 "text": text,
                 "header": doc.header,
-                "entities": [{**e, "label": entity_type(e["label"])} for e in entities],
+                "entities": [
+                    {**e, "label": label_of.get(e["label"], e["label"])} for e in entities
+                ],
                 "attributes": doc.attributes,
                 "persona": doc.persona,
                 "template_id": doc.template_id,

@@ -20,7 +20,6 @@ import pyarrow.parquet as pq
 
 from synth import ConfigError
 from synth.contract import CONTRACT_VERSION, NO_VARIABLES, SCHEMA, to_table
-from synth.deid.audit import merge_counts
 from synth.io.storage import (
     exists,
     filesystem,
@@ -174,7 +173,7 @@ def finished_shards(folder, expected_rows: dict[int, int], schema: pa.Schema = S
 
 def shard_summary(table: pa.Table) -> dict:
     """What the manifest needs of a shard's rows: counts, tokens, entity types found."""
-    from synth.generation.entities import unmarked_values
+    from synth.contract import unmarked_values
 
     labels, errors = table["label"].to_pylist(), table["error"].to_pylist()
     found = defaultdict(Counter)  # label -> {"type_a|type_b": rows that found exactly those}
@@ -276,8 +275,12 @@ def coverage(summaries: list[dict], declared: dict[str, set[str]]) -> dict:
     }
 
 
-def write_manifest(folder, run: dict, declared: dict[str, set[str]], extra: dict) -> dict:
-    summaries = read_summaries(folder)
+def write_manifest(
+    folder, run: dict, declared: dict[str, set[str]], extra: dict, summaries=None
+) -> dict:
+    """The run's manifest from the shards' footer summaries (read here unless given) and
+    `extra`: what the caller adds, such as footer keys it alone knows how to merge."""
+    summaries = read_summaries(folder) if summaries is None else summaries
     per_label = Counter()
     for s in summaries:
         per_label.update(s["rows_per_label"])
@@ -296,7 +299,6 @@ def write_manifest(folder, run: dict, declared: dict[str, set[str]], extra: dict
         ),
         "entity_coverage": coverage(summaries, declared),
         "tokens_generated": sum(s["tokens_generated"] for s in summaries),
-        "pii_audit": merge_counts([s.get("pii_audit", {}) for s in summaries]),
         "shards": len(summaries),
         **extra,
     }

@@ -3,8 +3,7 @@ training, and keeps each row's template: a real Parquet folder read through Ray 
 
 import pytest
 
-from synth.contract import NO_VARIABLES
-from synth.docs.persona import PERSONA_FIELDS
+from synth.contract import NO_VARIABLES, PERSONA_FIELDS
 from synth.io.shards import write_shard
 
 pytestmark = pytest.mark.slow

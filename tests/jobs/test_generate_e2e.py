@@ -14,7 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from synth.contract import NO_VARIABLES, SCHEMA, check_row
+from synth.contract import NO_VARIABLES, SCHEMA
+from synth.docs import check_row
 from synth.docs.tickets.taxonomy import load_taxonomy
 from tests.conftest import ROOT
 from tests.serving import served_smollm2

@@ -16,6 +16,7 @@ from faker import Faker
 
 from synth import ConfigError
 from synth.docs import balanced_labels
+from synth.docs.cvs import entity_type
 from synth.docs.cvs.extract.table import GENERIC_COMPANY, NONE, OTHER_UNIVERSITY, SLOTS
 from synth.docs.cvs.sections import CVTemplates, load_templates, taxonomy_file
 from synth.docs.cvs.vocabulary import load_vocabulary
@@ -209,6 +210,7 @@ def plan_cvs(cfg, run_id: str, model) -> tuple[list[PlannedDocument], dict]:
                 pieces=pieces,
                 instruction=instruction(persona, title),
                 entities={k: str(v) for k, v in entities.items()},
+                entity_labels={k: entity_type(k) for k in entities},
                 target_words=_target_words(row, pieces),
                 attributes={k: str(v) for k, v in values.items()},
                 persona=persona,

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from synth import ConfigError
+from synth.contract import PERSONA_FIELDS
 from synth.docs.cvs.roles import default_title
 from synth.docs.cvs.vocabulary import CV_DATA
-from synth.docs.persona import PERSONA_FIELDS
 from synth.generation.template import count_slots, variables_in
 from synth.io.files import read_yaml
 

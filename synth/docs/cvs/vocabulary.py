@@ -56,6 +56,16 @@ def _spelling_regex(s: str, exact_case: bool) -> str:
 
 
 @functools.cache
+def candidates(source: str) -> list[str]:
+    """The canonical names of a vocabulary's `candidates`: a built-in list (FILES) or a
+    YAML file of the same shape. What `hrsynth fit` hands the DP layer (synth.dp.vocab)."""
+    if source in FILES:
+        return list(load_vocabulary(source).canonical)
+    if str(source).endswith((".yaml", ".yml")):
+        return list(load_vocabulary(str(source).rsplit("/", 1)[-1], source).canonical)
+    raise ConfigError(f"candidates {source!r} is neither {sorted(FILES)} nor a .yaml file")
+
+
 def load_vocabulary(kind: str, path: str | None = None) -> Vocabulary:
     path = Path(path) if path else FILES[kind]
     doc = read_yaml(path, f"{kind} vocabulary")

@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 
 from synth import ConfigError
-from synth.config.generate import GenerateConfig
 from synth.docs import balanced_labels
 from synth.docs.persona import make_personas
 from synth.docs.tickets.forms import Writer, render_values
@@ -33,7 +32,7 @@ from synth.record import PlannedDocument
 WRITER_STREAM = 1  # the seed's second stream: writer traits, prompt styles, surface forms
 
 
-def chosen_labels(cfg: GenerateConfig, taxonomy) -> list[str]:
+def chosen_labels(cfg, taxonomy) -> list[str]:
     if cfg.labels == "all":
         return list(taxonomy)
     if not isinstance(cfg.labels, list) or not cfg.labels:
@@ -50,8 +49,9 @@ def instruction(sub, persona: dict, values: dict) -> str:
     )
 
 
-def plan_tickets(cfg: GenerateConfig, run_id: str) -> tuple[list[PlannedDocument], dict]:
-    """All cfg.num_docs tickets in index order, and notes for the manifest."""
+def plan_tickets(cfg, run_id: str) -> tuple[list[PlannedDocument], dict]:
+    """All cfg.num_docs tickets in index order, and notes for the manifest (`cfg`: a
+    synth.config.generate.GenerateConfig; not imported, the config layer sits above)."""
     taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
     labels = chosen_labels(cfg, taxonomy)
     rng = np.random.default_rng(cfg.seed)

@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 from synth import DATA_DIR, ConfigError
-from synth.docs.persona import PERSONA_FIELDS
+from synth.contract import PERSONA_FIELDS
 from synth.generation.template import count_slots, variables_in
 from synth.io.files import read_yaml
 

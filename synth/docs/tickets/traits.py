@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from synth import ConfigError
-from synth.config.checks import reject_unknown
+from synth.checks import reject_unknown
 from synth.docs.tickets.taxonomy import REGISTERS, Subcategory
 
 STYLES = ("plain", "chat", "free")

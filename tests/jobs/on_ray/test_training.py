@@ -8,9 +8,9 @@ import pytest
 from sklearn.metrics import f1_score
 
 from eval import cls_entity
-from eval.encoder import resolve_encoder
 from eval.testset import DEV_TICKETS, load_testset
 from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.encoder import resolve_encoder
 
 pytestmark = pytest.mark.slow
 
@@ -67,8 +67,8 @@ def test_classifier_on_two_workers(ray_local, dev, tmp_path):
 
 
 def test_bio_ner_tags_every_word(ray_local, dev, tmp_path):
-    from eval.encoder import load_tokenizer, word_tags
     from jobs.on_ray import training
+    from synth.encoder import load_tokenizer, word_tags
 
     _, predicted = training.fit(
         "bio_ner",

@@ -3,7 +3,8 @@ import pytest
 
 from synth import ConfigError
 from synth.config.generate import load_config
-from synth.contract import check_row, to_table
+from synth.contract import to_table
+from synth.docs import check_row
 from synth.generation.hf_engine import resolve_model
 from synth.io.shards import (
     finished_shards,

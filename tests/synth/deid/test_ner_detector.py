@@ -5,9 +5,9 @@ measured in benchmarks/deidentify.py.)"""
 
 import pytest
 
-from eval.encoder import load_tokenizer, resolve_encoder, token_classifier
 from synth import ConfigError
 from synth.deid.detectors import NerDetector
+from synth.encoder import load_tokenizer, resolve_encoder, token_classifier
 
 TAGS = ["O", "B-location", "I-location", "B-duration", "I-duration"]
 

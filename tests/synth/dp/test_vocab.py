@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from synth import ConfigError
+from synth.docs.cvs.vocabulary import candidates
 from synth.dp.ledger import Ledger
 from synth.dp.vocab import resolve
 
@@ -32,7 +33,7 @@ def table(n=200):
 
 def test_frequent_public_names_are_kept_and_the_spend_is_ledgered():
     ledger = Ledger(1000.0)
-    doc, mapped, notes = resolve(DOC, table(), 1000.0, ledger, np.random.RandomState(0))
+    doc, mapped, notes = resolve(DOC, table(), 1000.0, ledger, np.random.RandomState(0), candidates)
     values = doc["attributes"]["uni_1"]["values"]
     assert values[:2] == ["none", "Other University"] and "University of Pune" in values
     assert "vocabularies" not in doc and doc["attributes"]["uni_2"]["values"] == values
@@ -46,7 +47,7 @@ def test_frequent_public_names_are_kept_and_the_spend_is_ledgered():
 def test_at_small_epsilon_the_margin_keeps_noise_out():
     kept = []
     for seed in range(5):
-        doc, _, _ = resolve(DOC, table(), 1.0, Ledger(1.0), np.random.RandomState(seed))
+        doc, _, _ = resolve(DOC, table(), 1.0, Ledger(1.0), np.random.RandomState(seed), candidates)
         kept.append(len(doc["attributes"]["uni_1"]["values"]) - 2)
     # ~90 candidates named by nobody: without the margin about half would pass.
     assert np.mean(kept) < 10
@@ -58,11 +59,17 @@ def test_public_vocabulary_spends_nothing():
         "vocabularies": {"u": {"candidates": "universities", "other": "Other", "public": True}},
     }
     ledger = Ledger(1.0)
-    _out, _, notes = resolve(doc, table(), 1.0, ledger, np.random.RandomState(0))
+    _out, _, notes = resolve(doc, table(), 1.0, ledger, np.random.RandomState(0), candidates)
     assert ledger.spent == 0 and notes["u"]["kept"] > 50
 
 
 def test_undeclared_vocabulary_is_named():
     doc = {"attributes": {"uni_1": {"vocabulary": "nope"}}}
     with pytest.raises(ConfigError, match="not declared"):
-        resolve(doc, table(), 1.0, Ledger(1.0), np.random.RandomState(0))
+        resolve(doc, table(), 1.0, Ledger(1.0), np.random.RandomState(0), candidates)
+
+
+def test_an_unknown_candidate_list_is_named():
+    doc = {**DOC, "vocabularies": {"u": {"candidates": "nope", "other": "Other"}}}
+    with pytest.raises(ConfigError, match="schema: vocabulary 'u': candidates 'nope' is neither"):
+        resolve(doc, table(), 1.0, Ledger(1.0), np.random.RandomState(0), candidates)

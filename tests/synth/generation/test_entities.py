@@ -58,7 +58,7 @@ def test_spans_never_overlap_and_match_surface():
 
 
 def test_planted_values_outside_every_span_are_counted():
-    from synth.generation.entities import unmarked_values
+    from synth.contract import unmarked_values
 
     text = "Back after 1 day. Off on 20 July 2027, back 20 July 2027. Note: 20 July 2027!"
     entities = [{"start": 25, "end": 37}, {"start": 44, "end": 56}]

@@ -6,8 +6,7 @@ import pytest
 
 from synth import ConfigError
 from synth.config.generate import load_config
-from synth.contract import check_row
-from synth.docs import plan_documents
+from synth.docs import check_row, plan_documents
 from synth.generation.openai_engine import OpenAIEngine
 from synth.generation.params import params_from
 from synth.generation.render import render

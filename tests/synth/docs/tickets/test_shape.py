@@ -8,8 +8,8 @@ import pytest
 
 from synth import ConfigError
 from synth.config.generate import load_config
-from synth.contract import NO_VARIABLES, check_row
-from synth.docs import plan_documents
+from synth.contract import NO_VARIABLES
+from synth.docs import check_row, plan_documents
 from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.generation.entities import attached_words
 from synth.generation.params import params_from
@@ -184,7 +184,7 @@ def test_every_planted_value_has_a_span(dp_model):
     """docs/annotation.md: a value a template writes is always marked. 400 tickets of the
     default config (every label, the DP model's health tickets too), plain style, a model
     that writes nothing of its own: no planted value may stand in the text unmarked."""
-    from synth.generation.entities import unmarked_values
+    from synth.contract import unmarked_values
 
     cfg = load_config(
         "configs/tickets.yaml",

