@@ -17,12 +17,16 @@ README.md.
 """
 
 import json
+from string import Template
 
 import yaml
+
+from synth import DATA_DIR
 
 CARD = "_README.md"  # in an output folder (see above)
 ROOT_CARD = "README.md"  # at a refresh root
 METADATA = ".huggingface.yaml"
+TEMPLATE = DATA_DIR / "card" / "dataset_card.md"
 
 
 def size_category(rows: int) -> str:
@@ -89,127 +93,50 @@ def _table(counts: dict, head: tuple[str, str]) -> list[str]:
 def markdown(
     manifest: dict, scores: list[tuple] | None = None, test: dict | None = None, prefix: str = ""
 ) -> str:
-    """The whole card: YAML header, then the body. `scores`: (task, metric, value) of an
-    evaluation of this data on the `test` set (path, documents), when there is one."""
-    cfg = manifest["config"]
+    """The whole card: the template (synth/data/card/dataset_card.md, prose as data) filled
+    from the manifest. `scores`: (task, metric, value) of an evaluation of this data on the
+    `test` set (path, documents), when there is one."""
     coverage = (manifest.get("entity_coverage") or {}).get("overall", {})
-    lines = [
-        "---",
-        yaml.safe_dump(header(manifest, prefix), sort_keys=False).strip(),
-        "---",
-        "",
-        f"# {header(manifest)['pretty_name']}",
-        "",
-        (
-            "Synthetic HR documents made by hrsynth for training and "
-            "testing models without personal data: every document is generated text, labelled "
-            "by construction, with the spans of the values it was written around."
-        ),
-        "",
-        (
-            "**What it is not:** real documents, or a sample of any real organisation's. "
-            "Names, e-mails and companies come from Faker; places, jobs, pay gaps and routes "
-            "from public tables; the attributes drawn from a DP model come from a "
-            "differentially private model of a private table (below)."
-        ),
-        "",
-        "## Load it",
-        "",
-        "```python",
-        "from datasets import load_dataset",
-        'docs = load_dataset("path/to/this/folder", split="train")',
-        "# cached by folder name: after regenerating it, add download_mode='force_redownload'",
-        "import pandas as pd",
-        'df = pd.read_parquet("path/to/this/folder")  # the part-*.parquet shards',
-        "```",
-        "",
-        (
-            "`attributes` is a list of `{key, value}` pairs (the sampled variables, as strings); "
-            "`entities` lists `start`, `end`, `label`, `value`, `match` (`text[start:end]` is "
-            "exact)."
-        ),
-        "",
-        "## Privacy",
-        "",
-        *_ledgers(manifest),
-        "",
-        _audit_line(manifest),
-        "",
-        "## How it was made",
-        "",
-        (
-            f"- Run `{manifest['run_id']}`, seed {manifest['seed']}, model `{manifest.get('model')}`, "
-            f"prompt style `{json.dumps(manifest.get('prompt_style'))}`."
-        ),
-        f"- Generation parameters: `{json.dumps(manifest.get('generation_parameters', {}))}`.",
-        (
-            f"- {manifest['rows']} documents in {manifest.get('shards', '?')} shards, "
-            f"{manifest.get('tokens_generated', 0)} tokens generated, "
-            f"{manifest.get('rows_with_error', 0)} rows with an error "
-            f"({manifest.get('rows_flagged_no_variables', 0)} free-form rows flagged for holding "
-            "none of their variables; readers should leave rows with an `error` out)."
-        ),
-        (
-            f"- Entity coverage: {coverage.get('share_rows_with_entity', 0):.1%} of rows hold an "
-            f"entity; {coverage.get('share_variables_found', 0):.1%} of planted variables were "
-            "found in the text."
-        ),
-        "",
-        "### Rows per label",
-        "",
-        *_table(manifest.get("rows_per_label", {}), ("label", "rows")),
-        "",
-    ]
+    evaluation = ""
     if scores:
-        lines += [
-            "## Evaluation",
-            "",
-            (
-                f"Models trained on this data, tested on `{(test or {}).get('path')}` "
-                f"({(test or {}).get('documents')} documents):"
-            ),
-            "",
-            "| task | metric | value |",
-            "| --- | --- | ---: |",
-            *[f"| {t} | {m} | {v:.3f} |" for t, m, v in scores],
-            "",
-        ]
-    lines += [
-        "## Known limitations",
-        "",
-        "- Template phrases repeat across documents of a label; a model can learn them.",
-        (
-            "- A small model drifts off topic, into other languages, or invents names (the audit "
-            "above counts those); check samples before training on them."
-        ),
-        "- Labels are what was asked for, not what the text ended up saying.",
-        "",
-        "## Licence",
-        "",
-        (
-            "The generated text is yours to license. Values come from public tables under CC BY "
-            "4.0 (UCI absenteeism reasons, GeoNames cities), the Open Government Licence v3.0 "
-            "(UK pay gaps) and the Open Database License 1.0 (OpenFlights airports and routes): "
-            "attribute them when you share the data."
-        ),
-        "",
-        "## Reproduce",
-        "",
-        "The resolved config is in `_manifest.json` (`config`); with hrsynth installed:",
-        "",
-        "```bash",
-        (
-            "python -c \"import json, yaml; yaml.safe_dump(json.load(open('_manifest.json'))"
-            "['config'], open('config.yaml', 'w'))\""
-        ),
-        (
-            f"hrsynth generate --config config.yaml --num-docs {cfg.get('num_docs')} "
-            f"--seed {manifest['seed']} --output OUT"
-        ),
-        "```",
-        "",
-    ]
-    return "\n".join(lines)
+        evaluation = "\n".join(
+            [
+                "## Evaluation",
+                "",
+                (
+                    f"Models trained on this data, tested on `{(test or {}).get('path')}` "
+                    f"({(test or {}).get('documents')} documents):"
+                ),
+                "",
+                "| task | metric | value |",
+                "| --- | --- | ---: |",
+                *[f"| {t} | {m} | {v:.3f} |" for t, m, v in scores],
+                "",
+                "",
+            ]
+        )
+    values = {
+        "header": yaml.safe_dump(header(manifest, prefix), sort_keys=False).strip(),
+        "pretty_name": header(manifest)["pretty_name"],
+        "ledgers": "\n".join(_ledgers(manifest)),
+        "audit": _audit_line(manifest),
+        "run_id": manifest["run_id"],
+        "seed": manifest["seed"],
+        "model": manifest.get("model"),
+        "prompt_style": json.dumps(manifest.get("prompt_style")),
+        "generation_parameters": json.dumps(manifest.get("generation_parameters", {})),
+        "rows": manifest["rows"],
+        "shards": manifest.get("shards", "?"),
+        "tokens_generated": manifest.get("tokens_generated", 0),
+        "rows_with_error": manifest.get("rows_with_error", 0),
+        "rows_flagged_no_variables": manifest.get("rows_flagged_no_variables", 0),
+        "share_rows_with_entity": f"{coverage.get('share_rows_with_entity', 0):.1%}",
+        "share_variables_found": f"{coverage.get('share_variables_found', 0):.1%}",
+        "rows_per_label": "\n".join(_table(manifest.get("rows_per_label", {}), ("label", "rows"))),
+        "evaluation": evaluation,
+        "num_docs": manifest["config"].get("num_docs"),
+    }
+    return Template(TEMPLATE.read_text(encoding="utf-8")).substitute(values)
 
 
 def _audit_line(manifest: dict) -> str:
