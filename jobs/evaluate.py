@@ -19,6 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from jobs.entry import main_for
+from jobs.eval_tasks import TASKS, in_order, run_task
 from jobs.on_ray.session import connect
 from synth import ConfigError
 from synth.config.jobs import EvaluateOptions
@@ -27,15 +28,16 @@ from synth.docs import kind
 
 
 def _tasks(args: EvaluateOptions) -> list[str]:
+    """The tasks to run, checked, in the order their needs set (jobs/eval_tasks.py)."""
     doc_kind = kind(args.doc_type)
-    known = doc_kind.EVAL_TASKS
+    known = list(doc_kind.EVAL_TASKS or TASKS)
     if not doc_kind.TRAIN_FROM_CORPORA and (len(args.train) > 1 or args.mask_roles):
         raise ConfigError(
             f"one --train folder for --doc-type {args.doc_type}; several --train and "
             "--mask-roles are for kinds trained on corpora too (--doc-type cv)"
         )
     if args.tasks is None:
-        return [t for t in known if t != "privacy" or args.private]
+        return in_order([t for t in known if not TASKS[t].private or args.private])
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     unknown = [t for t in tasks if t not in known]
     if unknown or not tasks:
@@ -43,12 +45,13 @@ def _tasks(args: EvaluateOptions) -> list[str]:
             f"--tasks: unknown task(s) {unknown or args.tasks!r} for "
             f"--doc-type {args.doc_type}; choose from {', '.join(known)}"
         )
-    if "privacy" in tasks and not (args.private and args.schema):
+    private = [t for t in tasks if TASKS[t].private]
+    if private and not (args.private and args.schema):
         raise ConfigError(
-            "--tasks privacy needs the private table and its schema: add "
+            f"--tasks {private[0]} needs the private table and its schema: add "
             "--private CSV --schema YAML"
         )
-    return sorted(tasks, key=lambda t: t == "deid")  # last: it uses bio_ner's model
+    return in_order(tasks)
 
 
 def _check_train(location: str) -> None:
@@ -96,135 +99,13 @@ def _load_private(args):
     return private, schema
 
 
-def _privacy(args, private, schema, manifest: dict | None, train_texts: list[str]) -> dict:
-    import pyarrow.parquet as pq
-
-    from eval.privacy import privacy_checks
-    from synth.io.storage import filesystem, join
-
-    samples_file = (manifest or {}).get("dp_samples")
-    fs, folder = filesystem(args.train[0])
-    samples = (
-        pq.read_table(join(folder, samples_file), filesystem=fs).to_pandas()
-        if samples_file
-        else None
-    )
-    ledgers = (manifest or {}).get("epsilon_ledgers") or {}
-    holdout = next(iter(ledgers.values()), {}).get("holdout")
-    result = privacy_checks(private, schema, samples, holdout, train_texts, args.seed)
-    # what the generate actors' personal-data audit found that hrsynth did not plant
-    if (manifest or {}).get("pii_audit_settings"):
-        result["pii_audit"] = {
-            **manifest["pii_audit"],
-            "policy": manifest["pii_audit_settings"]["policy"],
-            "rows": manifest["rows"],
-        }
-    return result
-
-
-def _cls_entity(ctx: dict) -> dict:
-    """Candidates and their gold labels on both sides, then the Ray Train fit."""
-    from eval import cls_entity, intrinsic
-    from jobs.on_ray import training
-    from jobs.on_ray.datasets import from_rows
-
-    nlp = intrinsic.load_nlp()
-    rows, test = ctx["rows"], ctx["test"]
-    train_rows, classes = [], {cls_entity.NONE}
-    for r, found in zip(rows, cls_entity.candidates(nlp, ctx["train_texts"])):
-        spans = [(e["start"], e["end"], e["label"]) for e in r["entities"]]
-        for c in found:
-            label = cls_entity.gold_label(c, r["label"], spans)
-            classes.add(label)
-            train_rows.append({"text": r["text"], "start": c[0], "end": c[1], "label": label})
-    items, truth, missed = [], [], 0
-    for d, found in zip(test.docs, cls_entity.candidates(nlp, ctx["texts"])):
-        missed += cls_entity.missed(found, d.entities)
-        for c in found:
-            items.append((d.text, c[0], c[1]))
-            truth.append(cls_entity.gold_label(c, d.label, d.entities))
-    m, predicted = training.fit(
-        "cls_entity",
-        from_rows(train_rows),
-        {**ctx["common"], "labels": sorted(classes), "test_candidates": items},
-        ctx["out"],
-        ctx["workers"],
-        ctx["gpu"],
-    )
-    return {**cls_entity.scores(truth, predicted, missed), "training": m}
-
-
-def _deid(ctx: dict, seed: int) -> dict:
-    """De-identification of the real test set (gold: its entities of personal-data types
-    and its `personal` spans), with the NER model bio_ner trained in this run if it did."""
-    from eval.deid import deid_scores
-    from synth.deid.gold import annotated_spans
-
-    docs = ctx["test"].docs
-    test = {
-        "ids": [str(i) for i in range(len(docs))],
-        "texts": [d.text for d in docs],
-        "labels": [d.label for d in docs],
-        "gold": [annotated_spans(d.entities, d.personal) for d in docs],
-    }
-    return deid_scores(test, ctx.get("ner_model"), seed)
-
-
-def _run_task(task: str, ctx: dict, args) -> dict:
-    from eval import fasttext_task, intrinsic, metrics
-    from jobs.on_ray import training
-    from synth import encoder
-
-    texts, gold, labels = ctx["texts"], ctx["gold"], ctx["labels"]
-    fit_args = (ctx["out"], ctx["workers"], ctx["gpu"])
-    if task == "classify":
-        m, predicted = training.fit(
-            "classify", ctx["ds"], {**ctx["common"], "labels": labels}, *fit_args
-        )
-        return {**metrics.classification(gold, predicted, labels), "training": m}
-    if task == "fasttext":
-        train_texts, train_labels = ctx["train_texts"], ctx["train_labels"]
-        predicted, used = fasttext_task.train_chosen_and_predict(
-            train_texts,
-            train_labels,
-            texts,
-            kind(args.doc_type).FASTTEXT_PRESETS,
-            args.seed,
-            [r.get("template_id") for r in ctx["rows"]],
-        )
-        return {**metrics.classification(gold, predicted, labels), "hyperparameters": used}
-    if task == "bio_ner":
-        tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
-        m, predicted = training.fit(
-            "bio_ner", ctx["ds"], {**ctx["common"], "tags": tags}, *fit_args
-        )
-        tokenizer = encoder.load_tokenizer(ctx["common"]["encoder"])
-        true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in ctx["test"].docs]
-        ctx["ner_model"] = str(ctx["out"] / "models" / "bio_ner")  # for the deid task
-        if args.doc_type == "ticket":  # the detector's output: roles by context
-            from eval.detector_scores import ticket_bio_scores
-
-            return {**ticket_bio_scores(true, predicted), "training": m}
-        return {**metrics.entity_scores(true, predicted), "training": m}
-    if task == "cls_entity_ner":
-        return _cls_entity(ctx)
-    if task == "privacy":
-        return _privacy(args, *ctx["private"], ctx["manifest"], ctx["train_texts"])
-    if task == "deid":
-        return _deid(ctx, args.seed)
-    return {
-        "synthetic": intrinsic.intrinsic(ctx["train_texts"], ctx["train_labels"]),
-        "real": intrinsic.intrinsic(texts, gold),
-    }
-
-
 def _shards_context(args, tasks: list[str]) -> dict:
     """One generated output to train on; labels and entity labels from the kind."""
     from eval.testset import load_testset
 
     labels, entity_labels = kind(args.doc_type).evaluation_labels()
     test = load_testset(args.test, labels, set(entity_labels))
-    private = _load_private(args) if "privacy" in tasks else None
+    private = _load_private(args) if any(TASKS[t].private for t in tasks) else None
     _check_train(args.train[0])
     connect(log_to_driver=False)
     ds, manifest = _read_train(args.train[0])
@@ -287,7 +168,7 @@ def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
                 "rows": rows,
                 "ds": from_rows([{"text": r["text"], "label": r["label"]} for r in rows]),
             }
-            s = _run_task(task, shuffled, args)
+            s = run_task(task, shuffled, args)
             runs.append({"weighted_f1": s["weighted_f1"], "macro_f1": s["macro_f1"]})
         w = np.array([r["weighted_f1"] for r in runs])
         out[task] = {
@@ -370,7 +251,7 @@ def run(options) -> dict:
     }
     for task in tasks:
         started = time.perf_counter()
-        scores = _run_task(task, ctx, args)
+        scores = run_task(task, ctx, args)
         scores["wall_s"] = time.perf_counter() - started
         result["tasks"][task] = scores
         print(f"{task}: done in {scores['wall_s']:.1f} s", flush=True)

@@ -18,7 +18,7 @@ KINDS = {"ticket": "synth.docs.tickets", "cv": "synth.docs.cvs"}
 
 
 class DocKind(Protocol):
-    EVAL_TASKS: tuple[str, ...]  # the evaluate tasks that apply to it
+    EVAL_TASKS: tuple[str, ...] | None  # the evaluate tasks that apply to it (None: all)
     FASTTEXT_PRESETS: tuple[str, ...]  # eval.fasttext_task.PRESETS; several: chosen on validation
     # Training may mix generated outputs with real corpora (CSV/JSONL), role-masked on request.
     TRAIN_FROM_CORPORA: bool

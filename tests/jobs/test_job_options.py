@@ -71,3 +71,19 @@ def test_flags_are_built_from_the_options_with_types_and_choices():
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_every_option_of_every_job_is_documented(name):
     assert all(f.metadata.get("help") for f in fields(COMMANDS[name].OPTIONS))
+
+
+def test_evaluation_tasks_come_from_one_registry():
+    """The help names every task of the registry, a kind's tasks are registered ones, and
+    a task that needs what another leaves runs after it whatever the order asked."""
+    from dataclasses import fields
+
+    from jobs.eval_tasks import TASKS, in_order
+    from synth.config.jobs import EvaluateOptions
+    from synth.docs import kind
+
+    help_text = next(f for f in fields(EvaluateOptions) if f.name == "tasks").metadata["help"]
+    assert all(name in help_text for name in TASKS)
+    assert set(kind("cv").EVAL_TASKS) <= set(TASKS) and kind("ticket").EVAL_TASKS is None
+    assert in_order(["deid", "classify", "bio_ner"]) == ["classify", "bio_ner", "deid"]
+    assert in_order(["deid", "classify"]) == ["deid", "classify"]

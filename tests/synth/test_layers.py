@@ -76,10 +76,3 @@ def test_no_two_parts_of_the_library_import_each_other():
 
     cycles = sorted((a, b) for a in list(edges) for b in edges[a] if reaches(b, a))
     assert cycles == []
-
-
-def test_the_ticket_kind_has_every_evaluation_task():
-    from synth.config.jobs import EVAL_TASKS
-    from synth.docs import tickets
-
-    assert tickets.EVAL_TASKS == EVAL_TASKS

@@ -1,0 +1,197 @@
+"""The evaluation tasks `hrsynth evaluate` runs, as a registry: each task declares what it
+needs from the run's context, what it leaves there for later tasks, and whether it reads
+the private table. `evaluate` orders them by those declarations; a document kind names
+the tasks that apply to it (DocKind.EVAL_TASKS, None: all of them).
+
+A task is `run(ctx, args) -> (scores, left)`: `ctx` holds the training rows and their
+Ray Dataset, the test set, labels and training settings (jobs/evaluate.py builds it);
+`left` holds exactly the keys the task declares in `leaves`.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from synth.docs import kind
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    run: Callable[[dict, object], tuple[dict, dict]]
+    needs: tuple[str, ...] = ()  # what it reads, when there, that another task leaves
+    leaves: tuple[str, ...] = ()  # what it leaves in the context for later tasks
+    private: bool = False  # reads the private table (--private and --schema)
+
+
+def classify(ctx: dict, args) -> tuple[dict, dict]:
+    from eval import metrics
+    from jobs.on_ray import training
+
+    m, predicted = training.fit(
+        "classify", ctx["ds"], {**ctx["common"], "labels": ctx["labels"]}, *_fit_args(ctx)
+    )
+    return {**metrics.classification(ctx["gold"], predicted, ctx["labels"]), "training": m}, {}
+
+
+def fasttext(ctx: dict, args) -> tuple[dict, dict]:
+    from eval import fasttext_task, metrics
+
+    predicted, used = fasttext_task.train_chosen_and_predict(
+        ctx["train_texts"],
+        ctx["train_labels"],
+        ctx["texts"],
+        kind(args.doc_type).FASTTEXT_PRESETS,
+        args.seed,
+        [r.get("template_id") for r in ctx["rows"]],
+    )
+    scores = metrics.classification(ctx["gold"], predicted, ctx["labels"])
+    return {**scores, "hyperparameters": used}, {}
+
+
+def bio_ner(ctx: dict, args) -> tuple[dict, dict]:
+    from eval import metrics
+    from jobs.on_ray import training
+    from synth import encoder
+
+    tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
+    m, predicted = training.fit(
+        "bio_ner", ctx["ds"], {**ctx["common"], "tags": tags}, *_fit_args(ctx)
+    )
+    tokenizer = encoder.load_tokenizer(ctx["common"]["encoder"])
+    true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in ctx["test"].docs]
+    left = {"ner_model": str(ctx["out"] / "models" / "bio_ner")}
+    if args.doc_type == "ticket":  # the detector's output: roles by context
+        from eval.detector_scores import ticket_bio_scores
+
+        return {**ticket_bio_scores(true, predicted), "training": m}, left
+    return {**metrics.entity_scores(true, predicted), "training": m}, left
+
+
+def cls_entity_ner(ctx: dict, args) -> tuple[dict, dict]:
+    """Candidates and their gold labels on both sides, then the Ray Train fit."""
+    from eval import cls_entity, intrinsic
+    from jobs.on_ray import training
+    from jobs.on_ray.datasets import from_rows
+
+    nlp = intrinsic.load_nlp()
+    rows, test = ctx["rows"], ctx["test"]
+    train_rows, classes = [], {cls_entity.NONE}
+    for r, found in zip(rows, cls_entity.candidates(nlp, ctx["train_texts"])):
+        spans = [(e["start"], e["end"], e["label"]) for e in r["entities"]]
+        for c in found:
+            label = cls_entity.gold_label(c, r["label"], spans)
+            classes.add(label)
+            train_rows.append({"text": r["text"], "start": c[0], "end": c[1], "label": label})
+    items, truth, missed = [], [], 0
+    for d, found in zip(test.docs, cls_entity.candidates(nlp, ctx["texts"])):
+        missed += cls_entity.missed(found, d.entities)
+        for c in found:
+            items.append((d.text, c[0], c[1]))
+            truth.append(cls_entity.gold_label(c, d.label, d.entities))
+    m, predicted = training.fit(
+        "cls_entity",
+        from_rows(train_rows),
+        {**ctx["common"], "labels": sorted(classes), "test_candidates": items},
+        *_fit_args(ctx),
+    )
+    return {**cls_entity.scores(truth, predicted, missed), "training": m}, {}
+
+
+def intrinsic_metrics(ctx: dict, args) -> tuple[dict, dict]:
+    from eval import intrinsic
+
+    return {
+        "synthetic": intrinsic.intrinsic(ctx["train_texts"], ctx["train_labels"]),
+        "real": intrinsic.intrinsic(ctx["texts"], ctx["gold"]),
+    }, {}
+
+
+def privacy(ctx: dict, args) -> tuple[dict, dict]:
+    """The DP samples against the private table, leakage of its values into the text, and
+    the generate actors' personal-data audit."""
+    import pyarrow.parquet as pq
+
+    from eval.privacy import privacy_checks
+    from synth.io.storage import filesystem, join
+
+    private, schema = ctx["private"]
+    manifest = ctx["manifest"] or {}
+    samples_file = manifest.get("dp_samples")
+    fs, folder = filesystem(args.train[0])
+    samples = (
+        pq.read_table(join(folder, samples_file), filesystem=fs).to_pandas()
+        if samples_file
+        else None
+    )
+    ledgers = manifest.get("epsilon_ledgers") or {}
+    holdout = next(iter(ledgers.values()), {}).get("holdout")
+    result = privacy_checks(private, schema, samples, holdout, ctx["train_texts"], args.seed)
+    # what the generate actors' personal-data audit found that hrsynth did not plant
+    if manifest.get("pii_audit_settings"):
+        result["pii_audit"] = {
+            **manifest["pii_audit"],
+            "policy": manifest["pii_audit_settings"]["policy"],
+            "rows": manifest["rows"],
+        }
+    return result, {}
+
+
+def deid(ctx: dict, args) -> tuple[dict, dict]:
+    """De-identification of the real test set (gold: its entities of personal-data types
+    and its `personal` spans), with the BIO model bio_ner left, when it ran."""
+    from eval.deid import deid_scores
+    from synth.deid.gold import annotated_spans
+
+    docs = ctx["test"].docs
+    test = {
+        "ids": [str(i) for i in range(len(docs))],
+        "texts": [d.text for d in docs],
+        "labels": [d.label for d in docs],
+        "gold": [annotated_spans(d.entities, d.personal) for d in docs],
+    }
+    return deid_scores(test, ctx.get("ner_model"), args.seed), {}
+
+
+def _fit_args(ctx: dict) -> tuple:
+    return ctx["out"], ctx["workers"], ctx["gpu"]
+
+
+TASKS = {
+    t.name: t
+    for t in (
+        Task("classify", classify),
+        Task("bio_ner", bio_ner, leaves=("ner_model",)),
+        Task("cls_entity_ner", cls_entity_ner),
+        Task("fasttext", fasttext),
+        Task("intrinsic", intrinsic_metrics),
+        Task("privacy", privacy, private=True),
+        Task("deid", deid, needs=("ner_model",)),
+    )
+}
+
+
+def in_order(names: list[str]) -> list[str]:
+    """The tasks in their given order, except that a task runs after every task that leaves
+    something it needs."""
+    ordered, todo = [], list(names)
+    while todo:
+        ready = next(
+            n
+            for n in todo
+            if not any(
+                set(TASKS[n].needs) & set(TASKS[other].leaves) for other in todo if other != n
+            )
+        )
+        ordered.append(ready)
+        todo.remove(ready)
+    return ordered
+
+
+def run_task(name: str, ctx: dict, args) -> dict:
+    """One task's scores; what it leaves goes into `ctx`, checked against its declaration."""
+    task = TASKS[name]
+    scores, left = task.run(ctx, args)
+    if set(left) != set(task.leaves):
+        raise AssertionError(f"task {name} left {sorted(left)}, declares {list(task.leaves)}")
+    ctx.update(left)
+    return scores
