@@ -12,7 +12,7 @@ seconds for the live progress (jobs.progress).
 
 import os
 import threading
-from collections import Counter, defaultdict
+from collections import Counter
 
 import pyarrow as pa
 
@@ -22,11 +22,14 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 import ray
 
 from jobs.on_ray.session import connect
+from synth.config.generate import audit_settings
+from synth.deid.audit import AuditSettings
 from synth.generation.backends import engine_factory
 from synth.generation.openai_engine import is_endpoint_model
 from synth.generation.params import GenerationParams
 from synth.generation.render import shard_blocks
 from synth.record import PlannedDocument, planned_documents, planned_table
+from synth.shard_writer import ShardWriter
 
 
 @ray.remote(num_cpus=0)
@@ -63,11 +66,11 @@ class TalliedEngine:
 
 
 class SlotFiller:
-    """Ray Data actor: holds one engine; renders a block of whole shards and writes each
-    shard itself (atomically, to a path or URI), returning only their counts.
+    """Ray Data actor: a thin adapter over synth.shard_writer.ShardWriter, which renders a
+    block of whole shards, audits and writes each shard; only their counts come back.
 
-    `make_engine` builds the engine in the actor (where the GPU is): the Hugging Face
-    Generator by default, anything with synth.generation.engine.Engine's methods in tests."""
+    `make_engine` builds the engine in the actor (where the GPU is): the configured one by
+    default, anything with synth.generation.engine.Engine's methods in tests."""
 
     def __init__(
         self,
@@ -78,36 +81,18 @@ class SlotFiller:
         threads: int,
         output: str,
         batch_size: int,
+        audit: AuditSettings,
         tally=None,
-        audit: dict | None = None,
     ):
         import torch
 
-        from synth.config.generate import audit_settings
-
         torch.set_num_threads(threads)
-        self.params, self.tally = params, tally
-        self.audit, self.auditor = audit_settings(audit or {}), None
-        self.engine = TalliedEngine(make_engine(), tally)
-        self.style, self.seed, self.output, self.batch_size = style, seed, output, batch_size
+        on_batch = None if tally is None else lambda n: tally.add.remote(n, 0)
+        engine = TalliedEngine(make_engine(), tally)
+        self.writer = ShardWriter(engine, params, style, seed, output, batch_size, audit, on_batch)
 
     def __call__(self, block: pa.Table) -> pa.Table:
-        from synth.generation.render import render_fitting
-        from synth.io.shards import write_shard
-
-        docs = planned_documents(block)
-        rows = []
-        for i in range(0, len(docs), self.batch_size):
-            batch = docs[i : i + self.batch_size]
-            rows += render_fitting(batch, self.engine, self.params, self.style, self.seed)
-            if self.tally is not None:
-                self.tally.add.remote(len(batch), 0)
-        by_shard = defaultdict(list)
-        for doc, row in zip(docs, rows):
-            by_shard[doc.shard].append(row)
-        written = [
-            (s, write_shard(self.output, s, *self._audited(r))) for s, r in sorted(by_shard.items())
-        ]
+        written = self.writer.write(planned_documents(block))
         return pa.table(
             {
                 "shard": [s for s, _ in written],
@@ -120,17 +105,6 @@ class SlotFiller:
                 ],
             }
         )
-
-    def _audited(self, rows: list[dict]) -> tuple[list[dict], dict]:
-        """A shard's rows after the personal-data audit, and its counts for the footer."""
-        from synth.deid.audit import audit_rows
-
-        if self.audit.policy != "off" and self.auditor is None:
-            from synth.deid.detectors import make_detectors
-
-            (self.auditor,) = make_detectors(["presidio"])  # loaded once per actor
-        rows, counts = audit_rows(rows, self.auditor, self.audit)
-        return rows, {"pii_audit": counts}
 
 
 def generate(
@@ -174,7 +148,7 @@ def generate(
             "output": output,
             "batch_size": cfg.batch_size,
             "tally": tally,
-            "audit": cfg.pii_audit,
+            "audit": audit_settings(cfg.pii_audit),  # parsed once, here
         },
         batch_size=None,  # one block of whole shards per call: a shard is one actor's
         batch_format="pyarrow",
