@@ -160,135 +160,145 @@ def make_server(
     engine, name: str, host: str, port: int, max_batch: int, wait_s: float, limits=Limits()
 ):
     """A ThreadingHTTPServer serving `engine` as model `name` (not started)."""
-    batcher = Batcher(engine, max_batch, wait_s, limits.max_queue)
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.engine, server.model_name, server.limits = engine, name, limits
+    server.batcher = Batcher(engine, max_batch, wait_s, limits.max_queue)
+    return server
 
-    class Handler(BaseHTTPRequestHandler):
-        timeout = limits.socket_timeout_s  # a connection that sends nothing is closed
 
-        def log_message(self, *args):  # one line per request would drown the job's log
-            pass
+class Handler(BaseHTTPRequestHandler):
+    """One connection; the engine, batcher, name and limits are the server's."""
 
-        def do_GET(self):
-            try:
-                self._authorised()
-            except Rejected as e:
-                return self._error(e)
-            if self.path.rstrip("/").endswith("/models"):
-                models = [{"id": name, "object": "model", "owned_by": OWNER}]
-                return self._send(200, {"object": "list", "data": models})
-            self._send(404, {"error": {"message": "no such route"}})
+    def setup(self):
+        self.timeout = self.server.limits.socket_timeout_s  # one that sends nothing closes
+        super().setup()
 
-        def do_POST(self):
-            try:
-                self._authorised()
-                body = self._body()
-                prompts, chat = self._prompts(body)
-                if body.get("model") not in (None, name):
-                    raise Rejected(404, f"the model served here is {name!r}")
-                params = params_of(body, limits.max_tokens)
-                jobs = batcher.enqueue(prompts, params, int(body.get("seed") or 0))
-                results = self._wait(jobs)
-            except Rejected as e:
-                return self._error(e)
-            choices = [
-                {"index": i, "finish_reason": "length"}
-                | ({"message": {"role": "assistant", "content": t}} if chat else {"text": t})
-                for i, (t, _, _) in enumerate(results)
-            ]
-            usage = {
-                "prompt_tokens": sum(r for _, _, r in results),
-                "completion_tokens": sum(g for _, g, _ in results),
-            }
-            self._send(200, {"model": name, "choices": choices, "usage": usage})
+    def log_message(self, *args):  # one line per request would drown the job's log
+        pass
 
-        def _authorised(self) -> None:
-            if limits.api_key is None:
-                return
-            given = self.headers.get("Authorization", "")
-            if not hmac.compare_digest(given.encode(), f"Bearer {limits.api_key}".encode()):
-                raise Rejected(401, "a valid 'Authorization: Bearer KEY' header is required")
+    def do_GET(self):
+        try:
+            self._authorised()
+        except Rejected as e:
+            return self._error(e)
+        if self.path.rstrip("/").endswith("/models"):
+            models = [{"id": self.server.model_name, "object": "model", "owned_by": OWNER}]
+            return self._send(200, {"object": "list", "data": models})
+        self._send(404, {"error": {"message": "no such route"}})
 
-        def _body(self) -> dict:
-            try:
-                length = int(self.headers.get("Content-Length", 0))
-            except ValueError:
-                raise Rejected(400, "Content-Length must be a number") from None
-            if length > limits.max_body_bytes:
-                self.close_connection = True  # the body is never read
-                raise Rejected(413, f"the body is over {limits.max_body_bytes} bytes")
-            try:
-                body = json.loads(self.rfile.read(length))
-            except (ValueError, OSError):
-                raise Rejected(400, "the body is not JSON") from None
-            if not isinstance(body, dict):
-                raise Rejected(400, "the body must be a JSON object")
-            return body
+    def do_POST(self):
+        name, limits = self.server.model_name, self.server.limits
+        try:
+            self._authorised()
+            body = self._body()
+            prompts, chat = self._prompts(body)
+            if body.get("model") not in (None, name):
+                raise Rejected(404, f"the model served here is {name!r}")
+            params = params_of(body, limits.max_tokens)
+            jobs = self.server.batcher.enqueue(prompts, params, int(body.get("seed") or 0))
+            results = self._wait(jobs)
+        except Rejected as e:
+            return self._error(e)
+        choices = [
+            {"index": i, "finish_reason": "length"}
+            | ({"message": {"role": "assistant", "content": t}} if chat else {"text": t})
+            for i, (t, _, _) in enumerate(results)
+        ]
+        usage = {
+            "prompt_tokens": sum(r for _, _, r in results),
+            "completion_tokens": sum(g for _, g, _ in results),
+        }
+        self._send(200, {"model": name, "choices": choices, "usage": usage})
 
-        def _prompts(self, body: dict) -> tuple[list[str], bool]:
-            path = self.path.rstrip("/")
-            try:
-                if path.endswith("/chat/completions"):
-                    messages = list(body["messages"])
-                    reply_so_far = ""
-                    if body.get("continue_final_message") and messages[-1]["role"] == "assistant":
-                        reply_so_far = messages.pop()["content"]
-                    return [engine.chat_prompt(messages) + reply_so_far], True
-                if path.endswith("/completions"):
-                    prompt = body["prompt"]
-                    prompts = prompt if isinstance(prompt, list) else [prompt]
-                    if not prompts or not all(isinstance(p, str) for p in prompts):
-                        raise TypeError
-                    return prompts, False
-            except (KeyError, IndexError, TypeError):
-                raise Rejected(400, "prompt (a string or a list of strings) or messages") from None
-            raise Rejected(404, "no such route")
+    def _authorised(self) -> None:
+        key = self.server.limits.api_key
+        if key is None:
+            return
+        given = self.headers.get("Authorization", "")
+        if not hmac.compare_digest(given.encode(), f"Bearer {key}".encode()):
+            raise Rejected(401, "a valid 'Authorization: Bearer KEY' header is required")
 
-        def _wait(self, jobs: list[Pending]) -> list[tuple]:
-            """The jobs' results; 504 past the timeout, nothing when the client left (its
-            waiting prompts are dropped either way)."""
-            deadline = time.monotonic() + limits.request_timeout_s
-            for job in jobs:
-                while not job.done.wait(0.25):
-                    gone = self._client_gone()
-                    if gone or time.monotonic() > deadline:
-                        for j in jobs:
-                            j.cancelled = True
-                        if gone:
-                            self.close_connection = True
-                            raise Rejected(499, "the client closed the connection")
-                        raise Rejected(504, f"not answered within {limits.request_timeout_s} s")
-                if job.error:
-                    raise Rejected(500, "the engine failed on this batch")
-            return [job.result for job in jobs]
+    def _body(self) -> dict:
+        limit = self.server.limits.max_body_bytes
+        try:
+            length = int(self.headers.get("Content-Length", 0))
+        except ValueError:
+            raise Rejected(400, "Content-Length must be a number") from None
+        if length > limit:
+            self.close_connection = True  # the body is never read
+            raise Rejected(413, f"the body is over {limit} bytes")
+        try:
+            body = json.loads(self.rfile.read(length))
+        except (ValueError, OSError):
+            raise Rejected(400, "the body is not JSON") from None
+        if not isinstance(body, dict):
+            raise Rejected(400, "the body must be a JSON object")
+        return body
 
-        def _client_gone(self) -> bool:
-            try:
-                self.connection.setblocking(False)
-                return self.connection.recv(1, socket.MSG_PEEK) == b""
-            except (BlockingIOError, InterruptedError):
-                return False
-            except OSError:
-                return True
-            finally:
-                self.connection.setblocking(True)
-                self.connection.settimeout(limits.socket_timeout_s)
+    def _prompts(self, body: dict) -> tuple[list[str], bool]:
+        path = self.path.rstrip("/")
+        try:
+            if path.endswith("/chat/completions"):
+                messages = list(body["messages"])
+                reply_so_far = ""
+                if body.get("continue_final_message") and messages[-1]["role"] == "assistant":
+                    reply_so_far = messages.pop()["content"]
+                return [self.server.engine.chat_prompt(messages) + reply_so_far], True
+            if path.endswith("/completions"):
+                prompt = body["prompt"]
+                prompts = prompt if isinstance(prompt, list) else [prompt]
+                if not prompts or not all(isinstance(p, str) for p in prompts):
+                    raise TypeError
+                return prompts, False
+        except (KeyError, IndexError, TypeError):
+            raise Rejected(400, "prompt (a string or a list of strings) or messages") from None
+        raise Rejected(404, "no such route")
 
-        def _error(self, e: Rejected) -> None:
-            if e.status == 499:  # nobody to answer
-                return
-            self._send(e.status, {"error": {"message": str(e)}}, e.headers)
+    def _wait(self, jobs: list[Pending]) -> list[tuple]:
+        """The jobs' results; 504 past the timeout, nothing when the client left (its
+        waiting prompts are dropped either way)."""
+        timeout_s = self.server.limits.request_timeout_s
+        deadline = time.monotonic() + timeout_s
+        for job in jobs:
+            while not job.done.wait(0.25):
+                gone = self._client_gone()
+                if gone or time.monotonic() > deadline:
+                    for j in jobs:
+                        j.cancelled = True
+                    if gone:
+                        self.close_connection = True
+                        raise Rejected(499, "the client closed the connection")
+                    raise Rejected(504, f"not answered within {timeout_s} s")
+            if job.error:
+                raise Rejected(500, "the engine failed on this batch")
+        return [job.result for job in jobs]
 
-        def _send(self, status: int, doc: dict, headers: dict | None = None):
-            data = json.dumps(doc).encode()
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for key, value in (headers or {}).items():
-                    self.send_header(key, value)
-                self.end_headers()
-                self.wfile.write(data)
-            except OSError:  # the client left while we answered
-                self.close_connection = True
+    def _client_gone(self) -> bool:
+        try:
+            self.connection.setblocking(False)
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True
+        finally:
+            self.connection.setblocking(True)
+            self.connection.settimeout(self.timeout)
 
-    return ThreadingHTTPServer((host, port), Handler)
+    def _error(self, e: Rejected) -> None:
+        if e.status == 499:  # nobody to answer
+            return
+        self._send(e.status, {"error": {"message": str(e)}}, e.headers)
+
+    def _send(self, status: int, doc: dict, headers: dict | None = None):
+        data = json.dumps(doc).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:  # the client left while we answered
+            self.close_connection = True
