@@ -5,6 +5,7 @@ expensive part (generation), one synth.record.PlannedDocument per ticket.
 """
 
 import datetime as dt
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -58,8 +59,32 @@ def plan_tickets(cfg, run_id: str) -> tuple[list[PlannedDocument], dict]:
     per_doc = balanced_labels(labels, cfg.num_docs, rng)
     personas = make_personas(cfg.num_docs, cfg.countries, rng)
     ctx = SamplingContext(reference_date=dt.date.fromisoformat(cfg.reference_date))
-    model = load_model_file(cfg.dp_model)
     notes = {"dp_models": {}, "dp_samples": None}
+    values = _sample_values(cfg, run_id, taxonomy, labels, per_doc, personas, ctx, rng, notes)
+    # Traits, styles and forms draw from a stream of their own: with the first release's
+    # settings they draw nothing, and `rng` makes the same tickets it always made.
+    writing = _Writing(
+        traits=traits_from(cfg.traits),
+        styles=weights(cfg.prompt_style, "prompt_style", STYLES),
+        pools=template_pools(taxonomy, cfg.templates),
+        value_forms=cfg.value_forms,
+        reference_date=ctx.reference_date,
+        rng=rng,
+        writer_rng=np.random.default_rng([cfg.seed, WRITER_STREAM]),
+        tally=WritingTally(),
+    )
+    docs = [
+        _ticket(i, i // cfg.shard_size, run_id, taxonomy[per_doc[i]], personas[i], values[i], writing)
+        for i in range(cfg.num_docs)
+    ]
+    notes["writing"] = writing.tally.summary()
+    return docs, notes
+
+
+def _sample_values(cfg, run_id, taxonomy, labels, per_doc, personas, ctx, rng, notes) -> list:
+    """Each ticket's sampled variables, label by label (a health ticket's absence from the
+    DP model, recorded in `notes`)."""
+    model = load_model_file(cfg.dp_model)
     values: list[dict] = [{} for _ in range(cfg.num_docs)]
     for label in labels:
         sub = taxonomy[label]
@@ -84,87 +109,91 @@ def plan_tickets(cfg, run_id: str) -> tuple[list[PlannedDocument], dict]:
         sampled = sampler(len(rows), rng, [personas[i] for i in rows], ctx)
         for k, i in enumerate(rows):
             values[i] = {name: sampled[name][k] for name in sampled}
-    # Traits, styles and forms draw from a stream of their own: with the first release's
-    # settings they draw nothing, and `rng` makes the same tickets it always made.
-    writer_rng = np.random.default_rng([cfg.seed, WRITER_STREAM])
-    traits, styles = traits_from(cfg.traits), weights(cfg.prompt_style, "prompt_style", STYLES)
-    pools = template_pools(taxonomy, cfg.templates)
-    tally = WritingTally()
-    docs = []
-    for i in range(cfg.num_docs):
-        sub, persona = taxonomy[per_doc[i]], personas[i]
-        shape = draw_shape(traits, sub, writer_rng)
-        style = draw(styles, writer_rng)
-        template = (
-            None
+    return values
+
+
+@dataclass
+class _Writing:
+    """What writing a ticket draws from: its settings, the two random streams, the tally."""
+
+    traits: object
+    styles: dict
+    pools: dict
+    value_forms: str
+    reference_date: dt.date
+    rng: np.random.Generator
+    writer_rng: np.random.Generator
+    tally: WritingTally
+
+
+def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocument:
+    """One ticket: its shape, style, template, the values' written forms and its header."""
+    shape = draw_shape(w.traits, sub, w.writer_rng)
+    style = draw(w.styles, w.writer_rng)
+    template = (
+        None
+        if style == "free"
+        else choose_template(sub, w.pools[sub.label], shape, w.traits.omission, w.rng)
+    )
+    # With omission on, a variable the chosen template does not write is left out too,
+    # and one it writes is kept (planted with its span) even when the shape omitted it:
+    # an unmarked planted value would teach a detector to leave such values alone.
+    kept = [
+        v
+        for v in sub.variables
+        if (template is not None and w.traits.omission and v in sub.uses(template))
+        or (v not in shape.omitted and (template is None or not w.traits.omission))
+    ]
+    if template is not None and template.clauses:
+        values = with_clauses(values, w.writer_rng)
+    shown = kept + [v for v in sub.context_variables if v in values]
+    writer = Writer(persona["country_code"], persona["locale"], w.reference_date)
+    surface, forms = render_values({k: values[k] for k in shown}, writer, w.value_forms, w.writer_rng)
+    all_values = {**persona, **values, **surface}
+    left_out = set(sub.variables) - set(kept)
+    headers = _without(sub.headers, left_out)
+    subjects = _without(sub.subjects, left_out)
+    header = "\n".join(
+        [
+            f"From: {persona['name']} <{persona['company_email']}>",
+            fill(headers[w.rng.integers(len(headers))], all_values),
+            "Subject: " + fill(subjects[w.rng.integers(len(subjects))], all_values),
+        ]
+    )
+    entity_surface = {k: surface[k] for k in kept}
+    # A context variable the template writes (an absence's last day, the salary asked
+    # for) is a planted value too: marked wherever it is written.
+    written = [
+        v
+        for v in sub.context_variables
+        if v in surface and template is not None and v in variables_in(template.body)
+    ]
+    planted = kept + written
+    w.tally.add(sub, shape, style, template, {k: forms[k] for k in kept}, left_out)
+    return PlannedDocument(
+        index=i,
+        shard=shard,
+        run_id=run_id,
+        doc_type="ticket",
+        label=sub.label,
+        category=sub.category,
+        subcategory=sub.subcategory,
+        template_id=template.id if template else FREE_TEMPLATE_ID,
+        header=header if shape.header else "",
+        pieces=ticket_pieces(template, shape, all_values, w.writer_rng),
+        instruction=(
+            free_card(sub, persona, entity_surface, shape)
             if style == "free"
-            else choose_template(sub, pools[sub.label], shape, traits.omission, rng)
-        )
-        # With omission on, a variable the chosen template does not write is left out too,
-        # and one it writes is kept (planted with its span) even when the shape omitted it:
-        # an unmarked planted value would teach a detector to leave such values alone.
-        kept = [
-            v
-            for v in sub.variables
-            if (template is not None and traits.omission and v in sub.uses(template))
-            or (v not in shape.omitted and (template is None or not traits.omission))
-        ]
-        if template is not None and template.clauses:
-            values[i] = with_clauses(values[i], writer_rng)
-        shown = kept + [v for v in sub.context_variables if v in values[i]]
-        writer = Writer(persona["country_code"], persona["locale"], ctx.reference_date)
-        surface, forms = render_values(
-            {k: values[i][k] for k in shown}, writer, cfg.value_forms, writer_rng
-        )
-        all_values = {**persona, **values[i], **surface}
-        left_out = set(sub.variables) - set(kept)
-        headers = _without(sub.headers, left_out)
-        subjects = _without(sub.subjects, left_out)
-        header = "\n".join(
-            [
-                f"From: {persona['name']} <{persona['company_email']}>",
-                fill(headers[rng.integers(len(headers))], all_values),
-                "Subject: " + fill(subjects[rng.integers(len(subjects))], all_values),
-            ]
-        )
-        entity_surface = {k: surface[k] for k in kept}
-        # A context variable the template writes (an absence's last day, the salary asked
-        # for) is a planted value too: marked wherever it is written.
-        written = [
-            v
-            for v in sub.context_variables
-            if v in surface and template is not None and v in variables_in(template.body)
-        ]
-        planted = kept + written
-        tally.add(sub, shape, style, template, {k: forms[k] for k in kept}, left_out)
-        docs.append(
-            PlannedDocument(
-                index=i,
-                shard=i // cfg.shard_size,
-                run_id=run_id,
-                doc_type="ticket",
-                label=sub.label,
-                category=sub.category,
-                subcategory=sub.subcategory,
-                template_id=template.id if template else FREE_TEMPLATE_ID,
-                header=header if shape.header else "",
-                pieces=ticket_pieces(template, shape, all_values, writer_rng),
-                instruction=(
-                    free_card(sub, persona, entity_surface, shape)
-                    if style == "free"
-                    else instruction(sub, persona, entity_surface)
-                ),
-                entities={k: str(values[i][k]) for k in planted},
-                attributes={k: str(v) for k, v in values[i].items()},
-                persona=persona,
-                surface={k: surface[k] for k in planted},
-                style=style,
-                target_words=shape.target_words,
-                slip_rate=traits.slip_rate,
-            )
-        )
-    notes["writing"] = tally.summary()
-    return docs, notes
+            else instruction(sub, persona, entity_surface)
+        ),
+        entities={k: str(values[k]) for k in planted},
+        attributes={k: str(v) for k, v in values.items()},
+        persona=persona,
+        surface={k: surface[k] for k in planted},
+        style=style,
+        target_words=shape.target_words,
+        slip_rate=w.traits.slip_rate,
+    )
 
 
 def with_clauses(values: dict, rng: np.random.Generator) -> dict:
