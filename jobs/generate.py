@@ -26,39 +26,51 @@ OPTIONS = GenerateOptions
 
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
-    # Imported here so that `hrsynth --help` does not wait for pandas and diffprivlib.
-    from dataclasses import asdict
-
-    from synth.config.generate import audit_settings, load_config
-    from synth.deid.audit import merge_counts
-    from synth.docs import kind, plan_documents
+    from synth.config.generate import load_config
+    from synth.generation.backends import check_engine
     from synth.io.card import write_card
-    from synth.io.shards import (
-        MANIFEST,
-        finished_shards,
-        open_output,
-        read_run,
-        read_summaries,
-        write_dp_samples,
-        write_manifest,
-    )
-    from synth.io.storage import join, write_json
+    from synth.io.shards import open_output
 
     started = time.time()
     cfg = load_config(args.config, args.overrides())
     # The actors write the shards: a local folder is made absolute for them.
     out = args.output if "://" in args.output else os.path.abspath(args.output)
-    previous = read_run(out) if cfg.reference_date else None
-    if previous and args.config and "reference_date" not in _yaml_keys(args.config):
-        cfg.reference_date = previous["config"].get("reference_date", cfg.reference_date)
-    from synth.generation.backends import check_engine
-
+    _keep_reference_date(cfg, args.config, out)
     check_engine(cfg)  # an unknown model or a silent endpoint fails here, before Ray starts
     run_info = open_output(out, cfg.run_record(), cfg.fingerprint())
+    docs, notes, todo = _plan(cfg, run_info, out)
+    gen_started = time.time()
+    written = _generate(todo, cfg, out, Progress(len(todo), args.progress_every_s))
+    timing = {
+        "documents_generated": len(todo),
+        "wall_s": round(time.time() - started, 2),
+        "generation_wall_s": round(time.time() - gen_started, 2),
+    }
+    manifest = build_manifest(cfg, out, run_info, docs, notes, written["tokens"], timing)
+    write_card(out, manifest)  # README.md: the dataset card, and what datasets loads
+    print_summary(out, manifest)
+    return manifest
+
+
+def _keep_reference_date(cfg, config_path: str | None, out: str) -> None:
+    """A resumed run keeps the first run's 'today' unless the config file sets one."""
+    from synth.io.shards import read_run
+
+    previous = read_run(out) if cfg.reference_date else None
+    if previous and config_path and "reference_date" not in _yaml_keys(config_path):
+        cfg.reference_date = previous["config"].get("reference_date", cfg.reference_date)
+
+
+def _plan(cfg, run_info: dict, out: str) -> tuple[list, dict, list]:
+    """Every planned document, the planning notes (DP samples written beside the shards),
+    and the documents of shards not yet written."""
+    from synth.docs import plan_documents
+    from synth.io.shards import finished_shards, write_dp_samples
+
     docs, notes = plan_documents(cfg, run_info["run_id"])
-    dp_samples = None
+    notes["dp_samples_file"] = None
     if notes["dp_samples"] is not None:
-        dp_samples = write_dp_samples(out, notes["dp_samples"])
+        notes["dp_samples_file"] = write_dp_samples(out, notes["dp_samples"])
     shard_sizes = Counter(d.shard for d in docs)
     done = finished_shards(out, shard_sizes)
     todo = [d for d in docs if d.shard not in done]
@@ -66,20 +78,21 @@ def run(options) -> dict:
         f"{len(docs)} documents in {len(shard_sizes)} shards; {len(done)} already written, "
         f"{len(todo)} documents to generate"
     )
-    written_tokens = written_docs = failed_docs = shards_written = 0
-    gen_started = time.time()
-    progress = Progress(len(todo), args.progress_every_s)
+    return docs, notes, todo
+
+
+def _generate(todo: list, cfg, out: str, progress: Progress) -> dict:
+    """The documents through the actor pool, shard counts tallied as shards come back;
+    the run stops (shards kept) once more than max_error_share of the rows failed."""
+    written = {"tokens": 0, "docs": 0, "failed": 0, "shards": 0}
 
     def on_shard(shard, rows, tokens, failed):
-        nonlocal written_tokens, written_docs, failed_docs, shards_written
-        written_tokens += tokens
-        written_docs += rows
-        failed_docs += failed
-        shards_written += 1
+        written["tokens"] += tokens
+        written["docs"] += rows
+        written["failed"] += failed
+        written["shards"] += 1
         progress.shard_written(shard, rows, tokens)
-        check_failures(failed_docs, written_docs, cfg.max_error_share, shards_written)
-
-    from synth.generation.backends import backend_for
+        check_failures(written["failed"], written["docs"], cfg.max_error_share, written["shards"])
 
     if todo:
         from jobs.on_ray import slot_filling
@@ -90,33 +103,45 @@ def run(options) -> dict:
             )
         finally:
             progress.close()
-    wall = time.time() - started
-    gen_wall = time.time() - gen_started
-    declared = kind(cfg.doc_type).declared_entities(docs, cfg)
-    params = cfg.generation_params()
+    return written
+
+
+def build_manifest(cfg, out: str, run_info, docs, notes, tokens: int, timing: dict) -> dict:
+    """The one place the manifest is made: the shards' footers, the run's settings, the ε
+    spent and what this run did; written beside the shards."""
+    from dataclasses import asdict
+
+    from synth.config.generate import audit_settings
+    from synth.deid.audit import merge_counts
+    from synth.docs import kind
+    from synth.generation.backends import backend_for
+    from synth.io.shards import MANIFEST, read_summaries, write_manifest
+    from synth.io.storage import join, write_json
+
     summaries = read_summaries(out)
+    gen_wall = timing["generation_wall_s"]
     manifest = write_manifest(
         out,
         run_info,
-        declared,
+        kind(cfg.doc_type).declared_entities(docs, cfg),
         {
             "pii_audit": merge_counts([s.get("pii_audit", {}) for s in summaries]),
             "model": cfg.model,
             "backend": backend_for(cfg.model, cfg.backend),
             "dtype": cfg.dtype,
             "prompt_style": cfg.prompt_style,
-            "generation_parameters": params.to_dict(),
+            "generation_parameters": cfg.generation_params().to_dict(),
             "pii_audit_settings": asdict(audit_settings(cfg.pii_audit)),
             "epsilon_ledgers": notes["dp_models"],
-            "dp_samples": dp_samples,
+            "dp_samples": notes["dp_samples_file"],
             **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
             **({"writing": notes["writing"]} if "writing" in notes else {}),
             "this_run": {
-                "documents_generated": len(todo),
-                "wall_s": round(wall, 2),
-                "generation_wall_s": round(gen_wall, 2),
-                "tokens_generated": written_tokens,
-                "tokens_per_s": round(written_tokens / gen_wall, 2) if todo else None,
+                **timing,
+                "tokens_generated": tokens,
+                "tokens_per_s": round(tokens / gen_wall, 2)
+                if timing["documents_generated"]
+                else None,
             },
         },
         summaries,
@@ -127,8 +152,6 @@ def run(options) -> dict:
             1 - manifest["rows_flagged_no_variables"] / free, 3
         )
         write_json(join(str(out), MANIFEST), manifest)
-    write_card(out, manifest)  # README.md: the dataset card, and what datasets loads
-    print_summary(out, manifest)
     return manifest
 
 
