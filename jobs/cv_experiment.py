@@ -115,16 +115,48 @@ def run(options) -> dict:
 
     args = options_from(CVExperimentOptions, options)
     started = time.time()
-    epsilons = _floats(args.epsilons, [])
-    combined = _floats(args.combined_epsilons, [])
-    masked = _floats(args.masked_epsilons, epsilons)
-    if not epsilons or any(e not in epsilons for e in combined + masked):
-        raise ConfigError("--combined-epsilons and --masked-epsilons must be among --epsilons")
+    epsilons, combined, masked = _epsilon_lists(args)
     wanted = parse_rows(args.rows)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     inputs = prepare(args, out)  # every file found and checked before extraction
     cvs, left_out = corpus_with_roles(args, inputs.roles)
+    train, test = _split_and_extract(args, cvs, out)
+    clipped = out_of_range_counts(out / "table.csv", inputs.schema)
+    synthetic = _synthetic_sets(args, inputs, out, epsilons)
+    conditions = _conditions(args, inputs, out, synthetic, epsilons, combined, masked)
+    conditions = [(name, *rest) for name, kind_, *rest in conditions if kind_ in wanted]
+    summary = {
+        "corpus": {
+            "path": str(args.corpus),
+            "cvs": len(train) + len(test),
+            "train": len(train),
+            "test": len(test),
+            "roles": len({c.role for c in train + test}),
+            "role_list": len(inputs.roles),
+            "cvs_outside_role_list": left_out,
+            "values_out_of_range": clipped,
+        },
+        "settings": asdict(args),
+        "rows": [None] * len(conditions),
+    }
+    _run_rows(args, out, conditions, summary, started)
+    print(table_markdown(summary))
+    return summary
+
+
+def _epsilon_lists(args) -> tuple[list, list, list]:
+    epsilons = _floats(args.epsilons, [])
+    combined = _floats(args.combined_epsilons, [])
+    masked = _floats(args.masked_epsilons, epsilons)
+    if not epsilons or any(e not in epsilons for e in combined + masked):
+        raise ConfigError("--combined-epsilons and --masked-epsilons must be among --epsilons")
+    return epsilons, combined, masked
+
+
+def _split_and_extract(args, cvs, out: Path) -> tuple[list, list]:
+    """The stratified split written as train.jsonl and test.jsonl, and the attribute
+    table extracted from the training side only (what fit reads)."""
     train, test = split(cvs, args.test_share, args.seed)
     if len({c.role for c in test}) < 2:
         raise ConfigError(
@@ -140,7 +172,11 @@ def run(options) -> dict:
             as_of=args.as_of,
         )
     )
-    clipped = out_of_range_counts(out / "table.csv", inputs.schema)
+    return train, test
+
+
+def _synthetic_sets(args, inputs, out: Path, epsilons: list) -> dict:
+    """ε -> the folder of CVs generated from a DP model fitted at that ε."""
     synthetic = {}
     for eps in epsilons:
         model, folder = _fit_once(out, eps, args, inputs.schema), out / f"synthetic_eps{eps:g}"
@@ -154,16 +190,12 @@ def run(options) -> dict:
             )
         )
         synthetic[eps] = folder
+    return synthetic
+
+
+def _conditions(args, inputs, out: Path, synthetic, epsilons, combined, masked) -> list:
+    """The table's rows in the paper's order: (name, kind, training sources, settings)."""
     tasks = "fasttext" if args.skip_encoder else "fasttext,classify"
-    common = {
-        "test": str(out / "test.jsonl"),
-        "doc_type": "cv",
-        "epochs": args.epochs,
-        "lr": args.lr,
-        "base_model": args.base_model,
-        "seed": args.seed,
-        "tasks": tasks,
-    }
     real = str(out / "train.jsonl")
     mask = {"mask_roles": True, "taxonomy_dir": inputs.taxonomy_dir}
     conditions = [("real", "real", [real], {})]
@@ -181,23 +213,22 @@ def run(options) -> dict:
     ]
     baseline = {"permutations": args.permutations, "epochs": args.baseline_epochs or args.epochs}
     conditions += [("random baseline (labels permuted)", "random", [real], baseline)]
-    conditions = [(name, *rest) for name, kind_, *rest in conditions if kind_ in wanted]
-    summary = {
-        "corpus": {
-            "path": str(args.corpus),
-            "cvs": len(train) + len(test),
-            "train": len(train),
-            "test": len(test),
-            "roles": len({c.role for c in train + test}),
-            "role_list": len(inputs.roles),
-            "cvs_outside_role_list": left_out,
-            "values_out_of_range": clipped,
-        },
-        "settings": asdict(args),
-        "rows": [None] * len(conditions),
+    return conditions
+
+
+def _run_rows(args, out: Path, conditions: list, summary: dict, started: float) -> None:
+    """Each row's evaluation (a finished one is read back); the table is rewritten after
+    every row, so an interrupted run still leaves what it finished."""
+    common = {
+        "test": str(out / "test.jsonl"),
+        "doc_type": "cv",
+        "epochs": args.epochs,
+        "lr": args.lr,
+        "base_model": args.base_model,
+        "seed": args.seed,
+        "tasks": "fasttext" if args.skip_encoder else "fasttext,classify",
     }
-    # Run the cheap-and-central rows first; the table keeps the paper's order and is
-    # rewritten after every row, so an interrupted run still leaves what it finished.
+    # The cheap-and-central rows first; the table keeps the paper's order.
     order = sorted(range(len(conditions)), key=lambda k: ("masked" in conditions[k][0], k))
     for k in order:
         name, sources, settings = conditions[k]
@@ -213,8 +244,6 @@ def run(options) -> dict:
             + ", ".join(f"{c} {v:.3f}" for c, v in summary["rows"][k]["scores"].items()),
             flush=True,
         )
-    print(table_markdown(summary))
-    return summary
 
 
 # Settings that make two evaluate runs the same row (the output folder is the row's own).
