@@ -156,9 +156,11 @@ def test_roles_and_titles_come_from_the_users_list(experiment):
         assert not any(m.search(text) for m in mentions), text
     evaluated = json.loads((experiment / "eval" / "02" / "metrics.json").read_text())["config"]
     assert evaluated["mask_roles"] and evaluated["taxonomy_dir"] == config["taxonomy_dir"]
-    for r in rows:  # the opening writes the total too ("less than a year" has no number)
-        (stated,) = [e["value"] for e in r["entities"] if e["label"] == "total_years"]
-        assert stated == "less than a year" or 0 < int(stated.split()[0]) <= 45, stated
+    for r in rows:  # the opening writes the total (the model may repeat it)
+        stated = [e["value"] for e in r["entities"] if e["label"] == "total_years"]
+        assert stated and all(
+            v == "less than a year" or 0 < int(v.split()[0]) <= 45 for v in stated
+        ), stated
 
 
 def _mention(title: str) -> re.Pattern:
