@@ -1,4 +1,4 @@
-"""Generate synthetic HR tickets: DP/public sampling on the driver, LLM slots on Ray.
+"""Generate synthetic HR tickets: shards planned (DP/public sampling) and written by Ray actors.
 
     python -m jobs.generate --config configs/tickets.yaml --num-docs 64 --output out/tickets
     hrsynth generate --config configs/tickets.yaml --num-docs 64 --output out/tickets
@@ -6,14 +6,17 @@
         --num-docs 100000 --output /shared/tickets --num-actors 8
 
 Writes part-*.parquet (the output contract), _manifest.json and, when a DP model is
-used, _dp_samples.parquet (its sampled rows, for evaluate's privacy task) into --output. A rerun
-with the same config resumes: finished shards are skipped, none is duplicated.
+used, _dp_samples.parquet (its sampled rows, for evaluate's privacy task; joined from
+_dp_samples/part-*.parquet) into --output. The driver hands out shard numbers only, so its
+memory does not grow with --num-docs. A rerun with the same config resumes: finished
+shards are skipped, none is duplicated.
 """
 
 import os
 import sys
 import time
-from collections import Counter
+
+import numpy as np
 
 from jobs.entry import main_for
 from jobs.progress import Progress
@@ -38,15 +41,16 @@ def run(options) -> dict:
     _keep_reference_date(cfg, args.config, out)
     check_engine(cfg)  # an unknown model or a silent endpoint fails here, before Ray starts
     run_info = open_output(out, cfg.run_record(), cfg.fingerprint())
-    docs, notes, todo = _plan(cfg, run_info, out)
+    planner, todo = _plan(cfg, run_info, out)
+    to_generate = _documents_in(cfg, todo)
     gen_started = time.time()
-    written = _generate(todo, cfg, out, Progress(len(todo), args.progress_every_s))
+    written = _generate(planner, todo, cfg, out, Progress(to_generate, args.progress_every_s))
     timing = {
-        "documents_generated": len(todo),
+        "documents_generated": to_generate,
         "wall_s": round(time.time() - started, 2),
         "generation_wall_s": round(time.time() - gen_started, 2),
     }
-    manifest = build_manifest(cfg, out, run_info, docs, notes, written["tokens"], timing)
+    manifest = build_manifest(cfg, out, run_info, planner.notes, written["tokens"], timing)
     write_card(out, manifest)  # README.md: the dataset card, and what datasets loads
     print_summary(out, manifest)
     return manifest
@@ -61,28 +65,36 @@ def _keep_reference_date(cfg, config_path: str | None, out: str) -> None:
         cfg.reference_date = previous["config"].get("reference_date", cfg.reference_date)
 
 
-def _plan(cfg, run_info: dict, out: str) -> tuple[list, dict, list]:
-    """Every planned document, the planning notes (DP samples written beside the shards),
-    and the documents of shards not yet written."""
-    from synth.docs import plan_documents
-    from synth.io.shards import finished_shards, write_dp_samples
+def _plan(cfg, run_info: dict, out: str):
+    """The run's planner (settings checked, data loaded) and the shards not yet written
+    (numbers only: the actors plan the documents)."""
+    from synth.docs import planner, shard_count
+    from synth.io.shards import finished_shards
 
-    docs, notes = plan_documents(cfg, run_info["run_id"])
-    notes["dp_samples_file"] = None
-    if notes["dp_samples"] is not None:
-        notes["dp_samples_file"] = write_dp_samples(out, notes["dp_samples"])
-    shard_sizes = Counter(d.shard for d in docs)
-    done = finished_shards(out, shard_sizes)
-    todo = [d for d in docs if d.shard not in done]
+    run_planner = planner(cfg, run_info["run_id"])
+    shards = shard_count(cfg.num_docs, cfg.shard_size)
+    done = finished_shards(out, lambda s: _rows_of(cfg, s) if s < shards else None)
+    todo = np.setdiff1d(np.arange(shards, dtype=np.int64), np.fromiter(done, np.int64))
     print(
-        f"{len(docs)} documents in {len(shard_sizes)} shards; {len(done)} already written, "
-        f"{len(todo)} documents to generate"
+        f"{cfg.num_docs} documents in {shards} shards; {len(done)} already written, "
+        f"{_documents_in(cfg, todo)} documents to generate"
     )
-    return docs, notes, todo
+    return run_planner, todo
 
 
-def _generate(todo: list, cfg, out: str, progress: Progress) -> dict:
-    """The documents through the actor pool, shard counts tallied as shards come back;
+def _rows_of(cfg, shard: int) -> int:
+    from synth.docs import shard_rows
+
+    return shard_rows(cfg.num_docs, cfg.shard_size, shard)
+
+
+def _documents_in(cfg, shards: np.ndarray) -> int:
+    """The documents the given shards hold (the last shard may be short)."""
+    return int(np.minimum(cfg.shard_size, cfg.num_docs - shards * cfg.shard_size).sum())
+
+
+def _generate(planner, todo, cfg, out: str, progress: Progress) -> dict:
+    """The shards through the actor pool, shard counts tallied as shards come back;
     the run stops (shards kept) once more than max_error_share of the rows failed."""
     written = {"tokens": 0, "docs": 0, "failed": 0, "shards": 0}
 
@@ -94,38 +106,50 @@ def _generate(todo: list, cfg, out: str, progress: Progress) -> dict:
         progress.shard_written(shard, rows, tokens)
         check_failures(written["failed"], written["docs"], cfg.max_error_share, written["shards"])
 
-    if todo:
+    if len(todo):
         from jobs.on_ray import slot_filling
 
         try:
             slot_filling.generate(
-                todo, cfg, out, on_shard, on_tally=progress.tally, poll_s=progress.poll_s
+                planner, todo, cfg, out, on_shard, on_tally=progress.tally, poll_s=progress.poll_s
             )
         finally:
             progress.close()
     return written
 
 
-def build_manifest(cfg, out: str, run_info, docs, notes, tokens: int, timing: dict) -> dict:
-    """The one place the manifest is made: the shards' footers, the run's settings, the ε
-    spent and what this run did; written beside the shards."""
+def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) -> dict:
+    """The one place the manifest is made: the shards' footers (their planning counts
+    summed), the run's settings, the ε spent and what this run did; written beside the
+    shards with the DP samples joined into one file."""
     from dataclasses import asdict
 
     from synth.config.generate import audit_settings
     from synth.deid.audit import merge_counts
-    from synth.docs import kind
+    from synth.docs import kind, sum_counts, with_counts
     from synth.generation.backends import backend_for
-    from synth.io.shards import MANIFEST, read_summaries, write_manifest
+    from synth.io.shards import (
+        MANIFEST,
+        iter_summaries,
+        join_dp_samples,
+        summed_summaries,
+        write_manifest,
+    )
     from synth.io.storage import join, write_json
 
-    summaries = read_summaries(out)
+    total = summed_summaries(
+        iter_summaries(out), merges={"pii_audit": merge_counts, "planning": sum_counts}
+    )
+    notes = with_counts(notes, total["planning"] if total["shards"] else {})
+    samples_file = join_dp_samples(out, total["dp_shards"]) if total["dp_shards"] else None
+    labels = set(total["rows_per_label"])
     gen_wall = timing["generation_wall_s"]
     manifest = write_manifest(
         out,
         run_info,
-        kind(cfg.doc_type).declared_entities(docs, cfg),
+        kind(cfg.doc_type).declared_entities(labels, cfg),
         {
-            "pii_audit": merge_counts([s.get("pii_audit", {}) for s in summaries]),
+            "pii_audit": merge_counts([total.get("pii_audit", {})]),
             "model": cfg.model,
             "backend": backend_for(cfg.model, cfg.backend),
             "dtype": cfg.dtype,
@@ -133,7 +157,7 @@ def build_manifest(cfg, out: str, run_info, docs, notes, tokens: int, timing: di
             "generation_parameters": cfg.generation_params().to_dict(),
             "pii_audit_settings": asdict(audit_settings(cfg.pii_audit)),
             "epsilon_ledgers": notes["dp_models"],
-            "dp_samples": notes["dp_samples_file"],
+            "dp_samples": samples_file,
             **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
             **({"writing": notes["writing"]} if "writing" in notes else {}),
             "this_run": {
@@ -144,7 +168,7 @@ def build_manifest(cfg, out: str, run_info, docs, notes, tokens: int, timing: di
                 else None,
             },
         },
-        summaries,
+        total,
     )
     free = manifest.get("writing", {}).get("traits", {}).get("prompt_style", {}).get("free", 0)
     if free:  # free-form tickets that hold their variables (the rest are flagged, empty)

@@ -1,7 +1,8 @@
 """Planned documents in, written shards out: what a generation actor does, without Ray.
 
-Renders the documents in batches with the engine, runs the personal-data audit over each
-shard's rows, and writes each shard (atomically, its summary in the footer). The Ray
+Plans the shards it is given (or takes planned documents), renders the documents in
+batches with the engine, runs the personal-data audit over each shard's rows, and writes
+each shard (atomically, its summary in the footer). The Ray
 actor (jobs/on_ray/slot_filling.py) only adapts blocks to it; a notebook or a test can
 use it as it is. It sits above the foundations: it joins generation, the audit and
 storage.
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from synth.deid.audit import AuditSettings, audit_rows
 from synth.generation.params import GenerationParams
 from synth.generation.render import render_fitting
-from synth.io.shards import write_shard
+from synth.io.shards import write_dp_part, write_shard
 from synth.record import PlannedDocument
 
 
@@ -35,9 +36,24 @@ class ShardWriter:
         self.output, self.batch_size, self.audit = output, batch_size, audit
         self.on_batch, self.auditor = on_batch, None
 
-    def write(self, docs: list[PlannedDocument]) -> list[tuple[int, dict]]:
-        """Every shard the documents make up (whole shards only), written; (shard, its
-        summary) in shard order."""
+    def write_planned(self, planner, shards: list[int]) -> list[tuple[int, dict]]:
+        """Shards planned here (synth.docs.Planner), each one's DP rows written before
+        it, its planning counts kept in its footer; (shard, its summary) in shard order."""
+        docs, footers = [], {}
+        for shard in shards:
+            plan = planner.plan_shard(shard)
+            if plan.dp_samples is not None:
+                write_dp_part(self.output, shard, plan.dp_samples)
+            dp_rows = 0 if plan.dp_samples is None else len(plan.dp_samples)
+            footers[shard] = {"planning": plan.counts, "dp_sample_rows": dp_rows}
+            docs += plan.docs
+        return self.write(docs, footers)
+
+    def write(
+        self, docs: list[PlannedDocument], footers: dict[int, dict] | None = None
+    ) -> list[tuple[int, dict]]:
+        """Every shard the documents make up (whole shards only), written, `footers`'
+        entry for the shard added to its summary; (shard, its summary) in shard order."""
         rows = []
         for i in range(0, len(docs), self.batch_size):
             batch = docs[i : i + self.batch_size]
@@ -47,15 +63,17 @@ class ShardWriter:
         by_shard = defaultdict(list)
         for doc, row in zip(docs, rows):
             by_shard[doc.shard].append(row)
+        footers = footers or {}
         return [
-            (s, write_shard(self.output, s, *self._audited(r))) for s, r in sorted(by_shard.items())
+            (s, write_shard(self.output, s, *self._audited(r, footers.get(s, {}))))
+            for s, r in sorted(by_shard.items())
         ]
 
-    def _audited(self, rows: list[dict]) -> tuple[list[dict], dict]:
+    def _audited(self, rows: list[dict], footer: dict) -> tuple[list[dict], dict]:
         """A shard's rows after the personal-data audit, and its counts for the footer."""
         if self.audit.policy != "off" and self.auditor is None:
             from synth.deid.detectors import make_detectors
 
             (self.auditor,) = make_detectors(["presidio"])  # loaded once per writer
         rows, counts = audit_rows(rows, self.auditor, self.audit)
-        return rows, {"pii_audit": counts}
+        return rows, {**footer, "pii_audit": counts}

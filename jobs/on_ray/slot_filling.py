@@ -1,9 +1,10 @@
 """The one module that wires generation to Ray Data.
 
-Planned documents become Arrow blocks of `batch_size` rows (synth.record.PLANNED); an
-actor pool (model loaded once per actor, one GPU per actor when the cluster has GPUs)
-fills each batch's slots and writes each shard itself; the driver gets back only each
-shard's counts. Planned documents travel as typed Arrow columns, not JSON.
+The driver hands out shard numbers, never documents: an actor pool (model loaded once per
+actor, one GPU per actor when the cluster has GPUs) plans the shards it is given
+(synth.docs.Planner, deterministic from the seed), fills their slots and writes each shard
+itself; the driver gets back only each shard's counts. So the driver's memory does not
+grow with the number of documents.
 
 Progress within a batch comes from a Tally actor that every filler adds to after each
 engine call (tokens) and each batch (documents); a driver thread reads it every few
@@ -12,8 +13,8 @@ seconds for the live progress (jobs.progress).
 
 import os
 import threading
-from collections import Counter
 
+import numpy as np
 import pyarrow as pa
 
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
@@ -24,11 +25,10 @@ import ray
 from jobs.on_ray.session import connect
 from synth.config.generate import audit_settings
 from synth.deid.audit import AuditSettings
+from synth.docs import Planner, shard_rows
 from synth.generation.backends import engine_factory
 from synth.generation.openai_engine import is_endpoint_model
 from synth.generation.params import GenerationParams
-from synth.generation.render import shard_blocks
-from synth.record import PlannedDocument, planned_documents, planned_table
 from synth.shard_writer import ShardWriter
 
 
@@ -66,14 +66,16 @@ class TalliedEngine:
 
 
 class SlotFiller:
-    """Ray Data actor: a thin adapter over synth.shard_writer.ShardWriter, which renders a
-    block of whole shards, audits and writes each shard; only their counts come back.
+    """Ray Data actor: a thin adapter over synth.shard_writer.ShardWriter, which plans a
+    batch of shards, renders them, audits and writes each shard; only their counts come
+    back.
 
     `make_engine` builds the engine in the actor (where the GPU is): the configured one by
     default, anything with synth.generation.engine.Engine's methods in tests."""
 
     def __init__(
         self,
+        planner: Planner,
         make_engine,
         params: GenerationParams,
         style: str,
@@ -89,10 +91,11 @@ class SlotFiller:
         torch.set_num_threads(threads)
         on_batch = None if tally is None else lambda n: tally.add.remote(n, 0)
         engine = TalliedEngine(make_engine(), tally)
+        self.planner = planner
         self.writer = ShardWriter(engine, params, style, seed, output, batch_size, audit, on_batch)
 
-    def __call__(self, block: pa.Table) -> pa.Table:
-        written = self.writer.write(planned_documents(block))
+    def __call__(self, batch: dict) -> pa.Table:
+        written = self.writer.write_planned(self.planner, [int(s) for s in batch["shard"]])
         return pa.table(
             {
                 "shard": [s for s, _ in written],
@@ -108,7 +111,8 @@ class SlotFiller:
 
 
 def generate(
-    docs: list[PlannedDocument],
+    planner: Planner,
+    shards,
     cfg,
     output: str,
     on_shard,
@@ -116,16 +120,17 @@ def generate(
     on_tally=None,
     poll_s: float = 5.0,
 ) -> None:
-    """Generate every document on the actor pool; the actors write each shard into
-    `output` (an absolute path or a URI) and the driver calls on_shard(shard, rows,
-    tokens, failed) as each is written, and on_tally(documents, tokens) every `poll_s`
-    seconds with the pool's running tally. `make_engine`: a picklable callable building
-    the engine in each actor (default: the config's, engine_factory)."""
+    """Plan and generate the given shards (numbers) on the actor pool; the actors write
+    each shard into `output` (an absolute path or a URI) and the driver calls
+    on_shard(shard, rows, tokens, failed) as each is written, and on_tally(documents,
+    tokens) every `poll_s` seconds with the pool's running tally. `make_engine`: a
+    picklable callable building the engine in each actor (default: the config's,
+    engine_factory)."""
     connect()
     # Our own progress replaces Ray Data's bars (which show `Total Progress: 0/?` here).
     ray.data.DataContext.get_current().enable_progress_bars = on_tally is None
     tally = Tally.remote() if on_tally else None
-    blocks = [planned_table(block) for block in shard_blocks(docs, cfg.batch_size)]
+    shards = np.asarray(shards, dtype=np.int64)
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
     gpus = not is_endpoint_model(cfg.model) and (
@@ -136,9 +141,12 @@ def generate(
     actors = cfg.num_actors
     threads = cfg.threads_per_actor or max(1, cpus // actors)
     memory_gb = cfg.actor_memory_gb or (0.5 if is_endpoint_model(cfg.model) else 3.0)
-    ds = ray.data.from_arrow(blocks).map_batches(
+    # Whole shards per call, as many as fit in a render batch (2 of 64 under 128).
+    shards_per_call = max(1, cfg.batch_size // cfg.shard_size)
+    ds = ray.data.from_arrow(pa.table({"shard": shards})).map_batches(
         SlotFiller,
         fn_constructor_kwargs={
+            "planner": planner,
             "make_engine": make_engine or engine_factory(cfg),
             "params": cfg.generation_params(),
             # tickets carry their own style; this one is for CVs
@@ -150,8 +158,8 @@ def generate(
             "tally": tally,
             "audit": audit_settings(cfg.pii_audit),  # parsed once, here
         },
-        batch_size=None,  # one block of whole shards per call: a shard is one actor's
-        batch_format="pyarrow",
+        batch_size=shards_per_call,
+        batch_format="numpy",
         compute=ray.data.ActorPoolStrategy(min_size=cfg.min_actors or actors, max_size=actors),
         num_cpus=1,
         memory=int(memory_gb * 2**30),
@@ -163,7 +171,8 @@ def generate(
         max_restarts=-1,
         max_task_retries=3,
     )
-    left = dict(Counter(d.shard for d in docs))  # the shards asked for, and their sizes
+    left = np.zeros(int(shards.max()) + 1 if len(shards) else 0, dtype=bool)
+    left[shards] = True  # the shards asked for (a flag each, not a table of them)
     with _reading(tally, on_tally, poll_s) as reading:
         # No prefetching: with it, each shard's counts arrive only after the next block's.
         for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None, prefetch_batches=0):
@@ -171,11 +180,13 @@ def generate(
             for shard, rows, tokens, failed in zip(
                 *(counts.column(c).to_pylist() for c in counts.column_names)
             ):
-                if left.pop(shard, None) != rows:
+                expected = shard_rows(cfg.num_docs, cfg.shard_size, shard)
+                if shard >= len(left) or not left[shard] or rows != expected:
                     raise RuntimeError(f"shard {shard} came back with {rows} rows, or twice")
+                left[shard] = False
                 on_shard(shard, rows, tokens, failed)
-    if left:
-        raise RuntimeError(f"shards {sorted(left)} were never written")
+    if left.any():
+        raise RuntimeError(f"shards {np.flatnonzero(left)[:20].tolist()} were never written")
 
 
 class _reading:

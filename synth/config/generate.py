@@ -15,7 +15,7 @@ from typing import ClassVar, Literal
 from synth import ConfigError
 from synth.checks import check_fields, reject_unknown
 from synth.deid.audit import AuditSettings
-from synth.docs import kind
+from synth.docs import PLANNER_VERSION, kind
 from synth.docs.tickets.forms import MODES
 from synth.docs.tickets.traits import STYLES, traits_from, weights
 from synth.generation.backends import check_backend
@@ -127,7 +127,8 @@ class GenerateConfig:
     def run_record(self) -> dict:
         """What `_run.json` and the manifest keep: the config and the input files' hashes."""
         files = self.input_files()
-        return self.to_dict() | ({"taxonomy_files": files} if files else {})
+        record = self.to_dict() | {"planner_version": PLANNER_VERSION}
+        return record | ({"taxonomy_files": files} if files else {})
 
     def fingerprint(self) -> str:
         content = {
@@ -137,6 +138,8 @@ class GenerateConfig:
         }
         if self.input_files():
             content["taxonomy_files"] = self.input_files()
+        if PLANNER_VERSION > 1:  # (1: before the key existed) the same seed plans otherwise
+            content["planner_version"] = PLANNER_VERSION
         for key in ("dp_model",):
             if content.get(key) and Path(content[key]).exists():
                 content[key + "_sha256"] = hashlib.sha256(

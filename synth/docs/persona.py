@@ -60,15 +60,26 @@ def company_domain(company: str, country: str) -> str:
     return f"{ascii_slug('-'.join(words), '-')}.{TLD.get(country, country.lower())}"
 
 
+@cache
+def _faker(locale: str) -> Faker:
+    return Faker(locale)
+
+
+def seeded_faker(locale: str, seed: int) -> Faker:
+    """The process's Faker for `locale`, reseeded: a shard is planned with fresh seeds,
+    and building a Faker costs far more than planning a shard's documents."""
+    fake = _faker(locale)
+    fake.seed_instance(seed)
+    return fake
+
+
 def make_personas(n: int, countries: list[str], rng: np.random.Generator) -> list[dict]:
     """n personas, countries drawn uniformly from `countries`, deterministic given rng."""
     chosen = check_countries(countries)
     picks = rng.integers(0, len(chosen), size=n)
     fakers = {}
     for c in chosen:
-        fake = Faker(c.locale)
-        fake.seed_instance(int(rng.integers(0, 2**31)))
-        fakers[c.code] = fake
+        fakers[c.code] = seeded_faker(c.locale, int(rng.integers(0, 2**31)))
     personas = []
     for i in picks:
         c = chosen[i]

@@ -45,12 +45,15 @@ class BayesNet:
     # How the model was fitted (ε, noise source, rows, held-out split): public, no row values.
     fit_info: dict = field(default_factory=dict)
 
-    def sample(self, n: int, seed: int):
-        """n rows by vectorised ancestral sampling, deterministic given seed."""
+    def sample(self, n: int, seed: int | np.random.Generator):
+        """n rows by vectorised ancestral sampling, deterministic given seed (or given
+        the state of the generator passed)."""
         rng = np.random.default_rng(seed)
         return decode(self._codes(n, rng), self.schema, rng)
 
-    def sample_given(self, name: str, values, seed: int, max_rounds: int = 50):
+    def sample_given(
+        self, name: str, values, seed: int | np.random.Generator, max_rounds: int = 50
+    ):
         """Rows whose attribute `name` takes `values` (one per row), the other attributes
         drawn from the network conditional on it; and how many rows were clamped.
 

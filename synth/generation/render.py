@@ -86,23 +86,3 @@ def render_fitting(
 def _out_of_memory(error: Exception) -> bool:
     # torch.OutOfMemoryError (CUDA) or MemoryError (host), without importing torch here
     return isinstance(error, MemoryError) or type(error).__name__ == "OutOfMemoryError"
-
-
-def shard_blocks(docs: list[PlannedDocument], batch_size: int) -> list[list[PlannedDocument]]:
-    """Documents in blocks of whole shards, consecutive, each block at most `batch_size`
-    documents unless one shard alone is larger: so whoever renders a block can write its
-    shards. Rendered in `batch_size` chunks from each block's start, shards of 64 under
-    batches of 128 (the defaults) batch exactly as a plain split into 128s would."""
-    blocks = []
-    by_shard: dict[int, list[PlannedDocument]] = {}
-    for doc in docs:
-        by_shard.setdefault(doc.shard, []).append(doc)
-    block: list[PlannedDocument] = []
-    for shard_docs in by_shard.values():
-        if block and len(block) + len(shard_docs) > batch_size:
-            blocks.append(block)
-            block = []
-        block += shard_docs
-    if block:
-        blocks.append(block)
-    return blocks

@@ -11,8 +11,10 @@ entity types found), so the manifest is built from footers, never by reading row
 """
 
 import json
+import re
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
 
 import pyarrow as pa
 import pyarrow.fs as pafs
@@ -26,11 +28,13 @@ from synth.io.storage import (
     join,
     list_names,
     read_json,
+    write_atomic,
     write_json,
     write_table,
 )
 
 RUN_FILE, MANIFEST, DP_SAMPLES = "_run.json", "_manifest.json", "_dp_samples.parquet"
+DP_PARTS = "_dp_samples"  # each shard's DP rows, written with the shard, joined at the end
 SUMMARY_KEY = b"hrsynth.summary"
 VERSION_KEY = b"hrsynth.contract_version"
 
@@ -99,7 +103,7 @@ def read_run(folder) -> dict | None:
 
 
 def _shard_names(fs: pafs.FileSystem, path: str) -> list[str]:
-    return [n for n in list_names(fs, path) if n.startswith("part-") and n.endswith(".parquet")]
+    return [n for n in list_names(fs, path) if re.fullmatch(r"part-\d+\.parquet", n)]
 
 
 def shard_dataset(folder, columns: list[str], with_file: bool = False) -> pa.Table:
@@ -145,16 +149,22 @@ def _writable_folder(folder: str) -> str:
     return folder
 
 
-def finished_shards(folder, expected_rows: dict[int, int], schema: pa.Schema = SCHEMA) -> set[int]:
+def finished_shards(
+    folder, expected_rows: dict[int, int] | Callable[[int], int | None], schema: pa.Schema = SCHEMA
+) -> set[int]:
     """Shards whose file exists, holds exactly the planned number of rows, in `schema`'s
-    types (the output contract's by default)."""
+    types (the output contract's by default). `expected_rows`: {shard: rows}, or a
+    function giving a shard's rows (None: not a shard of this run, left alone), so a
+    run of many shards needs no table of them."""
     fs, path = filesystem(str(folder))
-    present = set(_shard_names(fs, path))
+    rows_of = expected_rows.get if isinstance(expected_rows, dict) else expected_rows
     done = set()
-    for shard, rows in expected_rows.items():
-        if shard_name(shard) not in present:
+    for name in _shard_names(fs, path):
+        shard = shard_number(name)
+        rows = rows_of(shard)
+        if rows is None:
             continue
-        where = join(path, shard_name(shard))
+        where = join(path, name)
         try:
             with fs.open_input_file(where) as f:
                 meta = pq.read_metadata(f)
@@ -208,12 +218,36 @@ def write_shard(folder, shard: int, rows: pa.Table | list[dict], extra: dict | N
     return summary
 
 
-def write_dp_samples(folder, samples) -> str:
-    """The DP network's sampled rows (document id + schema attributes) beside the shards.
+def write_dp_part(folder, shard: int, samples) -> None:
+    """One shard's DP-sampled rows (document id + schema attributes), written before the
+    shard itself: a written shard always has its part."""
+    table = pa.Table.from_pandas(samples, preserve_index=False)
+    write_table(join(join(str(folder), DP_PARTS), shard_name(shard)), table)
 
-    They are DP output, so as public as the text; evaluate's privacy task compares them
-    with the private table. Rewritten whole on every run: sampling is deterministic."""
-    write_table(join(str(folder), DP_SAMPLES), pa.Table.from_pandas(samples, preserve_index=False))
+
+def join_dp_samples(folder, shards: list[int]) -> str:
+    """The shards' DP rows streamed into one `_dp_samples.parquet` beside the shards,
+    one row group per shard (memory: one shard's rows). They are DP output, so as public
+    as the text; evaluate's privacy task compares them with the private table."""
+    fs, path = filesystem(str(folder))
+
+    def write(stream):
+        writer = None
+        for shard in shards:
+            part = join(join(path, DP_PARTS), shard_name(shard))
+            if not exists(fs, part):
+                raise ConfigError(
+                    f"{DP_PARTS}/{shard_name(shard)} is missing from {folder}: delete "
+                    f"{shard_name(shard)} there and rerun to write both again"
+                )
+            with fs.open_input_file(part) as f:
+                table = pq.read_table(f)
+            writer = writer or pq.ParquetWriter(stream, table.schema)
+            writer.write_table(table.cast(writer.schema))
+        if writer is not None:
+            writer.close()
+
+    write_atomic(join(str(folder), DP_SAMPLES), write)
     return DP_SAMPLES
 
 
@@ -229,18 +263,51 @@ def read_output(folder) -> pa.Table:
 
 
 def read_summaries(folder) -> list[dict]:
+    """Each shard's summary (iter_summaries), as a list: tests and small outputs."""
+    return list(iter_summaries(folder))
+
+
+def iter_summaries(folder) -> Iterator[dict]:
     """Each shard's summary from its footer (a shard written before summaries existed is
-    summarised from its rows)."""
+    summarised from its rows), its number under `shard`, one at a time."""
     fs, path = filesystem(str(folder))
-    summaries = []
     for name in sorted(_shard_names(fs, path)):
         with fs.open_input_file(join(path, name)) as f:
             metadata = pq.read_schema(f).metadata or {}
             if SUMMARY_KEY in metadata:
-                summaries.append(json.loads(metadata[SUMMARY_KEY]))
+                summary = json.loads(metadata[SUMMARY_KEY])
             else:
-                summaries.append(shard_summary(pq.read_table(f, schema=SCHEMA)))
-    return summaries
+                summary = shard_summary(pq.read_table(f, schema=SCHEMA))
+        yield summary | {"shard": shard_number(name)}
+
+
+SUMMED = ("rows", "rows_with_error", "rows_flagged_no_variables", "tokens_generated")
+
+
+def summed_summaries(summaries: Iterable[dict], merges: dict[str, Callable] | None = None) -> dict:
+    """Shard summaries folded into one of the same shape, a shard at a time, so the
+    manifest's memory does not grow with the number of shards. `merges`: {footer key:
+    a function summing a list of its values} for keys only the caller knows; `dp_shards`
+    lists the shards that have DP rows."""
+    merges = merges or {}
+    total = dict.fromkeys(SUMMED, 0) | {"planted_values_without_span": 0, "shards": 0}
+    total |= {"rows_per_label": Counter(), "entities_found": defaultdict(Counter), "dp_shards": []}
+    for summary in summaries:
+        total["shards"] += 1
+        for key in SUMMED:
+            total[key] += summary[key]
+        # must be 0 (docs/annotation.md): shards of older versions did not count it
+        total["planted_values_without_span"] += summary.get("planted_values_without_span", 0)
+        total["rows_per_label"].update(summary["rows_per_label"])
+        for label, sets in summary["entities_found"].items():
+            total["entities_found"][label].update(sets)
+        for key, merge in merges.items():
+            total[key] = merge(
+                [total[key], summary.get(key, {})] if key in total else [summary.get(key, {})]
+            )
+        if summary.get("dp_sample_rows"):
+            total["dp_shards"].append(summary["shard"])
+    return total
 
 
 def coverage(summaries: list[dict], declared: dict[str, set[str]]) -> dict:
@@ -276,30 +343,24 @@ def coverage(summaries: list[dict], declared: dict[str, set[str]]) -> dict:
 
 
 def write_manifest(
-    folder, run: dict, declared: dict[str, set[str]], extra: dict, summaries=None
+    folder, run: dict, declared: dict[str, set[str]], extra: dict, total=None
 ) -> dict:
-    """The run's manifest from the shards' footer summaries (read here unless given) and
-    `extra`: what the caller adds, such as footer keys it alone knows how to merge."""
-    summaries = read_summaries(folder) if summaries is None else summaries
-    per_label = Counter()
-    for s in summaries:
-        per_label.update(s["rows_per_label"])
+    """The run's manifest from the shards' footer summaries summed (summed_summaries; read
+    here unless given) and `extra`: what the caller adds, such as the merged footer keys
+    it alone knows how to merge."""
+    total = summed_summaries(iter_summaries(folder)) if total is None else total
     manifest = {
         "contract_version": CONTRACT_VERSION,
         "run_id": run["run_id"],
         "config": run["config"],
         "seed": run["config"]["seed"],
-        "rows": sum(s["rows"] for s in summaries),
-        "rows_per_label": dict(sorted(per_label.items())),
-        "rows_with_error": sum(s["rows_with_error"] for s in summaries),
-        "rows_flagged_no_variables": sum(s["rows_flagged_no_variables"] for s in summaries),
-        # must be 0 (docs/annotation.md): shards of older versions did not count it
-        "planted_values_without_span": sum(
-            s.get("planted_values_without_span", 0) for s in summaries
-        ),
-        "entity_coverage": coverage(summaries, declared),
-        "tokens_generated": sum(s["tokens_generated"] for s in summaries),
-        "shards": len(summaries),
+        **{key: total[key] for key in ("rows",)},
+        "rows_per_label": dict(sorted(total["rows_per_label"].items())),
+        **{key: total[key] for key in SUMMED[1:3]},
+        "planted_values_without_span": total["planted_values_without_span"],
+        "entity_coverage": coverage([total], declared),
+        "tokens_generated": total["tokens_generated"],
+        "shards": total["shards"],
         **extra,
     }
     write_json(join(str(folder), MANIFEST), manifest)

@@ -12,11 +12,11 @@ FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen per corpus on a valida
 TRAIN_FROM_CORPORA = True
 
 
-def plan_documents(cfg, run_id: str):
-    from synth.docs.cvs.plan import plan_cvs
+def planner(cfg, run_id: str):
+    from synth.docs.cvs.plan import CVPlanner
     from synth.dp.privbayes import load_model_file
 
-    return plan_cvs(cfg, run_id, load_model_file(cfg.dp_model))
+    return CVPlanner(cfg, run_id, load_model_file(cfg.dp_model))
 
 
 def check_config(cfg) -> None:
@@ -37,9 +37,9 @@ def entity_type(variable: str) -> str:
     return re.sub(r"_\d+$", "", variable)
 
 
-def declared_entities(docs, cfg) -> dict[str, set[str]]:
+def declared_entities(labels, cfg) -> dict[str, set[str]]:
     # Every CV has a role and a total; the entries vary per CV.
-    return {d.label: {"role", "total_years"} for d in docs}
+    return {label: {"role", "total_years"} for label in labels}
 
 
 def check_row(row: dict) -> list[str]:

@@ -1,4 +1,4 @@
-"""Driver-side planning of CVs: one DP-sampled attribute row per CV, then its prompts.
+"""Planning CVs, shard by shard: one DP-sampled attribute row per CV, then its prompts.
 
 The role, universities, degrees, employers and years come from the DP network; a
 generalised name ('Other University', 'Generic Company') becomes a public one from the
@@ -15,12 +15,12 @@ import pandas as pd
 from faker import Faker
 
 from synth import ConfigError
-from synth.docs import balanced_labels
+from synth.docs import ShardPlan, balanced_labels, shard_rows, shard_streams
 from synth.docs.cvs import entity_type
 from synth.docs.cvs.extract.table import GENERIC_COMPANY, NONE, OTHER_UNIVERSITY, SLOTS
 from synth.docs.cvs.sections import CVTemplates, load_templates, taxonomy_file
 from synth.docs.cvs.vocabulary import load_vocabulary
-from synth.docs.persona import make_personas
+from synth.docs.persona import make_personas, seeded_faker
 from synth.generation.template import SLOT, fill
 from synth.io.files import read_yaml
 from synth.record import PlannedDocument
@@ -157,86 +157,97 @@ def public_universities(taxonomy_dir, kept: set) -> dict:
     return lists
 
 
-def plan_cvs(cfg, run_id: str, model) -> tuple[list[PlannedDocument], dict]:
-    if model is None:
-        raise ConfigError(
-            "doc_type cv needs a DP CV model: set dp_model (run `hrsynth "
-            "extract` then `hrsynth fit --schema configs/cv_schema.yaml`)"
-        )
-    if "role" not in model.schema.names:
-        raise ConfigError(
-            f"dp_model {cfg.dp_model} has no 'role' attribute: it is not a CV "
-            "model; fit one on an extracted CV table"
-        )
-    templates = load_templates(cfg.taxonomy_dir)
-    rng = np.random.default_rng(cfg.seed)
-    personas = make_personas(cfg.num_docs, cfg.countries, rng)
-    fakers = {}
-    for locale in dict.fromkeys(p["locale"] for p in personas):  # first-seen order: seeded
-        fakers[locale] = Faker(locale)
-        fakers[locale].seed_instance(int(rng.integers(0, 2**31)))
-    rows, roles_note = _sample_rows(model, cfg, rng)
-    domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
-    public = public_universities(cfg.taxonomy_dir, domain.get("university_1", set()))
-    role_domain = model.schema.attributes[model.schema.names.index("role")].values
-    untitled = sorted(str(r) for r in role_domain if str(r) not in templates.titles)
-    if untitled:
-        print(
-            f"{len(untitled)} role(s) have no title in roles.yaml and are written as "
-            f"their label (default_title): {', '.join(untitled[:8])}"
-            + (" …" if len(untitled) > 8 else "")
-        )
-    docs = []
-    for i, (_, row) in enumerate(rows.iterrows()):
-        persona = personas[i]
-        country_list = public.get(persona["country_code"]) or public[None]
+class CVPlanner:
+    """Plans a run's CVs shard by shard (synth.docs.Planner); `model`: the DP CV model."""
+
+    def __init__(self, cfg, run_id: str, model):
+        if model is None:
+            raise ConfigError(
+                "doc_type cv needs a DP CV model: set dp_model (run `hrsynth "
+                "extract` then `hrsynth fit --schema configs/cv_schema.yaml`)"
+            )
+        if "role" not in model.schema.names:
+            raise ConfigError(
+                f"dp_model {cfg.dp_model} has no 'role' attribute: it is not a CV "
+                "model; fit one on an extracted CV table"
+            )
+        self.cfg, self.run_id, self.model = cfg, run_id, model
+        self.templates = load_templates(cfg.taxonomy_dir)
+        domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
+        self.public = public_universities(cfg.taxonomy_dir, domain.get("university_1", set()))
+        self.roles = model.schema.attributes[model.schema.names.index("role")].values
+        untitled = sorted(str(r) for r in self.roles if str(r) not in self.templates.titles)
+        if untitled:
+            print(
+                f"{len(untitled)} role(s) have no title in roles.yaml and are written as "
+                f"their label (default_title): {', '.join(untitled[:8])}"
+                + (" …" if len(untitled) > 8 else "")
+            )
+        mode = {"mode": cfg.cv_roles}
+        if cfg.cv_roles != "dp_model":
+            mode["roles"] = len(self.roles)
+        self.notes = {
+            "dp_models": {
+                cfg.dp_model: model.to_dict()["ledger"]
+                | {
+                    "degree": model.degree,
+                    "used_for": "CV attributes",
+                    "holdout": model.fit_info.get("holdout"),
+                    "vocabularies": model.fit_info.get("vocabularies"),
+                }
+            },
+            "cv_roles": mode | {"untitled_roles": untitled},
+        }
+
+    def plan_shard(self, shard: int) -> ShardPlan:
+        cfg = self.cfg
+        first = shard * cfg.shard_size
+        n = shard_rows(cfg.num_docs, cfg.shard_size, shard)
+        rng, dp_rng = shard_streams(cfg.seed, shard, 2)
+        personas = make_personas(n, cfg.countries, rng)
+        fakers = {}
+        for locale in dict.fromkeys(p["locale"] for p in personas):  # first-seen order: seeded
+            fakers[locale] = seeded_faker(locale, int(rng.integers(0, 2**31)))
+        rows, counts = self._sample_rows(n, first, rng, dp_rng)
+        docs = [
+            self._cv(first + k, shard, row, personas[k], fakers, rng)
+            for k, (_, row) in enumerate(rows.iterrows())
+        ]
+        return ShardPlan(docs, counts, rows.assign(id=[d.id for d in docs]))
+
+    def _cv(self, index: int, shard: int, row, persona: dict, fakers: dict, rng) -> PlannedDocument:
+        templates = self.templates
+        country_list = self.public.get(persona["country_code"]) or self.public[None]
         values = cv_values(row, country_list, rng, fakers[persona["locale"]])
         body, template_id = assemble(templates, values, persona, rng)
         title = templates.title(values["role"])
         pieces = body.split(SLOT)
         # The role is inserted as its job title ('Data Science' -> 'data scientist').
         entities = {**values, "role": title}
-        docs.append(
-            PlannedDocument(
-                index=i,
-                shard=i // cfg.shard_size,
-                run_id=run_id,
-                doc_type="cv",
-                label=values["role"],
-                category="CV",
-                subcategory=values["role"],
-                template_id=template_id,
-                header=templates.header,
-                pieces=pieces,
-                instruction=instruction(persona, title),
-                entities={k: str(v) for k, v in entities.items()},
-                entity_labels={k: entity_type(k) for k in entities},
-                target_words=_target_words(row, pieces),
-                attributes={k: str(v) for k, v in values.items()},
-                persona=persona,
-            )
+        return PlannedDocument(
+            index=index,
+            shard=shard,
+            run_id=self.run_id,
+            doc_type="cv",
+            label=values["role"],
+            category="CV",
+            subcategory=values["role"],
+            template_id=template_id,
+            header=templates.header,
+            pieces=pieces,
+            instruction=instruction(persona, title),
+            entities={k: str(v) for k, v in entities.items()},
+            entity_labels={k: entity_type(k) for k in entities},
+            target_words=_target_words(row, pieces),
+            attributes={k: str(v) for k, v in values.items()},
+            persona=persona,
         )
-    notes = {
-        "dp_samples": rows.assign(id=[d.id for d in docs]),
-        "dp_models": {
-            cfg.dp_model: model.to_dict()["ledger"]
-            | {
-                "degree": model.degree,
-                "used_for": "CV attributes",
-                "holdout": model.fit_info.get("holdout"),
-                "vocabularies": model.fit_info.get("vocabularies"),
-            }
-        },
-        "cv_roles": roles_note | {"untitled_roles": untitled},
-    }
-    return docs, notes
 
-
-def _sample_rows(model, cfg, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
-    """The DP attribute rows, and how their roles were chosen (for the manifest)."""
-    if cfg.cv_roles == "dp_model":
-        return model.sample(cfg.num_docs, cfg.seed), {"mode": "dp_model"}
-    domain = model.schema.attributes[model.schema.names.index("role")].values
-    roles = balanced_labels(domain, cfg.num_docs, rng)
-    rows, clamped = model.sample_given("role", roles, cfg.seed)
-    return rows, {"mode": "balanced", "roles": len(domain), "clamped_rows": clamped}
+    def _sample_rows(self, n: int, first: int, rng, dp_rng) -> tuple[pd.DataFrame, dict]:
+        """The shard's DP attribute rows, and its counts for the manifest (rows whose
+        balanced role was clamped)."""
+        if self.cfg.cv_roles == "dp_model":
+            return self.model.sample(n, dp_rng), {}
+        roles = balanced_labels(self.roles, n, rng, start=first)
+        rows, clamped = self.model.sample_given("role", roles, dp_rng)
+        return rows, {"cv_roles": {"clamped_rows": clamped}}

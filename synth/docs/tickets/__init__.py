@@ -9,10 +9,10 @@ FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen on templates held out
 TRAIN_FROM_CORPORA = False
 
 
-def plan_documents(cfg, run_id: str):
-    from synth.docs.tickets.plan import plan_tickets
+def planner(cfg, run_id: str):
+    from synth.docs.tickets.plan import TicketPlanner
 
-    return plan_tickets(cfg, run_id)
+    return TicketPlanner(cfg, run_id)
 
 
 def check_config(cfg) -> None:
@@ -22,7 +22,7 @@ def check_config(cfg) -> None:
         )
 
 
-def declared_entities(docs, cfg) -> dict[str, set[str]]:
+def declared_entities(labels, cfg) -> dict[str, set[str]]:
     from synth.docs.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy
 
     taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)

@@ -1,7 +1,7 @@
-"""Driver-side sampling: every document's label, persona, variables and template.
+"""Planning tickets: every document's label, persona, variables and template.
 
-Cheap and deterministic from the seed; this is what Ray then distributes for the
-expensive part (generation), one synth.record.PlannedDocument per ticket.
+Cheap and deterministic from the seed and the shard: the actor that writes a shard plans
+it (synth.docs.Planner), one synth.record.PlannedDocument per ticket.
 """
 
 import datetime as dt
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from synth import ConfigError
-from synth.docs import balanced_labels
+from synth.docs import ShardPlan, balanced_labels, shard_rows, shard_streams
 from synth.docs.persona import make_personas
 from synth.docs.tickets.forms import Writer, render_values
 from synth.docs.tickets.samplers import SamplingContext, sampler_for
@@ -29,8 +29,6 @@ from synth.docs.tickets.traits import STYLES, draw, draw_shape, traits_from, wei
 from synth.dp.privbayes import load_model_file
 from synth.generation.template import fill, variables_in
 from synth.record import PlannedDocument
-
-WRITER_STREAM = 1  # the seed's second stream: writer traits, prompt styles, surface forms
 
 
 def chosen_labels(cfg, taxonomy) -> list[str]:
@@ -50,66 +48,84 @@ def instruction(sub, persona: dict, values: dict) -> str:
     )
 
 
-def plan_tickets(cfg, run_id: str) -> tuple[list[PlannedDocument], dict]:
-    """All cfg.num_docs tickets in index order, and notes for the manifest (`cfg`: a
-    synth.config.generate.GenerateConfig; not imported, the config layer sits above)."""
-    taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
-    labels = chosen_labels(cfg, taxonomy)
-    rng = np.random.default_rng(cfg.seed)
-    per_doc = balanced_labels(labels, cfg.num_docs, rng)
-    personas = make_personas(cfg.num_docs, cfg.countries, rng)
-    ctx = SamplingContext(reference_date=dt.date.fromisoformat(cfg.reference_date))
-    notes = {"dp_models": {}, "dp_samples": None}
-    values = _sample_values(cfg, run_id, taxonomy, labels, per_doc, personas, ctx, rng, notes)
-    # Traits, styles and forms draw from a stream of their own: with the first release's
-    # settings they draw nothing, and `rng` makes the same tickets it always made.
-    writing = _Writing(
-        traits=traits_from(cfg.traits),
-        styles=weights(cfg.prompt_style, "prompt_style", STYLES),
-        pools=template_pools(taxonomy, cfg.templates),
-        value_forms=cfg.value_forms,
-        reference_date=ctx.reference_date,
-        rng=rng,
-        writer_rng=np.random.default_rng([cfg.seed, WRITER_STREAM]),
-        tally=WritingTally(),
-    )
-    docs = [
-        _ticket(i, i // cfg.shard_size, run_id, taxonomy[per_doc[i]], personas[i], values[i], writing)
-        for i in range(cfg.num_docs)
-    ]
-    notes["writing"] = writing.tally.summary()
-    return docs, notes
+# A shard's random streams (synth.docs.shard_streams): labels, personas and values; writer
+# traits, prompt styles and surface forms; the DP model's sampling; absences' month.
+PLAN, WRITER, DP, MONTHS = range(4)
 
 
-def _sample_values(cfg, run_id, taxonomy, labels, per_doc, personas, ctx, rng, notes) -> list:
-    """Each ticket's sampled variables, label by label (a health ticket's absence from the
-    DP model, recorded in `notes`)."""
-    model = load_model_file(cfg.dp_model)
-    values: list[dict] = [{} for _ in range(cfg.num_docs)]
-    for label in labels:
-        sub = taxonomy[label]
-        rows = np.flatnonzero(per_doc == label)
-        if len(rows) == 0:
-            continue
-        sampler = sampler_for(sub.sampler, label)
-        if sub.sampler == "health_absence":
-            if model is None:
+class TicketPlanner:
+    """Plans a run's tickets shard by shard (synth.docs.Planner). `cfg`: a
+    synth.config.generate.GenerateConfig (not imported, the config layer sits above)."""
+
+    def __init__(self, cfg, run_id: str):
+        self.cfg, self.run_id = cfg, run_id
+        self.taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
+        self.labels = chosen_labels(cfg, self.taxonomy)
+        self.model = load_model_file(cfg.dp_model)
+        self.reference_date = dt.date.fromisoformat(cfg.reference_date)
+        self.traits = traits_from(cfg.traits)
+        self.styles = weights(cfg.prompt_style, "prompt_style", STYLES)
+        self.pools = template_pools(self.taxonomy, cfg.templates)
+        self.notes = {"dp_models": {}}
+        for label in self.labels:
+            if self.taxonomy[label].sampler != "health_absence":
+                continue
+            if self.model is None:
                 raise ConfigError(
                     f"label '{label}' needs a DP absence model: set dp_model "
                     "(run `hrsynth fit`) or drop the label"
                 )
-            sampled_rows = model.sample(len(rows), cfg.seed)
-            ctx.absences = _absences(sampled_rows, cfg.seed)
-            notes["dp_samples"] = sampled_rows.assign(id=[f"{run_id}-{i:08d}" for i in rows])
-            notes["dp_models"][cfg.dp_model] = model.to_dict()["ledger"] | {
-                "degree": model.degree,
+            self.notes["dp_models"][cfg.dp_model] = self.model.to_dict()["ledger"] | {
+                "degree": self.model.degree,
                 "used_for": label,
-                "holdout": model.fit_info.get("holdout"),
+                "holdout": self.model.fit_info.get("holdout"),
             }
-        sampled = sampler(len(rows), rng, [personas[i] for i in rows], ctx)
-        for k, i in enumerate(rows):
-            values[i] = {name: sampled[name][k] for name in sampled}
-    return values
+
+    def plan_shard(self, shard: int) -> ShardPlan:
+        cfg = self.cfg
+        first = shard * cfg.shard_size
+        n = shard_rows(cfg.num_docs, cfg.shard_size, shard)
+        rng, writer_rng, dp_rng, months_rng = shard_streams(cfg.seed, shard, 4)
+        per_doc = balanced_labels(self.labels, n, rng, start=first)
+        personas = make_personas(n, cfg.countries, rng)
+        ctx = SamplingContext(reference_date=self.reference_date)
+        values, samples = self._values(per_doc, personas, ctx, rng, dp_rng, months_rng, first)
+        writing = _Writing(
+            traits=self.traits,
+            styles=self.styles,
+            pools=self.pools,
+            value_forms=cfg.value_forms,
+            reference_date=self.reference_date,
+            rng=rng,
+            writer_rng=writer_rng,
+            tally=WritingTally(),
+        )
+        docs = [
+            _ticket(
+                first + k, shard, self.run_id, self.taxonomy[per_doc[k]], personas[k], values[k], writing
+            )
+            for k in range(n)
+        ]
+        return ShardPlan(docs, {"writing": writing.tally.summary()}, samples)
+
+    def _values(self, per_doc, personas, ctx, rng, dp_rng, months_rng, first: int):
+        """Each ticket's sampled variables, label by label, and the rows the DP model
+        sampled for the shard's health tickets (None when it has none)."""
+        values: list[dict] = [{} for _ in per_doc]
+        samples = None
+        for label in self.labels:
+            sub = self.taxonomy[label]
+            rows = np.flatnonzero(per_doc == label)
+            if len(rows) == 0:
+                continue
+            if sub.sampler == "health_absence":
+                sampled_rows = self.model.sample(len(rows), dp_rng)
+                ctx.absences = _absences(sampled_rows, months_rng)
+                samples = sampled_rows.assign(id=[f"{self.run_id}-{first + i:08d}" for i in rows])
+            sampled = sampler_for(sub.sampler, label)(len(rows), rng, [personas[i] for i in rows], ctx)
+            for k, i in enumerate(rows):
+                values[i] = {name: sampled[name][k] for name in sampled}
+        return values, samples
 
 
 @dataclass
@@ -211,10 +227,10 @@ def _without(lines: tuple[str, ...], left_out: set[str]) -> tuple[str, ...]:
     return kept or lines
 
 
-def _absences(sampled: pd.DataFrame, seed: int) -> pd.DataFrame:
+def _absences(sampled: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
     rows, n = sampled.copy(), len(sampled)
     month = rows["month"].astype(int).to_numpy()
     # Month 0 means 'not recorded' in the source table: any month will do.
-    fill_in = np.random.default_rng(seed + 1).integers(1, 13, size=n)
+    fill_in = rng.integers(1, 13, size=n)
     rows["month"] = np.where(month == 0, fill_in, month)
     return rows

@@ -1,6 +1,6 @@
-"""The Ray path of generation (actor pool, Arrow blocks, shards written by the actors) on
-a real local Ray cluster with a scripted engine: what the actors write equals the
-in-process rows of the same plan, row for row, to a path or a file:// URI. The real
+"""The Ray path of generation (shard numbers to an actor pool that plans and writes the
+shards) on a real local Ray cluster with a scripted engine: what the actors write equals
+the in-process rows of the same plan, row for row, to a path or a file:// URI. The real
 model on Ray: test_generate_e2e.py."""
 
 import os
@@ -16,9 +16,9 @@ import pytest
 from jobs.on_ray import slot_filling
 from synth.config.generate import load_config
 from synth.contract import SCHEMA, to_table
-from synth.docs import plan_documents
+from synth.docs import plan_documents, planner, shard_count
 from synth.generation.params import params_from
-from synth.generation.render import render, shard_blocks
+from synth.generation.render import render
 from synth.io.shards import read_output, read_summaries
 from tests.synth import test_golden
 
@@ -46,7 +46,8 @@ def test_shards_written_by_the_actors_equal_the_in_process_rows(ray_local, tmp_p
     output = tmp_path.as_uri() if as_uri else str(tmp_path)
     reported, tallies = {}, []
     slot_filling.generate(
-        docs,
+        planner(cfg, "plumbing"),
+        range(shard_count(21, 5)),
         cfg,
         output,
         lambda shard, rows, tokens, failed: reported.__setitem__(shard, rows),
@@ -60,10 +61,9 @@ def test_shards_written_by_the_actors_equal_the_in_process_rows(ray_local, tmp_p
     assert files == [f"part-{s:05d}.parquet" for s in sorted(shard_sizes)]
     assert all(pq.read_schema(tmp_path / f).remove_metadata() == SCHEMA for f in files)
     in_process = []
-    for block in shard_blocks(docs, cfg.batch_size):
-        for i in range(0, len(block), cfg.batch_size):
-            chunk = block[i : i + cfg.batch_size]
-            in_process += render(chunk, test_golden.ScriptedEngine(), params_from(), "plain", 9)
+    for shard in sorted(shard_sizes):  # one shard of 5 per call under batches of 8
+        chunk = [d for d in docs if d.shard == shard]
+        in_process += render(chunk, test_golden.ScriptedEngine(), params_from(), "plain", 9)
     assert read_output(output).to_pylist() == to_table(in_process).sort_by("id").to_pylist()
     summaries = read_summaries(output)
     assert sum(s["rows"] for s in summaries) == 21
@@ -103,11 +103,11 @@ def test_a_block_whose_actor_dies_is_retried_without_duplicates(ray_local, tmp_p
             "labels": test_golden.LABELS,
         },
     )
-    docs, _ = plan_documents(cfg, "dying")
     marker = str(tmp_path / "died")
     reported = []
     slot_filling.generate(
-        docs,
+        planner(cfg, "dying"),
+        range(4),
         cfg,
         str(tmp_path / "out"),
         lambda shard, rows, tokens, failed: reported.append((shard, rows)),
@@ -117,18 +117,6 @@ def test_a_block_whose_actor_dies_is_retried_without_duplicates(ray_local, tmp_p
     assert sorted(reported) == [(0, 3), (1, 3), (2, 3), (3, 3)]
     ids = read_output(str(tmp_path / "out")).column("id").to_pylist()
     assert len(ids) == len(set(ids)) == 12
-
-
-def test_blocks_hold_whole_shards_in_order():
-    cfg = load_config(None, {"num_docs": 23, "shard_size": 5, "reference_date": "2026-11-24"})
-    docs, _ = plan_documents(replace(cfg, labels=test_golden.LABELS), "blocks")
-    blocks = shard_blocks(docs, 12)
-    assert [[d.index for d in b] for b in blocks] == [
-        list(range(10)),
-        list(range(10, 20)),
-        list(range(20, 23)),
-    ]
-    assert [len(b) for b in shard_blocks(docs, 3)] == [5, 5, 5, 5, 3]  # a shard is never split
 
 
 class Leaking(test_golden.ScriptedEngine):
@@ -145,8 +133,8 @@ def test_the_audit_redacts_what_the_model_leaked_in_the_actors(ray_local, tmp_pa
     overrides = {"num_docs": 6, "seed": 3, "shard_size": 3, "reference_date": "2026-11-24"}
     overrides |= {"labels": test_golden.LABELS, "pii_audit": {"policy": "redact"}}
     cfg = replace(load_config("configs/tickets.yaml", overrides), dp_model=None)
-    docs, _ = plan_documents(cfg, "audit")
-    slot_filling.generate(docs, cfg, str(tmp_path), lambda *a: None, make_engine=Leaking)
+    run = planner(cfg, "audit")
+    slot_filling.generate(run, range(2), cfg, str(tmp_path), lambda *a: None, make_engine=Leaking)
     rows = read_output(str(tmp_path)).to_pylist()
     written = [r for r in rows if "[EMAIL]" in r["text"]]
     assert len(rows) == 6 and written and not any("jane.doe" in r["text"] for r in rows)

@@ -128,8 +128,8 @@ def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
         "planted_values_without_span": 0,
     }
     pq.write_table(to_table([row(2)]), tmp_path / "part-00001.parquet")  # no summary in it
-    assert read_summaries(tmp_path)[0] == summary
-    assert read_summaries(tmp_path)[1]["rows"] == 1
+    assert read_summaries(tmp_path)[0] == summary | {"shard": 0}
+    assert read_summaries(tmp_path)[1]["rows"] == 1 and read_summaries(tmp_path)[1]["shard"] == 1
     manifest = write_manifest(tmp_path, {"run_id": "r", "config": {"seed": 0}}, {}, {})
     assert manifest["rows"] == 3 and manifest["tokens_generated"] == 6
     assert manifest["rows_with_error"] == 1 and manifest["shards"] == 2
