@@ -44,7 +44,7 @@ def timed_post(url: str, max_tokens: int, timeout_s: float = 300) -> tuple[float
 
 def summary(results: list[tuple[float, int]]) -> dict:
     ok = sorted(t for t, status in results if status == 200)
-    q = statistics.quantiles(ok, n=20) if len(ok) > 1 else ok * 19
+    q = statistics.quantiles(ok, n=20, method="inclusive") if len(ok) > 1 else ok * 19
     return {
         "requests": len(results),
         "ok": len(ok),
