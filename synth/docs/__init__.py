@@ -9,10 +9,12 @@ one folder and one line in KINDS; nothing else branches on `doc_type`.
 
 import importlib
 from types import ModuleType
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where it is used: `hrsynth --help` stays light
+    import pandas as pd
 
 from synth import ConfigError
 
@@ -53,7 +55,7 @@ class ShardPlan(NamedTuple):
 
     docs: list
     counts: dict
-    dp_samples: pd.DataFrame | None
+    dp_samples: "pd.DataFrame | None"
 
 
 class Planner(Protocol):
@@ -102,6 +104,8 @@ def plan_documents(cfg, run_id: str) -> tuple[list, dict]:
     """Every planned document of a run (synth.record.PlannedDocument) and its notes, with
     the shards' counts merged and the DP samples joined (`dp_samples`): for notebooks,
     tests and small runs; generate plans shard by shard instead."""
+    import pandas as pd
+
     run = planner(cfg, run_id)
     plans = [run.plan_shard(s) for s in range(shard_count(cfg.num_docs, cfg.shard_size))]
     samples = [p.dp_samples for p in plans if p.dp_samples is not None]
@@ -132,9 +136,7 @@ def sum_counts(parts: list[dict]) -> dict:
     return dict(sorted(total.items()))
 
 
-def balanced_labels(
-    labels: list, n: int, rng: np.random.Generator, start: int = 0
-) -> np.ndarray:
+def balanced_labels(labels: list, n: int, rng: np.random.Generator, start: int = 0) -> np.ndarray:
     """n labels in a seeded random order: the run's documents start..start+n-1 take
     labels in turn, so over consecutive shards each label comes n / len(labels) times (±1)."""
     per_doc = np.array([labels[(start + i) % len(labels)] for i in range(n)], dtype=object)
