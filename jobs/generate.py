@@ -68,24 +68,20 @@ def _keep_reference_date(cfg, config_path: str | None, out: str) -> None:
 def _plan(cfg, run_info: dict, out: str):
     """The run's planner (settings checked, data loaded) and the shards not yet written
     (numbers only: the actors plan the documents)."""
-    from synth.docs import planner, shard_count
+    from synth.docs import planner, shard_count, shard_rows
     from synth.io.shards import finished_shards
 
     run_planner = planner(cfg, run_info["run_id"])
     shards = shard_count(cfg.num_docs, cfg.shard_size)
-    done = finished_shards(out, lambda s: _rows_of(cfg, s) if s < shards else None)
+    done = finished_shards(
+        out, lambda s: shard_rows(cfg.num_docs, cfg.shard_size, s) if s < shards else None
+    )
     todo = np.setdiff1d(np.arange(shards, dtype=np.int64), np.fromiter(done, np.int64))
     print(
         f"{cfg.num_docs} documents in {shards} shards; {len(done)} already written, "
         f"{_documents_in(cfg, todo)} documents to generate"
     )
     return run_planner, todo
-
-
-def _rows_of(cfg, shard: int) -> int:
-    from synth.docs import shard_rows
-
-    return shard_rows(cfg.num_docs, cfg.shard_size, shard)
 
 
 def _documents_in(cfg, shards: np.ndarray) -> int:
@@ -149,7 +145,7 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) ->
         run_info,
         kind(cfg.doc_type).declared_entities(labels, cfg),
         {
-            "pii_audit": merge_counts([total.get("pii_audit", {})]),
+            "pii_audit": total.get("pii_audit") or merge_counts([]),
             "model": cfg.model,
             "backend": backend_for(cfg.model, cfg.backend),
             "dtype": cfg.dtype,
