@@ -8,7 +8,10 @@ cvs_layouts.jsonl (32 CVs in other layouts: anonymised job-board, Europass, one-
 pipe histories; written before the rules for them, which then targeted the failure kinds
 a user reported, and were fixed while looking at these CVs: a development set) and
 cvs_layouts_heldout.jsonl (10 CVs in those layouts, written after those rules were
-frozen).
+frozen). cvs_flat.jsonl (31 IT CVs written as one flat block, the way job-board CVs
+are scraped: headings inline, "Title Employer - City, ST Month YYYY to Present" jobs;
+written before the flat-text rules, which were developed on them) and
+cvs_flat_heldout.jsonl (10 more, written after those rules were frozen).
 """
 
 import json
@@ -24,6 +27,8 @@ SETS = {
     "held out (10 CVs)": "cvs_heldout.jsonl",
     "other layouts (32 CVs)": "cvs_layouts.jsonl",
     "other layouts, held out (10 CVs)": "cvs_layouts_heldout.jsonl",
+    "flat text (31 CVs)": "cvs_flat.jsonl",
+    "flat text, held out (10 CVs)": "cvs_flat_heldout.jsonl",
 }
 RESULTS = Path(__file__).resolve().parent / "results" / "extraction.json"
 

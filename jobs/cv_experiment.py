@@ -38,15 +38,17 @@ from synth.config.jobs import (
 from synth.config.options import options_from
 
 
-def split(cvs, test_share: float, seed: int):
-    """Stratified by role: each role with ≥ 2 CVs puts at least one on each side."""
+def split(cvs, test_share: float, seed: int, per_role: int | None = None):
+    """Stratified by role: each role with ≥ 2 CVs puts at least one on each side. With
+    `per_role`, each role's first `per_role` CVs of its random order are used, the rest
+    left out (a stratified subsample, drawn by the same seed)."""
     rng = np.random.default_rng(seed)
     by_role = defaultdict(list)
     for cv in cvs:
         by_role[cv.role].append(cv)
     train, test = [], []
     for role in sorted(by_role):
-        group = [by_role[role][i] for i in rng.permutation(len(by_role[role]))]
+        group = [by_role[role][i] for i in rng.permutation(len(by_role[role]))][:per_role]
         k = min(max(1, round(len(group) * test_share)), len(group) - 1) if len(group) > 1 else 0
         test += group[:k]
         train += group[k:]
@@ -130,6 +132,8 @@ def run(options) -> dict:
         "corpus": {
             "path": str(args.corpus),
             "cvs": len(train) + len(test),
+            "cvs_in_corpus": len(cvs),
+            "per_role": args.per_role,
             "train": len(train),
             "test": len(test),
             "roles": len({c.role for c in train + test}),
@@ -157,7 +161,7 @@ def _epsilon_lists(args) -> tuple[list, list, list]:
 def _split_and_extract(args, cvs, out: Path) -> tuple[list, list]:
     """The stratified split written as train.jsonl and test.jsonl, and the attribute
     table extracted from the training side only (what fit reads)."""
-    train, test = split(cvs, args.test_share, args.seed)
+    train, test = split(cvs, args.test_share, args.seed, args.per_role)
     if len({c.role for c in test}) < 2:
         raise ConfigError(
             f"--corpus {args.corpus}: the test split has fewer than 2 roles; give more CVs per role"
@@ -313,7 +317,13 @@ def table_markdown(summary: dict) -> str:
     lines = [
         (
             f"Corpus: {c['cvs']} distinct CVs, {c['roles']} roles; train {c['train']}, "
-            f"test {c['test']} (stratified by role). Weighted F1 on the real test CVs."
+            f"test {c['test']} (stratified by role)"
+            + (
+                f"; at most {c['per_role']} per role, of {c['cvs_in_corpus']} in the corpus"
+                if c.get("per_role")
+                else ""
+            )
+            + ". Weighted F1 on the real test CVs."
         ),
         "",
         "| training data | documents | fastText | encoder |",

@@ -311,6 +311,11 @@ class CVExperimentOptions:
     epsilons: str = option("0.1,1,10,10000", "ε values, comma-separated")
     num_docs: int = option(100, "synthetic CVs per ε")
     test_share: float = option(0.4, "share of each role's CVs in the test split")
+    per_role: int | None = option(
+        None,
+        "use at most this many CVs per role, drawn at random with --seed before the split "
+        "(a quicker run on a large corpus; table.json counts the CVs used and in the corpus)",
+    )
     combined_epsilons: str = option("1", "ε values for real + synthetic")
     masked_epsilons: str | None = option(None, "ε values masked (default: all)")
     permutations: int = option(10, "random-baseline runs")
@@ -333,6 +338,10 @@ class CVExperimentOptions:
     def check(self) -> None:
         check_share("--test-share", self.test_share, low_open=True)
         check_positive(num_docs=self.num_docs, epochs=self.epochs, lr=self.lr)
+        if self.per_role is not None and self.per_role < 2:
+            raise ConfigError(
+                f"--per-role must be ≥ 2 (one CV per role on each side), got {self.per_role}"
+            )
         if self.permutations < 0:
             raise ConfigError(f"--permutations must be ≥ 0, got {self.permutations}")
 

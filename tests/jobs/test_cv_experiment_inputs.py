@@ -67,3 +67,24 @@ def test_rows_by_name():
     assert parse_rows("real, random") == {"real", "random"}
     with pytest.raises(ConfigError, match="--rows"):
         parse_rows(",")
+
+
+def test_per_role_draws_a_stratified_subsample_with_the_seed():
+    from collections import Counter
+
+    from synth.docs.cvs.extract.corpus import CV
+
+    cvs = [CV(f"cv {i}", role) for role, n in (("A", 9), ("B", 5), ("C", 2)) for i in range(n)]
+    train, test = cv_experiment.split(cvs, 0.4, seed=0, per_role=4)
+    assert Counter(c.role for c in train + test) == {"A": 4, "B": 4, "C": 2}
+    assert Counter(c.role for c in test) == {"A": 2, "B": 2, "C": 1}
+    again = cv_experiment.split(cvs, 0.4, seed=0, per_role=4)
+    assert [c.text for c in again[0] + again[1]] == [c.text for c in train + test]
+    whole = cv_experiment.split(cvs, 0.4, seed=0)  # without a cap, every CV
+    assert len(whole[0] + whole[1]) == len(cvs)
+
+
+def test_per_role_below_two_is_refused(tmp_path, capsys, monkeypatch):
+    path = corpus(tmp_path, ["HR", "Sales"] * 16)
+    code, err = run(tmp_path, capsys, monkeypatch, "--corpus", str(path), "--per-role", "1")
+    assert code == 2 and "--per-role must be ≥ 2" in err, err

@@ -66,6 +66,14 @@ def candidates(source: str) -> list[str]:
     raise ConfigError(f"candidates {source!r} is neither {sorted(FILES)} nor a .yaml file")
 
 
+@functools.cache
+def word_list(name: str) -> frozenset[str]:
+    """The words (or phrases) of a plain list in synth/data/cv/, one per line, '#' lines
+    being comments."""
+    lines = (CV_DATA / name).read_text(encoding="utf-8").splitlines()
+    return frozenset(s.strip() for s in lines if s.strip() and not s.startswith("#"))
+
+
 def load_vocabulary(kind: str, path: str | None = None) -> Vocabulary:
     path = Path(path) if path else FILES[kind]
     doc = read_yaml(path, f"{kind} vocabulary")

@@ -1,6 +1,8 @@
 """Attributes of one CV: universities with degrees, employers with years, total years.
 
 Rules (docs/cvs.md, "CV extraction"), in the order they run:
+- A flat CV (scraped without line breaks) is cut into lines first, and its job lines
+  "<title> <employer> - <place> <dates>" name its employers (flat.py).
 - Text is cut into units: lines, then sentences and ';'-clauses. Time expressions and
   degrees are paired with names inside a unit only.
 - Universities: names from the public vocabulary, plus capitalised phrases around a
@@ -29,37 +31,11 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from synth.docs.cvs.vocabulary import CV_DATA, load_vocabulary, normalise
+from synth.docs.cvs.extract.dates import DURATION, MONTHS, RANGE, SINCE, YEAR
+from synth.docs.cvs.extract.flat import is_flat, job_header, reline, strip_field_words
+from synth.docs.cvs.vocabulary import load_vocabulary, normalise, word_list
 
 LEVELS = ("Bachelor's", "Master's", "PhD")
-MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
-YEAR = r"(?:19|20)\d{2}"
-OPEN_END = r"present|till date|till now|current|now|date|today"
-
-
-# Numeric months: '10/2012', '01/03/2016' (day/month/year: the middle number is the
-# month) and ISO '2019-07'. A number that cannot be a month is ignored, not misread.
-def _numeric_month(k: int) -> str:
-    return rf"(?:\d{{1,2}}[/.])?(?P<n{k}>\d{{1,2}})[/.]"
-
-
-def _iso_month(k: int) -> str:
-    return rf"(?:-(?P<i{k}>\d{{2}})(?!\d))?"
-
-
-RANGE = re.compile(
-    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?[\s-]*)?(?:(?P<m1>{MONTHS})[\s,-]*|{_numeric_month(1)})?"
-    rf"(?P<y1>{YEAR}){_iso_month(1)}"
-    rf"\s*(?:-|–|—|to|till|until)\s*(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?(?:(?P<m2>{MONTHS})"
-    rf"[\s,-]*|{_numeric_month(2)})?(?P<y2>{YEAR}|{OPEN_END}){_iso_month(2)}",
-    re.IGNORECASE,
-)
-SINCE = re.compile(rf"\bsince\s+(?:{MONTHS}\s+)?(?P<y1>{YEAR})", re.IGNORECASE)
-DURATION = re.compile(
-    r"(?<![\w.])(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?P<unit>years?|yrs?|months?)"
-    r"(?!\s+old)\b",
-    re.IGNORECASE,
-)
 AGE = re.compile(r"\bage[ds]?\s*:?\s*$", re.IGNORECASE)
 SKILL_LINE = re.compile(r"Expe?rience\s*-\s*(?:\d|less|more)", re.IGNORECASE)
 COMPANY_LINE = re.compile(r"^\s*company\s*-\s*(.+)$", re.IGNORECASE | re.MULTILINE)
@@ -73,10 +49,15 @@ EMPLOYMENT = re.compile(
     r"company|experience|career|spent|intern(?:ship)?|moved)\b",
     re.IGNORECASE,
 )
+NUMBER_WORDS = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+).split()
+COUNT = rf"(?P<n>\d{{1,2}}(?:\.\d)?|{'|'.join(NUMBER_WORDS)})(?:\s*\+|\s+plus)?"
 STATED_TOTAL = [
     re.compile(
-        r"(?P<n>\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:'s|’s|'|’)?\s+(?:of\s+)?(?:total\s+"
-        r"|overall\s+|work\s+|professional\s+|industry\s+|relevant\s+)?(?:experience|"
+        rf"\b{COUNT}\s*(?:years?|yrs?)(?:'s|’s|'|’)?\s+(?:of\s+)?(?:total\s+"
+        r"|overall\s+|work\s+|professional\s+|industry\s+|relevant\s+|IT\s+)?(?:experience|"
         r"exp)\b",
         re.IGNORECASE,
     ),
@@ -116,6 +97,9 @@ KEYWORD = re.compile(
     r"Hochschule|Fachhochschule|Hogeschool|[ÉE]cole|Escuela|Instituto|Istituto)\b",
     re.IGNORECASE,
 )
+# A campus after a comma, before the place: 'California State University, Long Beach - Long
+# Beach, CA'.
+CAMPUS = r"(?:,[ \t]+[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*){0,2}(?=[ \t]+[-–—][ \t]))?"
 CONNECTORS = r"of|for|and|&|de|di|at|degli|della|del|des|du|van|der|für|zu"
 NAME_WORD = rf"(?:[A-Z][\w'’.&-]*|&|(?:{CONNECTORS}|the)(?!\w))"
 ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Jr", "Sr", "St", "Pvt", "Ltd", "Co", "No", "Inc")
@@ -128,14 +112,9 @@ LEGAL_SUFFIX = re.compile(
 )
 
 
-def _words_file(name: str) -> frozenset[str]:
-    lines = (CV_DATA / name).read_text(encoding="utf-8").splitlines()
-    return frozenset(s.strip() for s in lines if s.strip() and not s.startswith("#"))
-
-
-REGIONS = _words_file("regions.txt")
-TITLE_WORDS = _words_file("title_words.txt")
-PLACEHOLDER_WORDS = _words_file("placeholders.txt")
+REGIONS = word_list("regions.txt")
+TITLE_WORDS = word_list("title_words.txt")
+PLACEHOLDER_WORDS = word_list("placeholders.txt")
 # An employer anonymised by the corpus ('Company Name', 'Current Company Name'): a job
 # whose name is gone, kept as the generalised name so its years still count.
 GENERIC_COMPANY = "Generic Company"
@@ -271,20 +250,25 @@ def keyword_names(chunk: str) -> list[tuple[int, int, str]]:
     out = []
     for k in KEYWORD.finditer(chunk):
         left = re.search(rf"(?:{NAME_WORD}[ \t]+){{0,5}}$", chunk[: k.start()])
+        # 'Computer Science University of Memphis': the field words are the degree's.
+        before = strip_field_words(left.group(0)) if left else ""
         # A name that opens with its keyword may go on with its own words first:
         # 'Universidad Politécnica de Madrid', 'Université Paris-Dauphine'.
-        own = r"(?:[ \t]+[A-Z][\w'’.&-]*){0,2}" if not (left and left.group(0)) else ""
+        own = r"(?:[ \t]+[A-Z][\w'’.&-]*){0,2}" if not before else ""
         right = re.match(
-            rf"{own}(?:[ \t]+(?:{CONNECTORS})(?!\w)(?:[ \t]+{NAME_WORD}){{1,4}})?", chunk[k.end() :]
+            rf"{own}(?:[ \t]+(?:{CONNECTORS})(?!\w)(?:[ \t]+{NAME_WORD}){{1,4}})?{CAMPUS}",
+            chunk[k.end() :],
         )
-        start = k.start() - len(left.group(0)) if left else k.start()
+        start = k.start() - len(before)
         end = k.end() + (len(right.group(0)) if right else 0)
         phrase = chunk[start:end]
         lead = re.match(r"(?:(?:of|and|for|the|at|de|di|&)\s+)+", phrase)
         if lead:
             start, phrase = start + lead.end(), phrase[lead.end() :]
-        for level_start, level_end, _ in degree_mentions(phrase):  # 'MBA from X College'
-            start, phrase = start + level_end, phrase[level_end:]
+        degrees = degree_mentions(phrase)  # 'MBA from X College', 'Master of Arts X College'
+        if degrees:
+            rest = strip_field_words(phrase[degrees[-1][1] :].lstrip())
+            start, phrase = start + len(phrase) - len(rest), rest
         name = _tidy(_strip_placeholders(_strip_region(phrase.strip())))
         if len(name.split()) >= 2:
             out.append((start, end, name))
@@ -300,7 +284,7 @@ def _university_names(chunk: str, vocab) -> list[tuple[int, int, str]]:
     ]
 
 
-def _universities(text: str, spans) -> list[tuple[int, str, int | None, int]]:
+def _universities(text: str, spans, flat: bool = False) -> list[tuple[int, str, int | None, int]]:
     """(position, name, stated level or None, year or 0) per university mention.
 
     A university line without a degree takes the degree (and years) of the line above
@@ -314,8 +298,11 @@ def _universities(text: str, spans) -> list[tuple[int, str, int | None, int]]:
         if SCHOOL_LINE.search(chunk):
             above = ([], [])
             continue
-        names = _university_names(chunk, vocab)
         degrees = degree_mentions(chunk)
+        if flat and not degrees and job_header(chunk):  # 'Research Assistant Duke University - …'
+            above = ([], [])
+            continue
+        names = _university_names(chunk, vocab)
         years = [int(y) for y in re.findall(rf"\b{YEAR}\b", chunk)]
         if not names:
             above = (degrees, years)
@@ -335,10 +322,12 @@ def _universities(text: str, spans) -> list[tuple[int, str, int | None, int]]:
     return found
 
 
-def _employers(text: str, spans, nlp, university_spans) -> list[tuple[int, int, str, int]]:
+def _employers(text: str, spans, nlp, university_spans, flat: bool = False) -> list[tuple[int, int, str, int]]:
     """(start, end, name, unit index) of every employer mention."""
     vocab = load_vocabulary("companies")
-    layout = bool(COMPANY_LINE.search(text))
+    headers = [job_header(text[s:e]) if flat else None for s, e in spans]
+    # Employers listed in 'company - X' lines, or in a flat CV's job lines: trust those.
+    layout = bool(COMPANY_LINE.search(text)) or any(headers)
     # An anonymised CV lost its employers' names: its placeholders are its only employers,
     # and any other name on its job lines is a title ('Executive Chef').
     anonymised = bool(ANONYMISED_EMPLOYER.search(text))
@@ -358,7 +347,10 @@ def _employers(text: str, spans, nlp, university_spans) -> list[tuple[int, int, 
             raw = company_line.group(1)
             name = vocab.lookup(_tidy(raw)) or _tidy(raw)
             names.append((company_line.start(1), company_line.end(1), name))
-        if layout:  # employers are listed in 'company - X' lines: trust those alone
+        if headers[i] and not degree_mentions(chunk):
+            a, b, raw = headers[i]
+            names.append((a, b, vocab.lookup(_tidy(raw)) or _tidy(raw)))
+        if layout:
             out += [(s + a, s + b, name, i) for a, b, name in names]
             continue
         if _education(chunk):
@@ -473,7 +465,8 @@ def stated_total(text: str, spans, employers) -> int | None:
         for pattern in STATED_TOTAL:
             m = pattern.search(chunk)
             if m:
-                return round(float(m["n"]))
+                n = m["n"].lower()
+                return NUMBER_WORDS.index(n) + 1 if n in NUMBER_WORDS else round(float(n))
         m = WORKED_FOR.search(chunk)
         if m and not any(s <= a < e for a, *_ in employers):
             return int(m["n"])
@@ -481,8 +474,10 @@ def stated_total(text: str, spans, employers) -> int | None:
 
 
 def extract(text: str, nlp=None, as_of: int = 2026) -> Extracted:
+    flat = is_flat(text)  # scraped without line breaks: its job lines are read as such
+    text = reline(text) if flat else text
     spans = units(text)
-    unis = _universities(text, spans)
+    unis = _universities(text, spans, flat)
     if unis and all(year for *_, year in unis):
         unis.sort(key=lambda u: (u[3], u[2] if u[2] is not None else -1))
     else:
@@ -494,7 +489,7 @@ def extract(text: str, nlp=None, as_of: int = 2026) -> Extracted:
             out.universities.append((name, degree))
     out.universities = out.universities[-3:]
     university_spans = [(p, p + len(n)) for p, n, *_ in unis]
-    employers = _employers(text, spans, nlp, university_spans)
+    employers = _employers(text, spans, nlp, university_spans, flat)
     years = _years_for(text, spans, employers, as_of)
     seen = {}
     for k, (_, _, name, _) in enumerate(employers):

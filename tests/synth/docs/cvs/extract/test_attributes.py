@@ -27,6 +27,7 @@ def test_hand_labelled_cvs_meet_the_stated_precision_and_recall(nlp):
         ("cvs_small.jsonl", 0.95, 0.9),
         ("cvs_heldout.jsonl", 0.9, 0.8),
         ("cvs_layouts.jsonl", 0.9, 0.9),  # anonymised, Europass, one-line and pipe layouts
+        ("cvs_flat.jsonl", 0.95, 0.95),  # one flat block each, as job boards are scraped
     ):
         r = score(read_labelled(DATA / file), nlp, as_of=2024)
         assert r["cvs"] >= 10
@@ -34,6 +35,23 @@ def test_hand_labelled_cvs_meet_the_stated_precision_and_recall(nlp):
             assert r[key]["precision"] >= floor and r[key]["recall"] >= floor, (file, key, r[key])
         assert r["company_years"]["recall"] >= years_floor, (file, r["company_years"])
         assert r["total_years"]["within_one_year"] >= years_floor, (file, r["total_years"])
+
+
+def test_flat_cvs_are_read_as_lines(nlp):
+    """A CV scraped without line breaks: headings inline, jobs as 'title employer - place
+    dates', the skills' years not jobs, a degree's field not part of the university."""
+    text = (
+        "Java Developer Java Developer - Acme Payments Dallas, TX * Six plus years of "
+        "experience in Java and Spring. Work Experience Senior Java Developer Acme Payments - "
+        "Dallas, TX March 2019 to Present * Built settlement services * Wrote Kafka consumers "
+        "Research Assistant Rice University - Houston, TX June 2016 to February 2019 * Ran "
+        "lab servers Education Master of Science in Computer Science University of Houston - "
+        "Houston, TX 2014 to 2016 Skills Java (6 years), Spring (4 years), Kafka (3 years)"
+    )
+    x = extract(clean_text(text), nlp, as_of=2024)
+    assert x.companies == [("Acme Payments", 5), ("Rice University", 3)]
+    assert x.universities == [("University of Houston", "Master's")]
+    assert x.total_years == 6
 
 
 def test_anonymised_employers_are_jobs_not_names(nlp):
