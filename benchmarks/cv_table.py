@@ -70,6 +70,17 @@ def spread_markdown(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n" if len(lines) > 3 else ""
 
 
+def _per_role_from_evaluations(experiment: Path, row: dict) -> dict:
+    """The row's per-role F1 from the experiment's evaluate output whose encoder score is
+    the row's (eval/NN numbers skip the rows not run, so they are matched by score)."""
+    for metrics in sorted(experiment.glob("eval/*/metrics.json")):
+        result = json.loads(metrics.read_text())
+        classify = result["tasks"].get("classify", {})
+        if classify.get("weighted_f1") == row["scores"].get("encoder"):
+            return {k: v for k, v in table_row(row["condition"], result).items() if "per_role" in k}
+    return {}
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--experiment", required=True, help="a cv-experiment output folder")
@@ -85,6 +96,9 @@ def main(argv=None) -> None:
             "evaluate_config": config,
             "role_spread": role_spread(result, base["corpus"]["roles"]),
         }
+    for row in base["rows"]:  # tables written before the rows kept their per-role F1
+        if "encoder_f1_per_role" not in row and "encoder_sd" not in row:
+            row.update(_per_role_from_evaluations(Path(args.experiment), row))
     rows = [
         replaced.pop(r["condition"], r)
         for r in base["rows"]

@@ -289,7 +289,9 @@ def _finished(row: EvaluateOptions) -> dict | None:
 def write_table(out: Path, summary: dict) -> None:
     done = {**summary, "rows": [r for r in summary["rows"] if r is not None]}
     (out / "table.json").write_text(json.dumps(done, indent=1, default=str))
-    (out / "table.md").write_text(table_markdown(done) + intrinsic_markdown(done))
+    (out / "table.md").write_text(
+        table_markdown(done) + intrinsic_markdown(done) + per_role_markdown(done)
+    )
 
 
 def table_row(name: str, result: dict) -> dict:
@@ -301,6 +303,9 @@ def table_row(name: str, result: dict) -> dict:
             extra[column + "_sd"] = baseline[task]["weighted_f1_sd"]
         elif task in result["tasks"]:
             scores[column] = result["tasks"][task]["weighted_f1"]
+    if "classify" in result["tasks"] and not baseline:  # which roles a training set serves
+        per_class = result["tasks"]["classify"]["per_class"]
+        extra["encoder_f1_per_role"] = {role: per_class[role]["f1"] for role in sorted(per_class)}
     if "intrinsic" in result["tasks"]:
         extra["intrinsic"] = result["tasks"]["intrinsic"]["synthetic"]["overall"]
         extra["intrinsic_real"] = result["tasks"]["intrinsic"]["real"]["overall"]
@@ -366,6 +371,24 @@ def intrinsic_markdown(summary: dict) -> str:
     for key, label in INTRINSIC_ROWS:
         values = [rows[0]["intrinsic_real"][key]] + [r["intrinsic"][key] for r in rows]
         lines.append(f"| {label} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def per_role_markdown(summary: dict) -> str:
+    """The encoder's F1 per role, every row beside the first: where a training set of
+    synthetic CVs loses against the real one, role by role."""
+    rows = [r for r in summary["rows"] if r is not None and "encoder_f1_per_role" in r]
+    if len(rows) < 2:
+        return ""
+    lines = [
+        "",
+        "| encoder F1 per role | " + " | ".join(r["condition"] for r in rows) + " |",
+        "| --- |" + " ---: |" * len(rows),
+    ]
+    for role in rows[0]["encoder_f1_per_role"]:
+        values = [r["encoder_f1_per_role"].get(role) for r in rows]
+        cells = " | ".join("–" if v is None else f"{v:.3f}" for v in values)
+        lines.append(f"| {role} | {cells} |")
     return "\n".join(lines) + "\n"
 
 

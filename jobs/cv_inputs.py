@@ -19,7 +19,7 @@ import yaml
 from synth import ConfigError
 from synth.config.generate import load_config
 from synth.docs.cvs.extract.corpus import CV, read_corpus
-from synth.docs.cvs.roles import read_roles, role_matcher
+from synth.docs.cvs.roles import read_role_skills, read_roles, role_matcher
 from synth.io.files import read_yaml
 
 # The checkout: default paths (configs/…) are found from anywhere, not only from here.
@@ -89,10 +89,16 @@ def prepare(args, out: Path) -> Inputs:
     given = config_doc.get("taxonomy_dir")
     if given and Path(given, "sections.yaml").is_file():
         shutil.copyfile(Path(given, "sections.yaml"), taxonomy / "sections.yaml")
-    titles = {r: t for r, t in listed.items() if t}
+    skills = read_role_skills(args.roles)
+    entries = {
+        r: {"title": t, "skills": skills[r]} if r in skills else t for r, t in listed.items()
+    }
     (taxonomy / "roles.yaml").write_text(
-        "# Job titles from --roles; a role without one is written as default_title(label).\n"
-        + yaml.safe_dump(titles, sort_keys=False, allow_unicode=True)
+        "# Job titles (and skills) from --roles; a role without a title is written as\n"
+        "# default_title(label).\n"
+        + yaml.safe_dump(
+            {r: e for r, e in entries.items() if e}, sort_keys=False, allow_unicode=True
+        )
     )
     own_config = out / "cvs.yaml"
     own_config.write_text(

@@ -30,6 +30,9 @@ class GenerationParams:
     paragraphs_per_slot: int = 1
     # A slot that comes back empty after trimming is generated again, at most this often.
     max_retries: int = 2
+    # A slot of a document drawn long (a CV of 1,000 words) may take this many times the
+    # tokens and sentences of a regular one.
+    long_slot_factor: int = 3
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -61,12 +64,12 @@ def free_params(params: GenerationParams) -> GenerationParams:
 
 
 def long_params(params: GenerationParams) -> GenerationParams:
-    """A slot of a ticket with a long target length: up to three times the sentences and
-    tokens of a regular slot."""
+    """A slot of a document with a long target length: up to `long_slot_factor` times the
+    sentences and tokens of a regular slot."""
     return replace(
         params,
-        max_new_tokens=3 * params.max_new_tokens,
-        sentences_per_slot=3 * params.sentences_per_slot,
+        max_new_tokens=params.long_slot_factor * params.max_new_tokens,
+        sentences_per_slot=params.long_slot_factor * params.sentences_per_slot,
     )
 
 
@@ -84,6 +87,8 @@ def params_from(preset: str = "default", overrides: dict | None = None) -> Gener
     check_fields(p, "generation.")
     if p.max_new_tokens <= 0 or p.min_new_tokens < 0 or p.min_new_tokens > p.max_new_tokens:
         raise ConfigError("generation: need 0 ≤ min_new_tokens ≤ max_new_tokens and max > 0")
+    if p.long_slot_factor < 1:
+        raise ConfigError("generation.long_slot_factor must be ≥ 1 (1: long slots as regular)")
     if p.do_sample and not p.temperature > 0:
         raise ConfigError("generation.temperature must be > 0 when do_sample is true")
     if p.force_words and p.num_beams < 2:

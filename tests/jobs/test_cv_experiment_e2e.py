@@ -120,6 +120,8 @@ def test_every_table_row_has_both_classifiers(experiment):
         metrics = json.loads((experiment / "eval" / f"{k:02d}" / "metrics.json").read_text())
         assert r["scores"]["fastText"] == metrics["tasks"]["fasttext"]["weighted_f1"]
         assert r["scores"]["encoder"] == metrics["tasks"]["classify"]["weighted_f1"]
+        per_class = metrics["tasks"]["classify"]["per_class"]
+        assert r["encoder_f1_per_role"] == {role: v["f1"] for role, v in per_class.items()}
     corpus = table["corpus"]
     assert corpus["train"] + corpus["test"] == 33 and corpus["cvs_outside_role_list"] == 1
     train = [json.loads(line)["text"] for line in (experiment / "train.jsonl").open()]
@@ -129,6 +131,10 @@ def test_every_table_row_has_both_classifiers(experiment):
     markdown = (experiment / "table.md").read_text()
     assert "| random baseline" in markdown
     assert "| metric | real test CVs | ε=1 |" in markdown and "| NP ratio |" in markdown
+    assert "| encoder F1 per role | real | synthetic ε=1 | synthetic ε=1, roles masked |" in (
+        markdown
+    )
+    assert "random baseline" not in markdown.split("| encoder F1 per role")[1]
 
 
 def test_roles_and_titles_come_from_the_users_list(experiment):

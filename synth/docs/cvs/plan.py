@@ -95,10 +95,31 @@ def with_article(title: str) -> str:
     return f"{'an' if vowel else 'a'} {title}"
 
 
+# Skills of a role's public list planted in a CV's skills section: enough to name the
+# role's field, few enough that the model still writes some of its own.
+PLANTED_SKILLS = 5
+
+
+def role_skills(skills: list[str] | None, rng) -> str:
+    """'A, B, C, ' drawn from the role's public skills (its order shuffled), '' for a role
+    without a list: then no random number is drawn, so CVs of such roles are planned as
+    before skills existed."""
+    if not skills:
+        return ""
+    picked = rng.permutation(len(skills))[:PLANTED_SKILLS]
+    return ", ".join(skills[i] for i in picked) + ", "
+
+
 def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[str, str]:
     """(body with <generate> slots, template id naming the chosen variants)."""
     title = templates.title(values["role"])
-    common = {**persona, **values, "title": title, "a_title": with_article(title)}
+    common = {
+        **persona,
+        **values,
+        "title": title,
+        "a_title": with_article(title),
+        "role_skills": role_skills(templates.skills.get(values["role"]), rng),
+    }
     parts, chosen = [], []
     for section in templates.sections:
         v = int(rng.integers(len(section.prompts)))

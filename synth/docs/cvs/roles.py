@@ -5,7 +5,10 @@ public: written by the user (a roles file) or declared in the schema, never read
 the private rows. Labels match it whatever their case. A role's job title is the words a
 CV uses for it (prompts, and what the masked ablation hides); a role without one gets
 `default_title`: its label with '-' and '_' as spaces, lower-cased when written all in
-capitals, short all-capital labels kept as acronyms (HR, BPO).
+capitals, short all-capital labels kept as acronyms (HR, BPO). A role may also list its
+skills ("Database Administrator: {title: database administrator, skills: [backup and
+recovery, …]}"): public words the user knows the role by, planted at the head of each
+generated CV's skills section (a 135M model asked for "Key skills:" writes generic ones).
 """
 
 from pathlib import Path
@@ -28,8 +31,32 @@ def default_title(label: str) -> str:
 
 
 def read_roles(path: str | Path) -> dict[str, str | None]:
-    """{role: title or None} from YAML (a mapping role → title, or a list of roles) or
-    plain text (one role per line, '#' comments)."""
+    """{role: title or None} from YAML (a mapping role → title or {title, skills}, or a
+    list of roles) or plain text (one role per line, '#' comments)."""
+    return {role: title for role, (title, _) in _entries(path).items()}
+
+
+def read_role_skills(path: str | Path) -> dict[str, list[str]]:
+    """{role: its skills} for the roles of the file that list some."""
+    return {role: skills for role, (_, skills) in _entries(path).items() if skills}
+
+
+def role_entry(role: str, value, where: str) -> tuple[str | None, list[str]]:
+    """(title or None, skills) of one 'role: value' entry: a title, or {title, skills}."""
+    if not isinstance(value, dict):
+        return (str(value).strip() if value else None), []
+    unknown = set(value) - {"title", "skills"}
+    skills = value.get("skills") or []
+    if unknown or not isinstance(skills, list):
+        raise ConfigError(
+            f"{where}: role {role!r} takes a title, or 'title:' and 'skills:' (a list of "
+            f"words); got {sorted(value)}"
+        )
+    title = value.get("title")
+    return (str(title).strip() if title else None), [str(s).strip() for s in skills if s]
+
+
+def _entries(path: str | Path) -> dict[str, tuple[str | None, list[str]]]:
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"--roles {path}: file not found; check the path")
@@ -42,10 +69,10 @@ def read_roles(path: str | Path) -> dict[str, str | None]:
                 f"--roles {path}: expected a mapping 'role: job title' (title may be "
                 "empty) or a list of roles"
             )
-        roles = {str(k).strip(): (str(v).strip() if v else None) for k, v in doc.items()}
+        roles = {str(k).strip(): role_entry(k, v, f"--roles {path}") for k, v in doc.items()}
     else:
         lines = path.read_text(encoding="utf-8").splitlines()
-        roles = {s: None for line in lines if (s := line.split("#")[0].strip())}
+        roles = {s: (None, []) for line in lines if (s := line.split("#")[0].strip())}
     if len(roles) < 2:
         raise ConfigError(f"--roles {path}: {len(roles)} role(s); a classifier needs at least 2")
     folded = [r.casefold() for r in roles]

@@ -9,17 +9,17 @@ prompt has exactly one <generate>, uses only known variables, and a repeated sec
 repeats over universities or companies.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from synth import ConfigError
 from synth.contract import PERSONA_FIELDS
-from synth.docs.cvs.roles import default_title
+from synth.docs.cvs.roles import default_title, role_entry
 from synth.docs.cvs.vocabulary import CV_DATA
 from synth.generation.template import count_slots, variables_in
 from synth.io.files import read_yaml
 
-COMMON = set(PERSONA_FIELDS) | {"role", "title", "a_title", "total_years"}
+COMMON = set(PERSONA_FIELDS) | {"role", "title", "a_title", "total_years", "role_skills"}
 REPEATED = {"universities": {"university", "degree"}, "companies": {"company", "years"}}
 
 
@@ -36,6 +36,7 @@ class CVTemplates:
     header: str
     sections: tuple[Section, ...]
     titles: dict
+    skills: dict = field(default_factory=dict)  # role -> its public skills (roles.yaml)
 
     def title(self, role: str) -> str:
         return self.titles.get(role) or default_title(role)
@@ -82,9 +83,13 @@ def load_templates(folder: str | Path | None = None) -> CVTemplates:
                 )
         sections.append(Section(sid, s.get("heading", ""), repeat, prompts))
     roles_path = taxonomy_file(folder, "roles.yaml")
-    titles = read_yaml(roles_path, "CV role titles") or {}
-    if not isinstance(titles, dict):
+    doc_roles = read_yaml(roles_path, "CV role titles") or {}
+    if not isinstance(doc_roles, dict):
         raise ConfigError(f"CV role titles {roles_path}: expected a mapping 'role: job title'")
+    entries = {str(k): role_entry(k, v, f"CV role titles {roles_path}") for k, v in doc_roles.items()}
     return CVTemplates(
-        str(doc.get("header", "")), tuple(sections), {str(k): v for k, v in titles.items() if v}
+        str(doc.get("header", "")),
+        tuple(sections),
+        {role: title for role, (title, _) in entries.items() if title},
+        {role: skills for role, (_, skills) in entries.items() if skills},
     )

@@ -50,7 +50,7 @@ def test_same_seed_same_text_and_another_seed_other_text(engine):
 
 
 # Fields the rollout reads, not the engine (retries of empty slots).
-ROLLOUT_ONLY = {"max_retries"}
+ROLLOUT_ONLY = {"max_retries", "long_slot_factor"}
 REFUSED = {"force_words"}
 
 

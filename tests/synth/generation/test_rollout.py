@@ -2,6 +2,7 @@
 
 import pytest
 
+from synth import ConfigError
 from synth.config.generate import load_config
 from synth.docs import plan_documents
 from synth.generation.params import params_from
@@ -97,6 +98,18 @@ def test_long_targets_get_calls_with_more_sentences_and_tokens():
     assert regular.slots == ["One two three. Four five six."]  # sentences_per_slot = 2
     # 79 words missing over one slot at 16 words a sentence: 5 sentences (cap 6).
     assert long.slots == [SIX_SENTENCES.strip().removesuffix(" Twelve.")]
+
+
+def test_the_long_slot_factor_sets_what_a_long_slot_may_take():
+    params = params_from("default", {"long_slot_factor": 6})
+    long = Draft(header="", pieces=["Hello.", ""], instruction="", target_words=200)
+    fake = ParamsRecorder([SIX_SENTENCES * 2])
+    fill_slots([long], fake, params, seed=0)
+    assert fake.params[0].max_new_tokens == 6 * params.max_new_tokens
+    assert fake.params[0].sentences_per_slot == 12  # 6 x 2: the factor 3 would keep 6
+    assert len(long.slots[0].split(". ")) == 12
+    with pytest.raises(ConfigError, match="long_slot_factor must be ≥ 1"):
+        params_from("default", {"long_slot_factor": 0})
 
 
 def test_a_target_spreads_its_missing_words_over_the_slots_left():

@@ -117,6 +117,9 @@ def test_cv_roles_left_the_fingerprint_alone_and_the_planner_version_changes_it(
         "dp_model": "no/such/model.json",
         "reference_date": "2026-01-01",
         "cv_roles": "dp_model",
+        # the config's generation block before long_slot_factor was set (a CV drawn long
+        # is generated otherwise since: another run)
+        "generation": {"preset": "default", "max_new_tokens": 45, "sentences_per_slot": 3},
     }
     cfg = load_config(str(ROOT / "configs" / "cvs.yaml"), fixed)
     before_cv_roles = "4a453b7b5a1c89ced956c22d739a6574f0b3c584158e905833bca8d25ad15185"

@@ -55,3 +55,43 @@ def test_masked_rows_hide_the_titles_generation_used(tmp_path):
     ]
     # The embedded titles do not know this one: it would stay in the 'masked' text.
     assert "trial lawyer" in mask_roles(text, ["ADVOCATE"])[0]
+
+
+def test_a_roles_skills_are_planted_in_its_cvs_skills_section(tmp_path):
+    """Skills are public words the user gives per role; a role without them plans its CVs
+    exactly as before (no random number drawn, the prompt text unchanged)."""
+    import numpy as np
+
+    from synth.docs.cvs.plan import assemble
+    from synth.docs.cvs.roles import read_role_skills
+
+    roles = tmp_path / "roles.yaml"
+    roles.write_text(
+        "DBA:\n  title: database administrator\n  skills: [backup and recovery, SQL Server, "
+        "performance tuning, replication, Oracle RAC, T-SQL]\nCHEF: head chef\n"
+    )
+    assert read_roles(roles) == {"DBA": "database administrator", "CHEF": "head chef"}
+    assert read_role_skills(roles)["DBA"][0] == "backup and recovery"
+    templates = load_templates(_folder_with(tmp_path, roles))
+    persona = {"name": "Ann Lee", "email": "a@x.org", "nationality": "US", "country": "US"}
+    values = {"role": "DBA", "total_years": "4 years"}
+    body, _ = assemble(templates, values, persona, np.random.default_rng(0))
+    skills_line = next(line for line in body.splitlines() if "kills: " in line)
+    planted = skills_line.split(": ", 1)[1].removesuffix("<generate>").rstrip(", ").split(", ")
+    assert len(planted) == 5 and set(planted) <= set(read_role_skills(roles)["DBA"])
+    chef_rng, expected = np.random.default_rng(1), np.random.default_rng(1)
+    chef, _ = assemble(templates, {**values, "role": "CHEF"}, persona, chef_rng)
+    assert "kills: <generate>" in chef
+    for section in templates.sections:  # one draw per section (its prompt), nothing more
+        expected.integers(len(section.prompts))
+    assert chef_rng.integers(10**9) == expected.integers(10**9)
+    roles.write_text("DBA:\n  title: dba\n  skils: [x]\n")
+    with pytest.raises(ConfigError, match="takes a title, or 'title:' and 'skills:'"):
+        read_roles(roles)
+
+
+def _folder_with(tmp_path, roles):
+    folder = tmp_path / "taxonomy"
+    folder.mkdir()
+    (folder / "roles.yaml").write_text(roles.read_text())
+    return folder
