@@ -26,8 +26,7 @@ from jobs.on_ray.session import connect
 from synth.config.generate import audit_settings
 from synth.deid.audit import AuditSettings
 from synth.docs import Planner, shard_rows
-from synth.generation.backends import engine_factory
-from synth.generation.openai_engine import is_endpoint_model
+from synth.generation.backends import backend_for, engine_factory
 from synth.generation.params import GenerationParams
 from synth.shard_writer import ShardWriter
 
@@ -133,14 +132,15 @@ def generate(
     shards = np.asarray(shards, dtype=np.int64)
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
-    gpus = not is_endpoint_model(cfg.model) and (
+    served = backend_for(cfg.model, cfg.backend) == "openai"  # the engine, decided once
+    gpus = not served and (
         cfg.device.startswith("cuda")
         or (cfg.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
     )
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     actors = cfg.num_actors
     threads = cfg.threads_per_actor or max(1, cpus // actors)
-    memory_gb = cfg.actor_memory_gb or (0.5 if is_endpoint_model(cfg.model) else 3.0)
+    memory_gb = cfg.actor_memory_gb or (0.5 if served else 3.0)
     # Whole shards per call, as many as fit in a render batch (2 of 64 under 128).
     shards_per_call = max(1, cfg.batch_size // cfg.shard_size)
     ds = ray.data.from_arrow(pa.table({"shard": shards})).map_batches(
