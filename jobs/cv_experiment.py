@@ -303,8 +303,8 @@ def table_row(name: str, result: dict) -> dict:
             extra[column + "_sd"] = baseline[task]["weighted_f1_sd"]
         elif task in result["tasks"]:
             scores[column] = result["tasks"][task]["weighted_f1"]
-    if "classify" in result["tasks"] and not baseline:  # which roles a training set serves
-        per_class = result["tasks"]["classify"]["per_class"]
+    per_class = result["tasks"].get("classify", {}).get("per_class")
+    if per_class and not baseline:  # which roles a training set serves
         extra["encoder_f1_per_role"] = {role: per_class[role]["f1"] for role in sorted(per_class)}
     if "intrinsic" in result["tasks"]:
         extra["intrinsic"] = result["tasks"]["intrinsic"]["synthetic"]["overall"]

@@ -11,7 +11,7 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 import ray
 
-from jobs.on_ray.session import connect
+from jobs.on_ray.session import connect, data_context
 
 
 class Scrubber:
@@ -38,7 +38,7 @@ def deidentify(
 ) -> None:
     """Every block through the actor pool; on_shard(shard, rows, spans) as each is written."""
     connect()
-    ray.data.DataContext.get_current().enable_progress_bars = False
+    data_context(progress_bars=False)
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     # An in-process language model gets a GPU per actor where the cluster has them (or
     # --device cuda asks for one, which makes an autoscaler start GPU workers).

@@ -76,3 +76,18 @@ def connect(log_to_driver: bool = True) -> None:
             log_to_driver=log_to_driver,
             runtime_env={"worker_process_setup_hook": quiet_train_noise},
         )
+
+
+def data_context(progress_bars: bool):
+    """Ray Data's context for a job whose every task writes a whole shard.
+
+    Ray Data stops a dataset that moved no block for 30 minutes. One task here is one
+    shard: 64 CVs of 1,000 words take longer than that on two CPU cores (a run on a
+    scraped CV corpus was stopped so, its shard lost), so the watchdog is off; a task
+    that fails still fails, and a stopped job's written shards resume."""
+    import ray
+
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = progress_bars
+    context.execution_no_progress_timeout_s = -1
+    return context

@@ -22,7 +22,7 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 import ray
 
-from jobs.on_ray.session import connect
+from jobs.on_ray.session import connect, data_context
 from synth.config.generate import audit_settings
 from synth.deid.audit import AuditSettings
 from synth.docs import Planner, shard_rows
@@ -127,7 +127,7 @@ def generate(
     engine_factory)."""
     connect()
     # Our own progress replaces Ray Data's bars (which show `Total Progress: 0/?` here).
-    ray.data.DataContext.get_current().enable_progress_bars = on_tally is None
+    data_context(progress_bars=on_tally is None)
     tally = Tally.remote() if on_tally else None
     shards = np.asarray(shards, dtype=np.int64)
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
