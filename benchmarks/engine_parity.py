@@ -49,8 +49,8 @@ def one_run(backend: str, seed: int, args) -> dict:
         },
     )
     docs, _ = plan_documents(cfg, f"parity{seed}")
-    declared = kind(cfg.doc_type).declared_entities(docs, cfg)
-    engine = build_engine(cfg.model, backend, "cpu", ENGINES[backend])
+    declared = kind(cfg.run.doc_type).declared_entities(docs, cfg)
+    engine = build_engine(cfg.generator.model, backend, "cpu", ENGINES[backend])
     params = cfg.generation_params()
     start = time.perf_counter()
     rows = []

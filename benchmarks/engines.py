@@ -68,10 +68,10 @@ def one_row(args) -> dict:
     cfg, docs = planned(args)
     params = cfg.generation_params()
     if not args.served:
-        engine = build_engine(cfg.model, backend, "cpu", dtype)
+        engine = build_engine(cfg.generator.model, backend, "cpu", dtype)
         return timed(docs, engine, params, "plain", args.batch_size)
     server = subprocess.Popen(
-        [sys.executable, "-m", "jobs.serve", "--model", cfg.model, "--name", "bench"]
+        [sys.executable, "-m", "jobs.serve", "--model", cfg.generator.model, "--name", "bench"]
         + ["--backend", backend, "--dtype", dtype, "--device", "cpu", "--port", "0"]
         + ["--max-batch", str(args.batch_size), "--wait-ms", "50"],
         stdout=subprocess.PIPE,
@@ -112,7 +112,7 @@ def main(argv=None) -> dict:
         "bfloat16": matmul_gflops(torch.bfloat16),
         "int8": int8_gops(),
     }
-    count = parameters(cfg.model)
+    count = parameters(cfg.generator.model)
     rows = []
     for row in args.rows.split(","):
         for served in (False, True):
@@ -140,7 +140,7 @@ def main(argv=None) -> dict:
         r["tokens_per_s_over_hf"] = round(r["tokens_per_s"] / base["tokens_per_s"], 2)
         r["tickets_per_s_over_hf"] = round(r["tickets_per_s"] / base["tickets_per_s"], 2)
     result = {
-        "model": cfg.model,
+        "model": cfg.generator.model,
         "parameters": count,
         "tickets": len(docs),
         "batch_size": args.batch_size,

@@ -63,7 +63,7 @@ def drive(engine_kind: str, num_docs: int = 64) -> dict:
     else:
         from synth.generation.hf_engine import Generator
 
-        engine = Generator(cfg.model, cfg.device, cfg.dtype)
+        engine = Generator(cfg.generator.model, cfg.generator.device, cfg.generator.dtype)
     return timed(docs, engine, cfg.generation_params(), "plain", num_docs)
 
 

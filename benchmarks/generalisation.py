@@ -78,8 +78,8 @@ def make_set(config: str, n: int, seed: int, generator, args, **overrides) -> li
     docs, _ = plan_documents(cfg, f"gen{seed}")
     params = cfg.generation_params()
     rows = []
-    for i in range(0, len(docs), cfg.batch_size):
-        rows += render(docs[i : i + cfg.batch_size], generator, params, "plain", seed)
+    for i in range(0, len(docs), cfg.scale.batch_size):
+        rows += render(docs[i : i + cfg.scale.batch_size], generator, params, "plain", seed)
     kept = [r for r in rows if NO_VARIABLES not in (r["error"] or "")]
     shown = {k: (f"{len(v)} ids" if k == "templates" else v) for k, v in overrides.items()}
     print(f"  {config} seed {seed} {shown}: {len(kept)} of {len(rows)} rows kept", flush=True)

@@ -72,19 +72,19 @@ def main(argv=None) -> dict:
     )
     docs, _ = plan_documents(cfg, "bench")
     params = cfg.generation_params()
-    generator = Generator(cfg.model, cfg.device, cfg.dtype)
+    generator = Generator(cfg.generator.model, cfg.generator.device, cfg.generator.dtype)
     fp32, bf16 = matmul_gflops(torch.float32), matmul_gflops(torch.bfloat16)
-    baseline = timed(docs, generator, params, cfg.prompt_style, batch_size=1)
-    ours = timed(docs, generator, params, cfg.prompt_style, batch_size=args.batch_size)
+    baseline = timed(docs, generator, params, cfg.generator.prompt_style, batch_size=1)
+    ours = timed(docs, generator, params, cfg.generator.prompt_style, batch_size=args.batch_size)
     model_dtype = generator.model.dtype
     roof = bf16 if model_dtype == torch.bfloat16 else fp32
     result = {
-        "model": cfg.model,
+        "model": cfg.generator.model,
         "parameters": generator.parameters,
         "dtype": str(model_dtype),
         "rows": len(docs),
         "batch_size": args.batch_size,
-        "prompt_style": cfg.prompt_style,
+        "prompt_style": cfg.generator.prompt_style,
         "generation_parameters": params.to_dict(),
         "threads": torch.get_num_threads(),
         "matmul_gflops_fp32": round(fp32, 1),

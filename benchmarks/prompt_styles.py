@@ -67,7 +67,7 @@ def main(argv=None):
     )
     docs, _ = plan_documents(cfg, "styles")
     taxonomy = load_taxonomy()
-    generator = Generator(cfg.model)
+    generator = Generator(cfg.generator.model)
     results = []
     for style, temperature in SETTINGS:
         params = params_from("default", {"temperature": temperature})
@@ -78,7 +78,7 @@ def main(argv=None):
         )
         print(results[-1], flush=True)
     RESULTS.write_text(
-        json.dumps({"rows": len(docs), "model": cfg.model, "results": results}, indent=1)
+        json.dumps({"rows": len(docs), "model": cfg.generator.model, "results": results}, indent=1)
     )
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from synth import ConfigError
-from synth.config.generate import load_config
+from synth.config.generate import file_settings, load_config, nested
 from synth.docs.cvs.extract.corpus import CV, read_corpus
 from synth.docs.cvs.roles import read_role_skills, read_roles, role_matcher
 from synth.io.files import read_yaml
@@ -73,8 +73,8 @@ def prepare(args, out: Path) -> Inputs:
     )
     if not isinstance(role_spec, dict):
         raise ConfigError(f"--schema {schema_path}: no 'role' attribute; a CV schema declares one")
-    config_doc = read_yaml(config_path, "--config") or {}
     load_config(str(config_path))  # every setting checked now, not after extraction
+    config_doc = file_settings(str(config_path))
     if config_doc.get("doc_type") != "cv":
         raise ConfigError(f"--config {config_path}: doc_type is not cv; use configs/cvs.yaml")
     if args.roles is None:
@@ -102,7 +102,11 @@ def prepare(args, out: Path) -> Inputs:
     )
     own_config = out / "cvs.yaml"
     own_config.write_text(
-        yaml.safe_dump({**config_doc, "taxonomy_dir": str(taxonomy.resolve())}, sort_keys=False)
+        yaml.safe_dump(
+            nested({**config_doc, "taxonomy_dir": str(taxonomy.resolve())}),
+            sort_keys=False,
+            allow_unicode=True,
+        )
     )
     return Inputs(own_schema, own_config, str(taxonomy.resolve()), tuple(listed))
 

@@ -58,11 +58,12 @@ def run(options) -> dict:
 
 def _keep_reference_date(cfg, config_path: str | None, out: str) -> None:
     """A resumed run keeps the first run's 'today' unless the config file sets one."""
+    from synth.config.generate import file_settings
     from synth.io.shards import read_run
 
-    previous = read_run(out) if cfg.reference_date else None
-    if previous and config_path and "reference_date" not in _yaml_keys(config_path):
-        cfg.reference_date = previous["config"].get("reference_date", cfg.reference_date)
+    previous = read_run(out) if cfg.run.reference_date else None
+    if previous and config_path and "reference_date" not in file_settings(config_path):
+        cfg.run.reference_date = previous["config"].get("reference_date", cfg.run.reference_date)
 
 
 def _plan(cfg, run_info: dict, out: str):
@@ -72,13 +73,13 @@ def _plan(cfg, run_info: dict, out: str):
     from synth.io.shards import finished_shards
 
     run_planner = planner(cfg, run_info["run_id"])
-    shards = shard_count(cfg.num_docs, cfg.shard_size)
+    shards = shard_count(cfg.run.num_docs, cfg.run.shard_size)
     done = finished_shards(
-        out, lambda s: shard_rows(cfg.num_docs, cfg.shard_size, s) if s < shards else None
+        out, lambda s: shard_rows(cfg.run.num_docs, cfg.run.shard_size, s) if s < shards else None
     )
     todo = np.setdiff1d(np.arange(shards, dtype=np.int64), np.fromiter(done, np.int64))
     print(
-        f"{cfg.num_docs} documents in {shards} shards; {len(done)} already written, "
+        f"{cfg.run.num_docs} documents in {shards} shards; {len(done)} already written, "
         f"{_documents_in(cfg, todo)} documents to generate"
     )
     return run_planner, todo
@@ -86,7 +87,7 @@ def _plan(cfg, run_info: dict, out: str):
 
 def _documents_in(cfg, shards: np.ndarray) -> int:
     """The documents the given shards hold (the last shard may be short)."""
-    return int(np.minimum(cfg.shard_size, cfg.num_docs - shards * cfg.shard_size).sum())
+    return int(np.minimum(cfg.run.shard_size, cfg.run.num_docs - shards * cfg.run.shard_size).sum())
 
 
 def _generate(planner, todo, cfg, out: str, progress: Progress) -> dict:
@@ -100,7 +101,9 @@ def _generate(planner, todo, cfg, out: str, progress: Progress) -> dict:
         written["failed"] += failed
         written["shards"] += 1
         progress.shard_written(shard, rows, tokens)
-        check_failures(written["failed"], written["docs"], cfg.max_error_share, written["shards"])
+        check_failures(
+            written["failed"], written["docs"], cfg.scale.max_error_share, written["shards"]
+        )
 
     if len(todo):
         from jobs.on_ray import slot_filling
@@ -120,7 +123,6 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) ->
     shards with the DP samples joined into one file."""
     from dataclasses import asdict
 
-    from synth.config.generate import audit_settings
     from synth.deid.audit import merge_counts
     from synth.docs import kind, sum_counts, with_counts
     from synth.generation.backends import backend_for
@@ -143,15 +145,15 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) ->
     manifest = write_manifest(
         out,
         run_info,
-        kind(cfg.doc_type).declared_entities(labels, cfg),
+        kind(cfg.run.doc_type).declared_entities(labels, cfg),
         {
             "pii_audit": total.get("pii_audit") or merge_counts([]),
-            "model": cfg.model,
-            "backend": backend_for(cfg.model, cfg.backend),
-            "dtype": cfg.dtype,
-            "prompt_style": cfg.prompt_style,
+            "model": cfg.generator.model,
+            "backend": backend_for(cfg.generator.model, cfg.generator.backend),
+            "dtype": cfg.generator.dtype,
+            "prompt_style": cfg.generator.prompt_style,
             "generation_parameters": cfg.generation_params().to_dict(),
-            "pii_audit_settings": asdict(audit_settings(cfg.pii_audit)),
+            "pii_audit_settings": asdict(cfg.audit_settings()),
             "epsilon_ledgers": notes["dp_models"],
             "dp_samples": samples_file,
             **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
@@ -183,13 +185,6 @@ def check_failures(failed: int, done: int, max_share: float, shards: int) -> Non
             f"max_error_share {max_share:g}); the {shards} shard(s) written are kept and a "
             "rerun resumes after them; read the rows' `error` column for why"
         )
-
-
-def _yaml_keys(path: str) -> set:
-    from synth.io.files import read_yaml
-
-    doc = read_yaml(path, "config")
-    return set(doc or {})
 
 
 def print_summary(out: str, m: dict) -> None:

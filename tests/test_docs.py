@@ -1,14 +1,17 @@
 """The docs site builds with no warning (broken links, missing pages, a nav entry without
-its file), and its command-line page is the job options' own."""
+its file), and its command-line and config pages are the code's own."""
 
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
+
+from synth.config.sections import SECTIONS
 
 ROOT = Path(__file__).parents[1]
 
 
-def test_the_docs_site_builds_strict_with_the_generated_cli_page(tmp_path):
+def test_the_docs_site_builds_strict_with_the_generated_cli_and_config_pages(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
         cwd=ROOT,
@@ -20,6 +23,10 @@ def test_the_docs_site_builds_strict_with_the_generated_cli_page(tmp_path):
     cli = (tmp_path / "cli" / "index.html").read_text()
     assert "--max-error-share" in cli and "hrsynth detector build" in cli
     assert (tmp_path / "results" / "detector" / "index.html").is_file()
+    config = (tmp_path / "configuration" / "index.html").read_text()
+    for section, cls in SECTIONS.items():  # every setting of every section, documented
+        assert f"<code>{section}:</code>" in config
+        assert all(f"<code>{f.name}</code>" in config for f in fields(cls)), section
 
 
 def test_the_readme_stays_short():

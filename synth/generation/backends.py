@@ -111,28 +111,30 @@ def build_engine(
 
 def engine_factory(cfg):
     """A picklable callable that builds the config's engine where it runs (in each actor)."""
-    chosen = backend_for(cfg.model, cfg.backend)
+    chosen = backend_for(cfg.generator.model, cfg.generator.backend)
     if chosen == "openai":
         from synth.generation.openai_engine import OpenAIEngine
 
-        return partial(OpenAIEngine, cfg.model, cfg.engine)
-    return partial(BUILDERS[chosen], cfg.model, cfg.device, cfg.dtype)
+        return partial(OpenAIEngine, cfg.generator.model, cfg.generator.engine)
+    return partial(BUILDERS[chosen], cfg.generator.model, cfg.generator.device, cfg.generator.dtype)
 
 
 def check_engine(cfg) -> None:
     """Resolve the config's model on the driver, before Ray starts: a local path or hub id
     that cannot be read, a model CTranslate2 cannot convert (converted here once, into the
     cache the actors load from), or an endpoint that does not answer, is one line here."""
-    chosen = backend_for(cfg.model, cfg.backend)
+    chosen = backend_for(cfg.generator.model, cfg.generator.backend)
     if chosen == "openai":
         from synth.generation.openai_engine import OpenAIEngine
 
-        OpenAIEngine(cfg.model, cfg.engine).check_reachable()
+        OpenAIEngine(cfg.generator.model, cfg.generator.engine).check_reachable()
     elif chosen == "ct2":
         from synth.generation.ct2_engine import converted_model, pick_device_type
 
-        converted_model(cfg.model, pick_device_type(cfg.device, cfg.dtype)[2])
+        converted_model(
+            cfg.generator.model, pick_device_type(cfg.generator.device, cfg.generator.dtype)[2]
+        )
     else:
         from synth.generation.hf_engine import resolve_model
 
-        resolve_model(cfg.model)
+        resolve_model(cfg.generator.model)

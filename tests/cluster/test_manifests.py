@@ -135,9 +135,9 @@ def test_served_generation_points_at_the_vllm_service_with_prefix_caching():
     (job,) = documents(CLUSTER / "kuberay" / "rayjob-generate-served.yaml")
     _, argv = entrypoint(job)
     cfg = load_config(str(ROOT / argv[argv.index("--config") + 1]))
-    assert cfg.model == f"openai:{served}"
+    assert cfg.generator.model == f"openai:{served}"
     port = service["spec"]["ports"][0]["port"]
-    assert cfg.engine["base_url"] == f"http://{service['metadata']['name']}:{port}/v1"
+    assert cfg.generator.engine["base_url"] == f"http://{service['metadata']['name']}:{port}/v1"
     assert argv[argv.index("--device") + 1] == "cpu"  # the GPUs are the replicas'
     cluster = next(
         d for d in documents(CLUSTER / "kuberay" / "raycluster.yaml") if d["kind"] == "RayCluster"
@@ -145,4 +145,4 @@ def test_served_generation_points_at_the_vllm_service_with_prefix_caching():
     pods = [cluster["spec"]["headGroupSpec"], *cluster["spec"]["workerGroupSpecs"]]
     for pod in pods:
         env = {e["name"] for e in pod["template"]["spec"]["containers"][0]["env"]}
-        assert cfg.engine["api_key_env"] in env
+        assert cfg.generator.engine["api_key_env"] in env

@@ -155,12 +155,16 @@ def test_tickets_generated_through_a_served_endpoint(tmp_path):
         config.write_text(
             yaml.safe_dump(
                 {
-                    "num_docs": 4,
-                    "labels": ["Complaint_Complaint", "Salary_Salary raise"],
-                    "prompt_style": {"plain": 1, "chat": 1},
-                    "reference_date": "2026-11-24",
-                    "model": "openai:smollm2",
-                    "engine": {"base_url": url, "concurrency": 4},
+                    "run": {
+                        "num_docs": 4,
+                        "labels": ["Complaint_Complaint", "Salary_Salary raise"],
+                        "reference_date": "2026-11-24",
+                    },
+                    "generator": {
+                        "prompt_style": {"plain": 1, "chat": 1},
+                        "model": "openai:smollm2",
+                        "engine": {"base_url": url, "concurrency": 4},
+                    },
                 }
             )
         )

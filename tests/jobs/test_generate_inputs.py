@@ -5,6 +5,7 @@ import pytest
 import yaml
 
 from jobs import generate as generate_job
+from synth.config.sections import FLAT_KEYS
 
 PROBES = [
     ({"generation": {"top_k": "50"}}, "generation.top_k must be an integer, got '50'"),
@@ -28,10 +29,22 @@ PROBES = [
 ]
 
 
+def in_sections(settings: dict) -> dict:
+    """Flat settings as a nested file holds them (an unknown key stays at the top)."""
+    doc = {}
+    for key, value in settings.items():
+        if key in FLAT_KEYS:
+            section, name = FLAT_KEYS[key]
+            doc.setdefault(section, {})[name] = value
+        else:
+            doc[key] = value
+    return doc
+
+
 @pytest.mark.parametrize("setting, message", PROBES, ids=[str(p[0]) for p in PROBES])
 def test_bad_settings_are_named_in_one_line(tmp_path, capsys, setting, message):
     config = tmp_path / "config.yaml"
-    config.write_text(yaml.safe_dump({"num_docs": 8, **setting}))
+    config.write_text(yaml.safe_dump(in_sections({"num_docs": 8, **setting})))
     code = generate_job.main(["--config", str(config), "--output", str(tmp_path / "out")])
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err and message in err, err
@@ -42,8 +55,10 @@ def test_an_unquoted_yaml_date_is_read_as_the_date(tmp_path):
     from synth.config.generate import load_config
 
     config = tmp_path / "config.yaml"
-    config.write_text("reference_date: 2026-11-22\n")
-    assert load_config(str(config)).reference_date == "2026-11-22"
+    config.write_text("run:\n  reference_date: 2026-11-22\n")
+    assert load_config(str(config)).run.reference_date == "2026-11-22"
+    config.write_text("reference_date: 2026-11-22\n")  # a flat file of the first release
+    assert load_config(str(config)).run.reference_date == "2026-11-22"
 
 
 def test_an_unknown_hub_model_is_refused_on_the_driver(tmp_path, capsys):

@@ -10,7 +10,6 @@ one uses the real SmolLM2 (the engine and its sampling, a few tickets)."""
 import hashlib
 import json
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -42,13 +41,13 @@ def run(config: str, n: int, seed: int, engine) -> list[dict]:
     cfg = load_config(
         config, {"num_docs": n, "seed": seed, "reference_date": "2026-11-24", "labels": LABELS}
     )
-    cfg = replace(cfg, dp_model=None)
+    cfg = cfg.updated(dp_model=None)
     docs, _ = plan_documents(cfg, "golden")
-    gen = dict(cfg.generation)
+    gen = dict(cfg.generator.generation)
     params = params_from(gen.pop("preset", "default"), gen)
     rows = []
-    for i in range(0, len(docs), cfg.batch_size):
-        rows += render(docs[i : i + cfg.batch_size], engine, params, "plain", seed)
+    for i in range(0, len(docs), cfg.scale.batch_size):
+        rows += render(docs[i : i + cfg.scale.batch_size], engine, params, "plain", seed)
     return json.loads(json.dumps(rows, default=str))
 
 

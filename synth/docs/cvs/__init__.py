@@ -16,19 +16,19 @@ def planner(cfg, run_id: str):
     from synth.docs.cvs.plan import CVPlanner
     from synth.dp.privbayes import load_model_file
 
-    return CVPlanner(cfg, run_id, load_model_file(cfg.dp_model))
+    return CVPlanner(cfg, run_id, load_model_file(cfg.run.dp_model))
 
 
 def check_config(cfg) -> None:
-    if cfg.prompt_style not in ("chat", "plain"):
+    if cfg.generator.prompt_style not in ("chat", "plain"):
         raise ConfigError(
-            f"prompt_style {cfg.prompt_style!r}: CVs are written section by "
+            f"prompt_style {cfg.generator.prompt_style!r}: CVs are written section by "
             "section; use 'plain' or 'chat'"
         )
-    if cfg.labels != "all":
+    if cfg.run.labels != "all":
         raise ConfigError(
             "labels: CVs take their role from the DP model; leave labels 'all' "
-            "(cv_roles: balanced gives every role equally often)"
+            "(cvs.roles: balanced gives every role equally often)"
         )
 
 

@@ -189,13 +189,13 @@ class CVPlanner:
             )
         if "role" not in model.schema.names:
             raise ConfigError(
-                f"dp_model {cfg.dp_model} has no 'role' attribute: it is not a CV "
+                f"dp_model {cfg.run.dp_model} has no 'role' attribute: it is not a CV "
                 "model; fit one on an extracted CV table"
             )
         self.cfg, self.run_id, self.model = cfg, run_id, model
-        self.templates = load_templates(cfg.taxonomy_dir)
+        self.templates = load_templates(cfg.run.taxonomy_dir)
         domain = {a.name: set(a.values) for a in model.schema.attributes if a.type == "categorical"}
-        self.public = public_universities(cfg.taxonomy_dir, domain.get("university_1", set()))
+        self.public = public_universities(cfg.run.taxonomy_dir, domain.get("university_1", set()))
         self.roles = model.schema.attributes[model.schema.names.index("role")].values
         untitled = sorted(str(r) for r in self.roles if str(r) not in self.templates.titles)
         if untitled:
@@ -204,12 +204,12 @@ class CVPlanner:
                 f"their label (default_title): {', '.join(untitled[:8])}"
                 + (" …" if len(untitled) > 8 else "")
             )
-        mode = {"mode": cfg.cv_roles}
-        if cfg.cv_roles != "dp_model":
+        mode = {"mode": cfg.cvs.roles}
+        if cfg.cvs.roles != "dp_model":
             mode["roles"] = len(self.roles)
         self.notes = {
             "dp_models": {
-                cfg.dp_model: model.to_dict()["ledger"]
+                cfg.run.dp_model: model.to_dict()["ledger"]
                 | {
                     "degree": model.degree,
                     "used_for": "CV attributes",
@@ -222,10 +222,10 @@ class CVPlanner:
 
     def plan_shard(self, shard: int) -> ShardPlan:
         cfg = self.cfg
-        first = shard * cfg.shard_size
-        n = shard_rows(cfg.num_docs, cfg.shard_size, shard)
-        rng, dp_rng = shard_streams(cfg.seed, shard, 2)
-        personas = make_personas(n, cfg.countries, rng)
+        first = shard * cfg.run.shard_size
+        n = shard_rows(cfg.run.num_docs, cfg.run.shard_size, shard)
+        rng, dp_rng = shard_streams(cfg.run.seed, shard, 2)
+        personas = make_personas(n, cfg.run.countries, rng)
         fakers = {}
         for locale in dict.fromkeys(p["locale"] for p in personas):  # first-seen order: seeded
             fakers[locale] = seeded_faker(locale, int(rng.integers(0, 2**31)))
@@ -267,7 +267,7 @@ class CVPlanner:
     def _sample_rows(self, n: int, first: int, rng, dp_rng) -> tuple[pd.DataFrame, dict]:
         """The shard's DP attribute rows, and its counts for the manifest (rows whose
         balanced role was clamped)."""
-        if self.cfg.cv_roles == "dp_model":
+        if self.cfg.cvs.roles == "dp_model":
             return self.model.sample(n, dp_rng), {}
         roles = balanced_labels(self.roles, n, rng, start=first)
         rows, clamped = self.model.sample_given("role", roles, dp_rng)

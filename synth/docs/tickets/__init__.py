@@ -16,16 +16,16 @@ def planner(cfg, run_id: str):
 
 
 def check_config(cfg) -> None:
-    if cfg.cv_roles != "dp_model":
+    if cfg.cvs.roles != "dp_model":
         raise ConfigError(
-            "cv_roles applies to doc_type cv only; ticket labels are always balanced (see labels)"
+            "cvs.roles applies to doc_type cv only; ticket labels are always balanced (see labels)"
         )
 
 
 def declared_entities(labels, cfg) -> dict[str, set[str]]:
     from synth.docs.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy
 
-    taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
+    taxonomy = load_taxonomy(cfg.run.taxonomy_dir or TAXONOMY_DIR)
     return {label: set(s.variables) | set(s.context_variables) for label, s in taxonomy.items()}
 
 

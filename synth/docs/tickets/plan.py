@@ -32,11 +32,11 @@ from synth.record import PlannedDocument
 
 
 def chosen_labels(cfg, taxonomy) -> list[str]:
-    if cfg.labels == "all":
+    if cfg.run.labels == "all":
         return list(taxonomy)
-    if not isinstance(cfg.labels, list) or not cfg.labels:
+    if not isinstance(cfg.run.labels, list) or not cfg.run.labels:
         raise ConfigError("labels must be 'all' or a non-empty list of labels")
-    return [resolve_label(taxonomy, name) for name in cfg.labels]
+    return [resolve_label(taxonomy, name) for name in cfg.run.labels]
 
 
 def instruction(sub, persona: dict, values: dict) -> str:
@@ -59,13 +59,13 @@ class TicketPlanner:
 
     def __init__(self, cfg, run_id: str):
         self.cfg, self.run_id = cfg, run_id
-        self.taxonomy = load_taxonomy(cfg.taxonomy_dir or TAXONOMY_DIR)
+        self.taxonomy = load_taxonomy(cfg.run.taxonomy_dir or TAXONOMY_DIR)
         self.labels = chosen_labels(cfg, self.taxonomy)
-        self.model = load_model_file(cfg.dp_model)
-        self.reference_date = dt.date.fromisoformat(cfg.reference_date)
-        self.traits = traits_from(cfg.traits)
-        self.styles = weights(cfg.prompt_style, "prompt_style", STYLES)
-        self.pools = template_pools(self.taxonomy, cfg.templates)
+        self.model = load_model_file(cfg.run.dp_model)
+        self.reference_date = dt.date.fromisoformat(cfg.run.reference_date)
+        self.traits = traits_from(cfg.tickets.traits)
+        self.styles = weights(cfg.generator.prompt_style, "prompt_style", STYLES)
+        self.pools = template_pools(self.taxonomy, cfg.tickets.templates)
         self.notes = {"dp_models": {}}
         for label in self.labels:
             if self.taxonomy[label].sampler != "health_absence":
@@ -75,7 +75,7 @@ class TicketPlanner:
                     f"label '{label}' needs a DP absence model: set dp_model "
                     "(run `hrsynth fit`) or drop the label"
                 )
-            self.notes["dp_models"][cfg.dp_model] = self.model.to_dict()["ledger"] | {
+            self.notes["dp_models"][cfg.run.dp_model] = self.model.to_dict()["ledger"] | {
                 "degree": self.model.degree,
                 "used_for": label,
                 "holdout": self.model.fit_info.get("holdout"),
@@ -83,18 +83,18 @@ class TicketPlanner:
 
     def plan_shard(self, shard: int) -> ShardPlan:
         cfg = self.cfg
-        first = shard * cfg.shard_size
-        n = shard_rows(cfg.num_docs, cfg.shard_size, shard)
-        rng, writer_rng, dp_rng, months_rng = shard_streams(cfg.seed, shard, 4)
+        first = shard * cfg.run.shard_size
+        n = shard_rows(cfg.run.num_docs, cfg.run.shard_size, shard)
+        rng, writer_rng, dp_rng, months_rng = shard_streams(cfg.run.seed, shard, 4)
         per_doc = balanced_labels(self.labels, n, rng, start=first)
-        personas = make_personas(n, cfg.countries, rng)
+        personas = make_personas(n, cfg.run.countries, rng)
         ctx = SamplingContext(reference_date=self.reference_date)
         values, samples = self._values(per_doc, personas, ctx, rng, dp_rng, months_rng, first)
         writing = _Writing(
             traits=self.traits,
             styles=self.styles,
             pools=self.pools,
-            value_forms=cfg.value_forms,
+            value_forms=cfg.tickets.value_forms,
             reference_date=self.reference_date,
             rng=rng,
             writer_rng=writer_rng,

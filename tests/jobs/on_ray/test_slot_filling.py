@@ -6,7 +6,6 @@ model on Ray: test_generate_e2e.py."""
 import os
 import sys
 from collections import Counter
-from dataclasses import replace
 from functools import partial
 
 import cloudpickle
@@ -40,7 +39,7 @@ def test_shards_written_by_the_actors_equal_the_in_process_rows(ray_local, tmp_p
             "labels": test_golden.LABELS,
         },
     )
-    cfg = replace(cfg, dp_model=None)
+    cfg = cfg.updated(dp_model=None)
     docs, _ = plan_documents(cfg, "plumbing")
     shard_sizes = Counter(d.shard for d in docs)
     output = tmp_path.as_uri() if as_uri else str(tmp_path)
@@ -132,7 +131,7 @@ def test_the_audit_redacts_what_the_model_leaked_in_the_actors(ray_local, tmp_pa
     cloudpickle.register_pickle_by_value(sys.modules[test_golden.__name__])
     overrides = {"num_docs": 6, "seed": 3, "shard_size": 3, "reference_date": "2026-11-24"}
     overrides |= {"labels": test_golden.LABELS, "pii_audit": {"policy": "redact"}}
-    cfg = replace(load_config("configs/tickets.yaml", overrides), dp_model=None)
+    cfg = load_config("configs/tickets.yaml", overrides).updated(dp_model=None)
     run = planner(cfg, "audit")
     slot_filling.generate(run, range(2), cfg, str(tmp_path), lambda *a: None, make_engine=Leaking)
     rows = read_output(str(tmp_path)).to_pylist()

@@ -4,7 +4,7 @@ leak-free control flagged nowhere, and each policy's effect on the row (offsets 
 import pytest
 
 from synth import ConfigError
-from synth.config.generate import audit_settings, load_config
+from synth.config.generate import load_config
 from synth.deid.audit import DROPPED, AuditSettings, audit_rows, merge_counts, planted
 from synth.deid.detectors import make_detectors
 
@@ -105,10 +105,8 @@ def test_bad_settings_name_the_field():
         AuditSettings("erase")
     with pytest.raises(ConfigError, match=r"pii_audit.types: unknown or empty \['SSN'\]"):
         AuditSettings("flag", ["SSN"])
-    with pytest.raises(ConfigError, match=r"pii_audit: unknown setting\(s\) \['polcy'\]"):
+    with pytest.raises(ConfigError, match=r"audit: unknown setting\(s\) \['polcy'\]"):
         load_config("configs/tickets.yaml", {"pii_audit": {"polcy": "drop"}})
-    default = audit_settings(load_config("configs/tickets.yaml").pii_audit)
-    chosen = audit_settings(
-        load_config("configs/tickets.yaml", {"pii_audit": {"policy": "drop"}}).pii_audit
-    )
-    assert (default.policy, chosen.policy) == ("flag", "drop")
+    default = load_config("configs/tickets.yaml").audit_settings()
+    chosen = load_config("configs/tickets.yaml", {"pii_audit": {"policy": "drop"}})
+    assert (default.policy, chosen.audit_settings().policy) == ("flag", "drop")

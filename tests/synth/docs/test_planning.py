@@ -2,7 +2,6 @@
 plan, labels stay balanced across shards, and the driver plans no document."""
 
 from collections import Counter
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -31,7 +30,7 @@ def test_a_shard_planned_alone_equals_that_shard_of_the_whole_run(dp_model):
     assert len(notes["dp_samples"]) == sum(d.label == "Life event_Health issues" for d in docs)
     # the last shard is short, and a seed plans other documents
     assert shard_rows(30, 7, 4) == 2 and len(planner(cfg, "run").plan_shard(4).docs) == 2
-    other = plan_documents(replace(cfg, seed=12), "run")[0]
+    other = plan_documents(cfg.updated(seed=12), "run")[0]
     assert [d.persona for d in other] != [d.persona for d in docs]
 
 

@@ -104,7 +104,7 @@ def test_balanced_roles_give_every_role_its_share(cv_model):
 
 
 def test_cv_roles_is_checked():
-    with pytest.raises(ConfigError, match="cv_roles 'uniform' unknown"):
+    with pytest.raises(ConfigError, match="cvs.roles 'uniform' unknown"):
         load_config(str(ROOT / "configs" / "cvs.yaml"), {"cv_roles": "uniform"})
     with pytest.raises(ConfigError, match="doc_type cv only"):
         load_config(str(ROOT / "configs" / "tickets.yaml"), {"cv_roles": "balanced"})
@@ -126,17 +126,17 @@ def test_cv_roles_left_the_fingerprint_alone_and_the_planner_version_changes_it(
     # Planner 1: the fingerprint of this config before cv_roles existed (commit 5b2092b).
     monkeypatch.setattr(generate, "PLANNER_VERSION", 1)
     assert cfg.fingerprint() == before_cv_roles
-    cfg.cv_roles = "balanced"
+    cfg.cvs.roles = "balanced"
     assert cfg.fingerprint() != before_cv_roles
     # Planner 2 plans other documents from the same seed: such an output is not resumed.
     monkeypatch.undo()
-    cfg.cv_roles = "dp_model"
+    cfg.cvs.roles = "dp_model"
     assert cfg.fingerprint() != before_cv_roles
 
 
 def test_cv_config_without_a_model_says_how_to_get_one():
     cfg = load_config(str(ROOT / "configs" / "cvs.yaml"), {"num_docs": 2})
-    cfg.dp_model = None
+    cfg.run.dp_model = None
     with pytest.raises(ConfigError, match="hrsynth extract"):
         plan_documents(cfg, "run")
 

@@ -2,7 +2,6 @@
 
 Plumbing uses a scripted fake model; the real one runs in tests/docs and the benchmark."""
 
-from dataclasses import replace
 
 import pytest
 
@@ -38,7 +37,7 @@ def plan(config=MIXED, n=240, **overrides):
     )
     # Overrides skip None, so the config's DP model is dropped here: these tests must not
     # depend on a model file that only `make demo` writes.
-    return plan_documents(replace(cfg, dp_model=None), "run")
+    return plan_documents(cfg.updated(dp_model=None), "run")
 
 
 # Health tickets need the DP model; tests/docs covers them with the real one.
@@ -190,7 +189,7 @@ def test_every_planted_value_has_a_span(dp_model):
         "configs/tickets.yaml",
         {"num_docs": 400, "reference_date": "2026-11-24", "prompt_style": "plain"},
     )
-    docs, _ = plan_documents(replace(cfg, dp_model=str(dp_model)), "run")
+    docs, _ = plan_documents(cfg.updated(dp_model=str(dp_model)), "run")
     rows = render(docs, ScriptedGenerator(lambda p: " All good."), params_from(), "plain", 0)
     unmarked = [r["id"] for r in rows if unmarked_values(r["text"], r["entities"], r["attributes"])]
     assert unmarked == []

