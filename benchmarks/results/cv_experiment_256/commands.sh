@@ -9,7 +9,8 @@ set -euo pipefail
 export RAY_ADDRESS=local
 # Roles drawn by the DP model (cv_roles: dp_model, the only mode before 00a67ba); the
 # balanced sets at the end use configs/cvs.yaml as it is now (cv_roles: balanced).
-sed 's/^cv_roles: .*/cv_roles: dp_model/' configs/cvs.yaml > out/cvs_dp_roles.yaml
+# (configs/cvs.yaml was flat then; the second expression does the same to today's nested file.)
+sed 's/^cv_roles: .*/cv_roles: dp_model/; s/^  roles: balanced.*/  roles: dp_model/' configs/cvs.yaml > out/cvs_dp_roles.yaml
 COMMON="--test out/cv_dev64/test.jsonl --doc-type cv --epochs 10 --lr 1e-4 --base-model minilm --seed 0"
 for E in 1 10000 0.1 10; do
   OUT=out/cv_dev256/synthetic_eps$E; [ "$E" = 1 ] && OUT=out/cv_dev256_eps1
