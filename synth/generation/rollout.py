@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from synth.generation.engine import Engine, FailedPrompt
 from synth.generation.params import GenerationParams, free_params, long_params
-from synth.generation.trimming import cut_to_words, trim_free, trim_slot
+from synth.generation.trimming import cut_to_words, trim_free, trim_items, trim_slot
 
 SYSTEM = "You write realistic, concise workplace emails in plain English."
 FREE_SYSTEM = "You write short, realistic emails that employees send to their HR department."
@@ -168,6 +168,7 @@ def fill_slots(
                     _free_text(raw, d)
                     if free
                     else trim_slot(raw, _sentences(d, used.sentences_per_slot))
+                    or trim_items(raw, d.pieces[len(d.slots)])
                 )
                 if trimmed:
                     d.slots.append(trimmed)

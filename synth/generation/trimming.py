@@ -4,7 +4,8 @@ The model is asked to continue an email or a CV; what it writes past the paragra
 sign-off, placeholder brackets, or a half sentence at the token limit must not reach the
 text. A CV's skills or languages slot is often a list with no full stop, on one line
 ("Python; SQL; Tableau") or as bullet lines; such a list, cut at its last whole item, is
-kept (as "a, b, c") instead of being thrown away as unfinished.
+kept (as "a, b, c") instead of being thrown away as unfinished. A slot that opens a list
+item ("- ", "Certifications: ") may instead hold whole lines, one item each (trim_items).
 """
 
 import re
@@ -31,6 +32,11 @@ BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 # its layout that it is an item, so it may be longer.
 MAX_ITEM_WORDS = 6
 MAX_BULLET_WORDS = 10
+# Fixed text that opens a list item: a bare bullet mark on its line, or a label and colon.
+LIST_OPENING = re.compile(r"(?:^|\n)[ \t]*[-*•][ \t]*$|:[ \t]*$")
+# A line of a list slot longer than this is prose, not an item ("Managing a team of
+# five engineers across three sites" is one item).
+MAX_LINE_ITEM_WORDS = 16
 
 
 def sentence_ends(text: str) -> list[re.Match]:
@@ -59,14 +65,7 @@ def is_finished(text: str, sentences: int, paragraphs: int = 1) -> bool:
 def trim_slot(raw: str, sentences: int) -> str:
     """The first `sentences` whole sentences of the first paragraph, without placeholders,
     else the list the paragraph opens with."""
-    raw = raw.lstrip()
-    text = raw.split("\n\n", 1)[0]
-    stop = STOP_LINE.search(text)
-    if stop:
-        text = text[: stop.start()]
-    # Whether the model ended the paragraph itself (a paragraph break or a stop line
-    # follows it); otherwise the token limit cut its last line.
-    ended = len(text) < len(raw)
+    text, ended = first_paragraph(raw)
     marked = [bool(BULLET.match(line)) for line in text.split("\n")]
     bullets = marked.index(False) if False in marked else len(marked)  # leading bullet lines
     lines = [BULLET.sub("", line) for line in text.split("\n")]
@@ -91,6 +90,46 @@ def trim_slot(raw: str, sentences: int) -> str:
         return " ".join(kept)
     # No whole sentence: keep the first line if it is a list.
     return whole_list(lines[:1], ended or len(lines) > 1, MAX_ITEM_WORDS)
+
+
+def first_paragraph(raw: str) -> tuple[str, bool]:
+    """The slot's first paragraph, up to a stop line, and whether the model ended it itself
+    (a paragraph break or a stop line follows it); otherwise the token limit cut its last
+    line."""
+    raw = raw.lstrip()
+    text = raw.split("\n\n", 1)[0]
+    stop = STOP_LINE.search(text)
+    if stop:
+        text = text[: stop.start()]
+    return text, len(text) < len(raw)
+
+
+def trim_items(raw: str, opening: str) -> str:
+    """A list slot's whole lines, one item each, when trim_slot keeps nothing; '' when the
+    fixed text before the slot (`opening`) does not open a list item.
+
+    After "Key responsibilities:\n- " the model continues the bullet the prompt opened
+    ("Managing a team\n- Building client relations\n\n"): the first line's mark is in the
+    prompt, and items without a full stop are neither sentences nor a one-line list, so
+    trim_slot drops them all and the slot ends empty. Lines are kept up to the first that
+    is blank, too long to be an item or a heading ("Awards:"); the last only when the
+    model ended it. After a bullet they stay bullet lines, after a label "a, b".
+    """
+    if not LIST_OPENING.search(opening):
+        return ""
+    text, ended = first_paragraph(raw)
+    lines = text.split("\n") if ended else text.split("\n")[:-1]
+    items = []
+    for line in lines:
+        item = " ".join(BULLET.sub("", line).strip(" *_;,").split())
+        if not item or item.endswith(":") or len(item.split()) > MAX_LINE_ITEM_WORDS:
+            break
+        if PLACEHOLDER.search(item):
+            break
+        if item.lower() not in {i.lower() for i in items}:
+            items.append(item)
+    bullet = not opening.rstrip(" \t").endswith(":")
+    return ("\n- " if bullet else ", ").join(items)
 
 
 def whole_list(lines: list[str], ended: bool, max_words: int) -> str:

@@ -74,6 +74,14 @@ class ParamsRecorder(ScriptedGenerator):
 SIX_SENTENCES = " One two three. Four five six. Seven eight. Nine ten. Eleven. Twelve."
 
 
+def test_a_bullet_slot_keeps_the_list_the_model_continues():
+    draft = Draft("", ["Key responsibilities:\n- ", "\n\nSKILLS"], "")
+    fake = ScriptedGenerator([" Ran payroll\n- Hired a team\n\n"])
+    fill_slots([draft], fake, params_from(), seed=0)
+    assert draft.errors == [] and len(fake.calls) == 1
+    assert draft.text() == "Key responsibilities:\n- Ran payroll\n- Hired a team\n\nSKILLS"
+
+
 def test_a_short_target_met_by_the_template_alone_generates_nothing():
     draft = Draft(
         header="",

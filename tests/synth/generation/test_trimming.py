@@ -1,4 +1,4 @@
-from synth.generation.trimming import cut_to_words, is_finished, trim_slot
+from synth.generation.trimming import cut_to_words, is_finished, trim_items, trim_slot
 
 
 def test_cuts_the_unfinished_last_sentence():
@@ -63,6 +63,37 @@ def test_prose_or_template_talk_cut_at_a_comma_is_not_a_list():
         == ""
     )
     assert trim_slot(" Best regards, Anna, HR\n", 3) == ""
+
+
+def test_a_slot_that_opens_a_list_item_keeps_its_whole_lines():
+    # SmolLM2 after "Key responsibilities:\n- ": it continues the prompt's bullet, items
+    # without full stops, so trim_slot keeps nothing (the slot used to end empty).
+    raw = " Ran payroll for two sites\n- Hired a team of four\n- Wrote the leave policy\n\n"
+    assert trim_slot(raw, 3) == ""
+    assert trim_items(raw, "Key responsibilities:\n- ") == (
+        "Ran payroll for two sites\n- Hired a team of four\n- Wrote the leave policy"
+    )
+    # After a label the items are listed inline; a heading line ends them.
+    raw = (
+        "\n* Certified Payroll Professional\n**Lean Six Sigma Green Belt**\nAwards:\nBest team\n\n"
+    )
+    assert trim_slot(raw, 3) == ""
+    assert trim_items(raw, "CERTIFICATIONS\nCertifications: ") == (
+        "Certified Payroll Professional, Lean Six Sigma Green Belt"
+    )
+    # One whole line is an item; the line the token limit cut is not.
+    assert trim_items(" Certified Scrum Master (2019)\nThe course", "TRAINING\n- ") == (
+        "Certified Scrum Master (2019)"
+    )
+    assert trim_items(" Certified Scrum Master (2019) and the", "TRAINING\n- ") == ""
+
+
+def test_list_lines_stop_at_prose_and_only_list_openings_take_them():
+    long_line = " ".join(["word"] * 17)
+    assert trim_items(f" Payroll\n- {long_line}\n- Hiring\n\n", "\n- ") == "Payroll"
+    # Fixed text that does not open an item (a ticket's sentence, a hyphen in a word).
+    assert trim_items(" Payroll\n- Hiring\n\n", "I would like to ask about ") == ""
+    assert trim_items(" Payroll\n- Hiring\n\n", "I work part-") == ""
 
 
 def test_cut_to_words_keeps_whole_sentences_and_the_sign_off():
