@@ -52,9 +52,9 @@ def openings() -> dict[str, re.Pattern]:
 
 def prompts_from(texts: list[str], limit: int, seed: int) -> list[tuple[str, str, str]]:
     """(opening, prompt, the fixed text the slot followed) for up to `limit` list slots."""
-    found = []
+    found, patterns = [], openings()
     for text in texts:
-        for name, pattern in openings().items():
+        for name, pattern in patterns.items():
             for m in pattern.finditer(text):
                 found.append((name, text[: m.end()].rstrip(), name + " "))
     random.Random(seed).shuffle(found)

@@ -119,14 +119,14 @@ def trim_items(raw: str, opening: str) -> str:
         return ""
     text, ended = first_paragraph(raw)
     lines = text.split("\n") if ended else text.split("\n")[:-1]
-    items = []
+    items, seen = [], set()
     for line in lines:
         item = " ".join(BULLET.sub("", line).strip(" *_;,").split())
-        if not item or item.endswith(":") or len(item.split()) > MAX_LINE_ITEM_WORDS:
+        too_long = len(item.split()) > MAX_LINE_ITEM_WORDS
+        if not item or item.endswith(":") or too_long or PLACEHOLDER.search(item):
             break
-        if PLACEHOLDER.search(item):
-            break
-        if item.lower() not in {i.lower() for i in items}:
+        if item.lower() not in seen:
+            seen.add(item.lower())
             items.append(item)
     bullet = not opening.rstrip(" \t").endswith(":")
     return ("\n- " if bullet else ", ").join(items)
