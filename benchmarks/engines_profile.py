@@ -61,9 +61,9 @@ def drive(engine_kind: str, num_docs: int = 64) -> dict:
             "openai:bench", {"base_url": "http://127.0.0.1:8011/v1", "concurrency": num_docs}
         )
     else:
-        from synth.generation.hf_engine import Generator
+        from synth.generation.hf_engine import HFEngine
 
-        engine = Generator(cfg.generator.model, cfg.generator.device, cfg.generator.dtype)
+        engine = HFEngine(cfg.generator.model, cfg.generator.device, cfg.generator.dtype)
     return timed(docs, engine, cfg.generation_params(), "plain", num_docs)
 
 

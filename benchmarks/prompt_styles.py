@@ -19,7 +19,7 @@ from pathlib import Path
 from synth.config.generate import load_config
 from synth.docs import plan_documents
 from synth.docs.tickets.taxonomy import load_taxonomy
-from synth.generation.hf_engine import Generator
+from synth.generation.hf_engine import HFEngine
 from synth.generation.params import params_from
 from synth.generation.rollout import Draft, fill_slots
 
@@ -67,7 +67,7 @@ def main(argv=None):
     )
     docs, _ = plan_documents(cfg, "styles")
     taxonomy = load_taxonomy()
-    generator = Generator(cfg.generator.model)
+    generator = HFEngine(cfg.generator.model)
     results = []
     for style, temperature in SETTINGS:
         params = params_from("default", {"temperature": temperature})

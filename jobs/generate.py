@@ -30,7 +30,7 @@ OPTIONS = GenerateOptions
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
     from synth.config.generate import load_config
-    from synth.generation.backends import check_engine
+    from synth.generation.backends import check_engine, start_line
     from synth.io.card import write_card
     from synth.io.shards import open_output
 
@@ -40,6 +40,8 @@ def run(options) -> dict:
     out = args.output if "://" in args.output else os.path.abspath(args.output)
     _keep_reference_date(cfg, args.config, out)
     check_engine(cfg)  # an unknown model or a silent endpoint fails here, before Ray starts
+    threads = cfg.scale.threads_per_actor or max(1, (os.cpu_count() or 1) // cfg.scale.num_actors)
+    print(start_line(cfg, threads), flush=True)
     run_info = open_output(out, cfg.run_record(), cfg.fingerprint())
     planner, todo = _plan(cfg, run_info, out)
     to_generate = _documents_in(cfg, todo)
@@ -149,7 +151,9 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) ->
         {
             "pii_audit": total.get("pii_audit") or merge_counts([]),
             "model": cfg.generator.model,
-            "backend": backend_for(cfg.generator.model, cfg.generator.backend),
+            "backend": backend_for(
+                cfg.generator.model, cfg.generator.backend, cfg.generator.device, cfg.generator.dtype
+            ),
             "dtype": cfg.generator.dtype,
             "prompt_style": cfg.generator.prompt_style,
             "generation_parameters": cfg.generation_params().to_dict(),

@@ -197,7 +197,7 @@ def _word_ids(tokenizer, words: list[str]) -> list[list[int]] | None:
     return [tokenizer(v, add_special_tokens=False).input_ids for v in sorted(variants)]
 
 
-class Generator:
+class HFEngine:
     """The in-process Hugging Face engine (synth.generation.engine.Engine): holds one model;
     `continue_prompts` runs one batched generate call."""
 

