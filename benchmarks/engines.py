@@ -1,22 +1,27 @@
-"""Engines compared: Hugging Face (bf16) and CTranslate2 (int8, float32), each in-process
-and served by `hrsynth serve`, on the same planned tickets, model and parameters.
+"""Engines compared: Hugging Face (bf16 where the CPU has it, else float32), CTranslate2
+int8 and llama.cpp (the GGUF as shipped), each in-process and served by `hrsynth serve`,
+on the same planned tickets, model and parameters.
 
 Every row runs in a process of its own (so its peak RSS is its own): an in-process row
 renders the tickets in batches of --batch-size; a served row starts `hrsynth serve` with
 that backend and renders them through the OpenAI engine (the serving process's peak RSS).
 The roofline share is 2 × parameters × tokens/s over the matmul rate of the engine's
-compute type, measured here in the same run (fp32, bf16, int8 → int32 at 2048²): once for
-the generated tokens alone (as earlier runs reported it) and once for every token the
-model processed (prompt and generated), which is the work actually done.
+compute type, measured here in the same run, only for the types the rows use (fp32, bf16,
+int8 → int32 at 2048²; llama.cpp's quantised dot products are int8 ones): once for the
+generated tokens alone and once for every token the model processed (prompt and
+generated), which is the work actually done. A row `backend:dtype@N` runs the first N of
+the planned tickets only (the slowest engine on a slow CPU; the table says so).
 
-    python -m benchmarks.engines [--num-docs 256] [--batch-size 64] [--rows hf:bfloat16,...]
+    python -m benchmarks.engines [--num-docs 256] [--batch-size 64] [--rows hf:float32@64,...]
 
-Prints a table and writes benchmarks/results/engines.json. Measure with nothing else
+Prints a table and writes this CPU kind's run into benchmarks/results/engines.json (the
+other kind's run is kept), with the CPU's name and flags. Measure with nothing else
 running: the machine has 2 cores.
 """
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -29,7 +34,32 @@ from synth.config.generate import load_config
 from synth.docs import plan_documents
 
 RESULTS = Path(__file__).parent / "results" / "engines.json"
-ROWS = "hf:bfloat16,ct2:int8,ct2:float32"
+ROWS = {
+    "cpu-bf16": "hf:bfloat16,ct2:int8,llama:auto",
+    "cpu-avx2": "hf:float32@64,ct2:int8,llama:auto",
+}
+FLAGS = ("avx2", "fma", "f16c", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "avx_vnni")
+
+
+def cpu_info() -> dict:
+    """The CPU's name, the flags that decide the kernels, and torch's view of it."""
+    from synth.generation.backends import cpu_kind, cpu_name
+
+    info = {}
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        key, _, value = line.partition(":")
+        info.setdefault(key.strip(), value.strip())  # the first processor's
+    flags = set(info.get("flags", "").split())
+    return {
+        "name": info.get("model name", "unknown"),
+        "flags": [f for f in FLAGS if f in flags],
+        "torch_capability": cpu_name(),
+        "kind": cpu_kind(),
+        "emulated": {k: v for k, v in os.environ.items() if k in EMULATION},
+    }
+
+
+EMULATION = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "CT2_FORCE_CPU_ISA")
 
 
 def int8_gops(size: int = 2048, repeats: int = 10) -> float:
@@ -66,6 +96,7 @@ def one_row(args) -> dict:
 
     backend, dtype = args.row.split(":")
     cfg, docs = planned(args)
+    docs = docs[: args.first or None]
     params = cfg.generation_params()
     if not args.served:
         engine = build_engine(cfg.generator.model, backend, "cpu", dtype)
@@ -99,34 +130,36 @@ def main(argv=None) -> dict:
     p.add_argument("--batch-size", type=int, default=64)
     p.add_argument("--config", default="configs/tickets.yaml")
     p.add_argument("--dp-model", default="out/absence_model.json")
-    p.add_argument("--rows", default=ROWS, help="backend:dtype pairs, comma-separated")
+    p.add_argument("--rows", help="backend:dtype[@N] rows, comma-separated (default: by CPU)")
+    p.add_argument("--in-process-only", action="store_true", help="no served rows")
     p.add_argument("--row", help=argparse.SUPPRESS)  # internal: run one row, print JSON
+    p.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.row:
         print(json.dumps(one_row(args)))
         return {}
+    cpu = cpu_info()
+    rows_asked = [r.partition("@") for r in (args.rows or ROWS[cpu["kind"]]).split(",")]
     cfg, docs = planned(args)
-    rates = {
-        "float32": matmul_gflops(torch.float32),
-        "bfloat16": matmul_gflops(torch.bfloat16),
-        "int8": int8_gops(),
-    }
+    types = {rate_type(row.split(":")[1]) for row, _, _ in rows_asked}
+    rates = {t: RATES[t]() for t in sorted(types)}  # only the rates the rows use
     count = parameters(cfg.generator.model)
     rows = []
-    for row in args.rows.split(","):
-        for served in (False, True):
+    for row, _, first in rows_asked:
+        for served in (False,) if args.in_process_only else (False, True):
             cmd = [sys.executable, "-m", "benchmarks.engines", "--row", row]
             cmd += ["--num-docs", str(args.num_docs), "--batch-size", str(args.batch_size)]
-            cmd += ["--config", args.config, "--dp-model", args.dp_model]
+            cmd += ["--config", args.config, "--dp-model", args.dp_model, "--first", first or "0"]
             cmd += ["--served"] if served else []
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             result = json.loads(out.strip().splitlines()[-1])
             backend, dtype = row.split(":")
-            rate = rates["int8" if dtype.startswith("int8") else dtype]
+            rate = rates[rate_type(dtype)]
             result |= {
                 "backend": backend,
                 "dtype": dtype,
+                "tickets": int(first or len(docs)),
                 "mode": "served" if served else "in-process",
                 "roofline_share": round(2 * count * result["tokens_per_s"] / (rate * 1e9), 4),
                 "roofline_share_processed": round(
@@ -135,11 +168,14 @@ def main(argv=None) -> dict:
             }
             rows.append(result)
             print(f"{row} {result['mode']}: {result['tokens_per_s']} tokens/s", flush=True)
-    base = next(r for r in rows if r["backend"] == "hf" and r["mode"] == "in-process")
+    # The baseline: the default before llama.cpp (HF, bf16 or float32 by the CPU).
+    base = next((r for r in rows if r["backend"] == "hf" and r["mode"] == "in-process"), rows[0])
     for r in rows:
         r["tokens_per_s_over_hf"] = round(r["tokens_per_s"] / base["tokens_per_s"], 2)
         r["tickets_per_s_over_hf"] = round(r["tickets_per_s"] / base["tickets_per_s"], 2)
     result = {
+        "cpu": cpu,
+        "date": time.strftime("%Y-%m-%d"),
         "model": cfg.generator.model,
         "parameters": count,
         "tickets": len(docs),
@@ -150,18 +186,35 @@ def main(argv=None) -> dict:
         "matmul_gops": {k: round(v, 1) for k, v in rates.items()},
         "rows": rows,
     }
-    head = f"{'engine':<26}{'tokens/s':>10}{'× HF':>7}{'tickets/s':>11}{'peak MB':>9}"
-    print("\n" + head + f"{'roofline':>10}{'(all tokens)':>14}")
+    print(f"\nCPU: {cpu['name']} ({cpu['kind']}, {', '.join(cpu['flags'])})")
+    head = f"{'engine':<26}{'tickets':>8}{'tokens/s':>10}{'tickets/s':>11}{'× HF':>7}"
+    print(head + f"{'peak MB':>9}{'seconds':>9}{'roofline':>10}")
     for r in rows:
         name = f"{r['backend']} {r['dtype']} {r['mode']}"
         print(
-            f"{name:<26}{r['tokens_per_s']:>10}{r['tokens_per_s_over_hf']:>7}"
-            f"{r['tickets_per_s']:>11}{r['peak_rss_mb']:>9}{r['roofline_share']:>10}"
-            f"{r['roofline_share_processed']:>14}"
+            f"{name:<26}{r['tickets']:>8}{r['tokens_per_s']:>10}{r['tickets_per_s']:>11}"
+            f"{r['tickets_per_s_over_hf']:>7}{r['peak_rss_mb']:>9}{r['seconds']:>9}"
+            f"{r['roofline_share_processed']:>10}"
         )
+    runs = json.loads(RESULTS.read_text()).get("runs", {}) if RESULTS.exists() else {}
+    runs[cpu["kind"] + ("-emulated" if cpu["emulated"] else "")] = result
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=1))
+    RESULTS.write_text(json.dumps({"runs": runs}, indent=1))
     return result
+
+
+def rate_type(dtype: str) -> str:
+    """The matmul rate a row's engine runs at: int8 for int8 types and llama.cpp's
+    quantised GGUF (int8 dot products), else the float type itself."""
+    return "int8" if dtype.startswith("int8") or dtype == "auto" else dtype
+
+
+RATES = {
+    "float32": lambda: matmul_gflops(torch.float32),
+    "bfloat16": lambda: matmul_gflops(torch.bfloat16),
+    "float16": lambda: matmul_gflops(torch.float16),
+    "int8": lambda: int8_gops(),
+}
 
 
 if __name__ == "__main__":

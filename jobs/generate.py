@@ -152,7 +152,10 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) ->
             "pii_audit": total.get("pii_audit") or merge_counts([]),
             "model": cfg.generator.model,
             "backend": backend_for(
-                cfg.generator.model, cfg.generator.backend, cfg.generator.device, cfg.generator.dtype
+                cfg.generator.model,
+                cfg.generator.backend,
+                cfg.generator.device,
+                cfg.generator.dtype,
             ),
             "dtype": cfg.generator.dtype,
             "prompt_style": cfg.generator.prompt_style,

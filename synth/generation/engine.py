@@ -4,10 +4,10 @@ An engine continues many prompts in one call with given generation parameters, a
 reports the tokens it read and wrote per prompt (the manifest's throughput and a
 served engine's bill). It renders a chat opening when a prompt style needs one, so an
 engine behind an HTTP endpoint or with a prefix cache can apply its own template.
-Three are shipped, listed in synth.generation.backends (which picks one for a config):
-CTranslate2 in-process (ct2_engine), Hugging Face in-process (hf_engine) and any
-OpenAI-compatible endpoint (openai_engine, for `model: openai:NAME`); tests also use
-scripted engines.
+Four are shipped, listed in synth.generation.backends (which picks one for a config):
+llama.cpp in-process (llama_engine), CTranslate2 in-process (ct2_engine), Hugging Face
+in-process (hf_engine) and any OpenAI-compatible endpoint (openai_engine, for
+`model: openai:NAME`); tests also use scripted engines.
 """
 
 from typing import Protocol

@@ -164,6 +164,8 @@ def use_gpu(device: str) -> bool:
 class LlamaEngine:
     """The engine seam (synth.generation.engine.Engine) on llama.cpp."""
 
+    continuous = True  # calls may overlap: hrsynth serve hands each batch over at once
+
     def __init__(
         self,
         model_ref: str,

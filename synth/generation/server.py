@@ -1,7 +1,9 @@
 """A small OpenAI-compatible server in front of an in-process engine (`hrsynth serve`).
 
-For a machine without vLLM or llama.cpp (no GPU, or no compiler): one model copy serves
-every generation actor, requests that arrive together are decoded as one batch. It
+One model copy serves every generation actor; requests that arrive together are decoded
+as one batch. An engine that batches continuously (llama.cpp's slots) is handed each
+batch as soon as it has free slots, beside the batches decoding, so a short request does
+not wait for a long one to finish; the other engines decode one batch after another. It
 speaks the subset hrsynth's OpenAI engine uses: GET /v1/models, POST /v1/completions and
 POST /v1/chat/completions (with `continue_final_message`), token counts in `usage`.
 Requests batched together share one sampling seed (the first one's). A request may carry
@@ -68,28 +70,50 @@ class Pending:
     cancelled: bool = False  # the client left or timed out: not decoded if not started
 
 
+def _number(body: dict, name: str, default, kind=float):
+    """A request field as a number, or a 400 naming it."""
+    value = body.get(name, default)
+    if value is None:
+        value = default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Rejected(400, f"{name} must be a number")
+    if kind is int and value != int(value):
+        raise Rejected(400, f"{name} must be a whole number")
+    return kind(value)
+
+
 def params_of(body: dict, max_tokens: int = Limits.max_tokens) -> GenerationParams:
-    """The request's sampling parameters, checked (400 for values out of range)."""
-    try:
-        wanted = int(body.get("max_tokens", 16))
-        temperature = float(body.get("temperature", 1.0))
-        top_p = float(body.get("top_p", 1.0))
-    except (TypeError, ValueError):
-        raise Rejected(400, "max_tokens, temperature and top_p must be numbers") from None
+    """The request's sampling parameters, checked (400 naming the field for a value of
+    the wrong type or out of range)."""
+    wanted = _number(body, "max_tokens", 16, int)
+    temperature = _number(body, "temperature", 1.0)
+    top_p = _number(body, "top_p", 1.0)
+    top_k = _number(body, "top_k", 0, int)
+    penalty = _number(body, "repetition_penalty", 1.0)
     if not 1 <= wanted <= max_tokens:
         raise Rejected(400, f"max_tokens must be in [1, {max_tokens}]")
     if temperature < 0 or not 0 < top_p <= 1:
         raise Rejected(400, "temperature must be ≥ 0 and top_p in (0, 1]")
+    if top_k < 0 or penalty <= 0:
+        raise Rejected(400, "top_k must be ≥ 0 and repetition_penalty > 0")
+    stopping = body.get(OWNER) or {}
+    if not isinstance(stopping, dict):
+        raise Rejected(400, f"{OWNER} must be an object")
     return replace(
         SERVED,
         max_new_tokens=wanted,
         do_sample=temperature > 0,
         temperature=temperature if temperature > 0 else 1.0,
         top_p=top_p,
-        top_k=max(0, int(body.get("top_k", 0))),
-        repetition_penalty=float(body.get("repetition_penalty", 1.0)),
-        **{k: int(v) for k, v in (body.get(OWNER) or {}).items() if k in STOPPING},
+        top_k=top_k,
+        repetition_penalty=penalty,
+        **{k: max(1, _number(stopping, k, 1, int)) for k in STOPPING if k in stopping},
     )
+
+
+def seed_of(body: dict) -> int:
+    """The request's seed (0 when absent), or a 400 naming it."""
+    return _number(body, "seed", 0, int) % 2**32
 
 
 class Batcher:
@@ -102,6 +126,11 @@ class Batcher:
     def __init__(self, engine, max_batch: int = 32, wait_s: float = 0.02, max_queue: int = 256):
         self.engine, self.max_batch, self.wait_s = engine, max_batch, wait_s
         self.inbox: queue.Queue[Pending] = queue.Queue(maxsize=max_queue)
+        # A continuous engine decodes up to `slots` prompts at once across calls; prompts
+        # past them wait here (counted by max_queue, dropped when their client leaves).
+        continuous = getattr(engine, "continuous", False)
+        self.slots = engine.slots if continuous else 0
+        self.free = threading.Semaphore(self.slots) if continuous else None
         threading.Thread(target=self._loop, daemon=True).start()
 
     def enqueue(self, prompts: list[str], params: GenerationParams, seed: int) -> list[Pending]:
@@ -125,22 +154,41 @@ class Batcher:
 
     def _loop(self) -> None:
         while True:
-            batch = [self.inbox.get()]
+            batch = [self._next(None)]
             last_call = time.monotonic() + BURST_WAITS * self.wait_s
             while len(batch) < self.max_batch:
                 wait = min(self.wait_s, last_call - time.monotonic())
                 try:
-                    batch.append(self.inbox.get(timeout=max(0.0, wait)))
+                    batch.append(self._next(max(0.0, wait)))
                 except queue.Empty:
                     break
             groups: dict[str, list[Pending]] = {}
             for job in batch:
                 if job.cancelled:  # its client is gone: nobody reads the result
+                    self._release(1)
                     job.done.set()
                     continue
                 groups.setdefault(json.dumps(job.params.to_dict(), sort_keys=True), []).append(job)
             for jobs in groups.values():
-                self._run(jobs)
+                if self.free:  # beside the calls decoding; their slots freed when done
+                    threading.Thread(target=self._run, args=(jobs,), daemon=True).start()
+                else:
+                    self._run(jobs)
+
+    def _next(self, timeout: float | None) -> Pending:
+        """The next waiting prompt; on a continuous engine only once a slot is free for it
+        (queue.Empty when none comes, or no slot frees, within `timeout`)."""
+        if self.free and not self.free.acquire(timeout=timeout):
+            raise queue.Empty
+        try:
+            return self.inbox.get(timeout=timeout)
+        except queue.Empty:
+            self._release(1)
+            raise
+
+    def _release(self, count: int) -> None:
+        if self.free:
+            self.free.release(count)
 
     def _run(self, jobs: list[Pending]) -> None:
         try:
@@ -152,6 +200,7 @@ class Batcher:
         except Exception as e:  # noqa: BLE001 (a failed batch answers 500; the server lives on)
             for j in jobs:
                 j.error = f"{type(e).__name__}: {e}"
+        self._release(len(jobs))
         for j in jobs:
             j.done.set()
 
@@ -195,7 +244,7 @@ class Handler(BaseHTTPRequestHandler):
             if body.get("model") not in (None, name):
                 raise Rejected(404, f"the model served here is {name!r}")
             params = params_of(body, limits.max_tokens)
-            jobs = self.server.batcher.enqueue(prompts, params, int(body.get("seed") or 0))
+            jobs = self.server.batcher.enqueue(prompts, params, seed_of(body))
             results = self._wait(jobs)
         except Rejected as e:
             return self._error(e)

@@ -147,3 +147,40 @@ def test_what_a_slot_writes_does_not_depend_on_what_ran_before(engine):
     fresh.continue_prompts([p + " the" for p in PROMPTS] + PROMPTS[::-1], BASE, 4)
     again = texts(fresh, seed=5)
     assert again == warmed
+
+
+def test_served_a_short_request_does_not_wait_for_long_ones(engine):
+    """`hrsynth serve` on llama.cpp: short requests sent while two long ones decode come
+    back before either long one does (counted, not timed). A server decoding one batch
+    after another answers them only after the long batch."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    import requests
+
+    from synth.generation.server import Limits, make_server
+
+    server = make_server(engine, "m", "127.0.0.1", 0, 8, 0.01, Limits())
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1/completions"
+    finished = []
+
+    def post(name: str, max_tokens: int) -> dict:
+        body = {"prompt": "Here are 60 HR policies, numbered:\n1.", "max_tokens": max_tokens}
+        body["hrsynth"] = {"sentences_per_slot": 1000, "paragraphs_per_slot": 1000}
+        reply = requests.post(url, json=body, timeout=300).json()
+        finished.append(name)
+        return reply
+
+    try:
+        with ThreadPoolExecutor(6) as pool:
+            long = [pool.submit(post, "long", 160) for _ in range(2)]
+            time.sleep(1.0)  # both decoding
+            short = [pool.submit(post, "short", 8) for _ in range(4)]
+            replies = [f.result() for f in long + short]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert all(r["usage"]["completion_tokens"] >= 100 for r in replies[:2]), "long ones ended early"
+    assert finished[:4] == ["short"] * 4, finished

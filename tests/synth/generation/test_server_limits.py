@@ -1,6 +1,8 @@
 """`hrsynth serve`'s limits, on loopback with a scripted engine (HTTP plumbing; the real
 model under load is benchmarks/serve_load.py): oversize bodies, token bounds, a full
-queue, timeouts, clients that leave, a key, and one choice per listed prompt."""
+queue, timeouts, clients that leave, a key, and one choice per listed prompt. Each runs
+twice: on an engine decoding one batch after another (hf, ct2) and on one that batches
+continuously over a slot (llama.cpp)."""
 
 import json
 import socket
@@ -27,12 +29,18 @@ class GatedEngine(ScriptedChat):
         return [f" <{p}>" for p in prompts], [1] * len(prompts), [1] * len(prompts)
 
 
-@pytest.fixture
-def serve():
+class ContinuousGatedEngine(GatedEngine):
+    """The same, declaring continuous batching over one slot, as LlamaEngine does."""
+
+    continuous, slots = True, 1
+
+
+@pytest.fixture(params=[GatedEngine, ContinuousGatedEngine], ids=["batches", "continuous"])
+def serve(request):
     servers = []
 
     def start(limits=None, open_gate=True, max_batch=8):
-        engine = GatedEngine()
+        engine = request.param()
         if open_gate:
             engine.gate.set()
         server = make_server(engine, "m", "127.0.0.1", 0, max_batch, 0.0, limits or Limits())
@@ -56,6 +64,17 @@ def test_a_body_over_the_limit_is_refused_unread(serve):
     reply = post(url, {"prompt": "x" * 2000, "max_tokens": 4})
     assert reply.status_code == 413
     assert post(url, {"prompt": "x" * 500, "max_tokens": 4}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "field,value",
+    [("top_k", "x"), ("top_k", -1), ("seed", "abc"), ("seed", 1.5), ("temperature", [1])]
+    + [("repetition_penalty", "high"), ("top_p", True), ("hrsynth", 3)],
+)
+def test_a_field_of_the_wrong_type_is_a_400_naming_it(serve, field, value):
+    _, url = serve()
+    reply = post(url, {"prompt": "hi", "max_tokens": 4, field: value})
+    assert reply.status_code == 400 and field in reply.json()["error"]["message"]
 
 
 @pytest.mark.parametrize("max_tokens", [0, -5, 100_000, "many"])
