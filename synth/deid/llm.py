@@ -53,14 +53,11 @@ def prompts() -> dict:
 
 
 def make_engine(model: str, endpoint: dict | None = None, device: str = "auto"):
-    """The engine for `model`: an in-process one, or the endpoint's for `openai:NAME`."""
-    from synth.generation.openai_engine import OpenAIEngine, is_endpoint_model
+    """The engine for `model`: the in-process one `backend: auto` picks here, or the
+    endpoint's for `openai:NAME`."""
+    from synth.generation.backends import build_engine
 
-    if is_endpoint_model(model):
-        return OpenAIEngine(model, endpoint)
-    from synth.generation.hf_engine import Generator
-
-    return Generator(model, device)
+    return build_engine(model, "auto", device or "auto", endpoint=endpoint)
 
 
 def check_model(model: str, endpoint: dict | None = None) -> None:
@@ -74,9 +71,9 @@ def check_model(model: str, endpoint: dict | None = None) -> None:
             message = str(e).replace("engine.base_url", "--base-url")
             raise ConfigError(message.replace("engine.api_key_env", "--api-key-env")) from None
     else:
-        from synth.generation.hf_engine import resolve_model
+        from synth.generation.backends import BACKENDS, backend_for
 
-        resolve_model(model)
+        BACKENDS[backend_for(model)].resolve(model, "auto", "auto")
 
 
 class LlmTask:

