@@ -10,7 +10,8 @@ compute type, measured here in the same run, only for the types the rows use (fp
 int8 → int32 at 2048²; llama.cpp's quantised dot products are int8 ones): once for the
 generated tokens alone and once for every token the model processed (prompt and
 generated), which is the work actually done. A row `backend:dtype@N` runs the first N of
-the planned tickets only (the slowest engine on a slow CPU; the table says so).
+the planned tickets only (the slowest engine on a slow CPU; the table says so), and
+`@N/in` in-process only.
 
     python -m benchmarks.engines [--num-docs 256] [--batch-size 64] [--rows hf:float32@64,...]
 
@@ -36,7 +37,7 @@ from synth.docs import plan_documents
 RESULTS = Path(__file__).parent / "results" / "engines.json"
 ROWS = {
     "cpu-bf16": "hf:bfloat16,ct2:int8,llama:auto,llama:Q8_0",
-    "cpu-avx2": "hf:float32@64,ct2:int8,llama:auto,llama:Q8_0",
+    "cpu-avx2": "hf:float32@32/in,ct2:int8,llama:auto,llama:Q8_0",
 }
 FLAGS = ("avx2", "fma", "f16c", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "avx_vnni")
 
@@ -150,13 +151,16 @@ def main(argv=None) -> dict:
         return {}
     cpu = cpu_info()
     rows_asked = [r.partition("@") for r in (args.rows or ROWS[cpu["kind"]]).split(",")]
+    # `row@N/in`: in-process only (served through the same engine, not worth its minutes)
+    alone = {row for row, _, first in rows_asked if first.endswith("/in")}
+    rows_asked = [(row, _, first.removesuffix("/in")) for row, _, first in rows_asked]
     cfg, docs = planned(args)
     types = {rate_type(row.split(":")[1]) for row, _, _ in rows_asked}
     rates = {t: RATES[t]() for t in sorted(types)}  # only the rates the rows use
     count = parameters(cfg.generator.model)
     rows = []
     for row, _, first in rows_asked:
-        for served in (False,) if args.in_process_only else (False, True):
+        for served in (False,) if args.in_process_only or row in alone else (False, True):
             cmd = [sys.executable, "-m", "benchmarks.engines", "--row", row]
             cmd += ["--num-docs", str(args.num_docs), "--batch-size", str(args.batch_size)]
             cmd += ["--config", args.config, "--dp-model", args.dp_model, "--first", first or "0"]

@@ -12,6 +12,7 @@ GPU cluster a served engine such as vLLM does this at scale: see cluster/README.
 
 import os
 import sys
+from types import SimpleNamespace
 
 from jobs.entry import main_for
 from synth.config.jobs import ServeOptions
@@ -22,7 +23,7 @@ OPTIONS = ServeOptions
 
 def run(options) -> None:
     args = options_from(ServeOptions, options)
-    from synth.generation.backends import build_engine
+    from synth.generation.backends import build_engine, start_line
     from synth.generation.server import Limits, make_server
 
     engine = build_engine(args.model, args.backend, args.device, args.dtype, args.threads)
@@ -40,6 +41,7 @@ def run(options) -> None:
     server = make_server(engine, name, args.host, args.port, args.max_batch, wait_s, limits)
     host, port = server.server_address[:2]
     print(f"serving {name} at http://{host}:{port}/v1 (Ctrl-C stops)", flush=True)
+    print(start_line(SimpleNamespace(generator=args), args.threads or os.cpu_count()), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -61,6 +61,8 @@ def experiment(tmp_path_factory):
             "1",
             "--as-of",
             "2024",
+            "--config",  # short sections: the pipeline and contract, not the CVs' length
+            str(ROOT / "tests/data/cvs_quick.yaml"),
             "--on-out-of-domain",
             "clip",
             "--rows",

