@@ -11,15 +11,10 @@ from synth.generation import ct2_engine
 from synth.generation.backends import backend_for, check_backend
 from synth.generation.ct2_engine import CT2Engine, converted_model
 from synth.generation.params import GenerationParams, params_from
+from tests.synth.generation.engine_prompts import PROMPTS
 
 pytestmark = pytest.mark.slow
 
-PROMPTS = [
-    "Subject: Salary raise\n\nDear HR,\n\nI have been working here for",
-    "Hi,\n\nI would like to ask about the accommodation in Berlin. Could you",
-    "Hello,\n\nI need to change my shift on Friday because",
-    "Dear HR team,\n\nI am writing to complain about",
-]
 BASE = params_from()
 
 

@@ -12,15 +12,10 @@ from synth.generation.backends import AUTO, auto_backend, backend_for, check_bac
 from synth.generation.engine import FailedPrompt
 from synth.generation.llama_engine import LlamaEngine
 from synth.generation.params import GenerationParams, params_from
+from tests.synth.generation.engine_prompts import PROMPTS
 
 pytestmark = pytest.mark.slow
 
-PROMPTS = [
-    "Subject: Salary raise\n\nDear HR,\n\nI have been working here for",
-    "Hi,\n\nI would like to ask about the accommodation in Berlin. Could you",
-    "Hello,\n\nI need to change my shift on Friday because",
-    "Dear HR team,\n\nI am writing to complain about",
-]
 BASE = params_from()
 
 
