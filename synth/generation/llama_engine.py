@@ -121,9 +121,11 @@ def request(
 
 
 @lru_cache(maxsize=8)
-def _chat_template(path: str) -> tuple[str, str, str]:
-    """(chat template, BOS text, EOS text) from the GGUF file's own metadata."""
+def _chat_template(path: str) -> tuple:
+    """(compiled chat template, BOS text, EOS text) from the GGUF file's own metadata,
+    read and compiled once per file, not once per prompt."""
     import gguf
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     reader = gguf.GGUFReader(path)
 
@@ -142,7 +144,9 @@ def _chat_template(path: str) -> tuple[str, str, str]:
         index = text(key)
         return tokens[index] if index is not None else ""
 
-    return template, token("tokenizer.ggml.bos_token_id"), token("tokenizer.ggml.eos_token_id")
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    compiled = env.from_string(template)
+    return compiled, token("tokenizer.ggml.bos_token_id"), token("tokenizer.ggml.eos_token_id")
 
 
 def _tokens_asked(text: str, generated: int, prompt_tokens: int) -> int:
@@ -224,7 +228,6 @@ class LlamaEngine:
         p.n_gpu_layers = 999 if self.gpu else 0
         p.warmup = False
         p.verbosity = -1
-        p.endpoint_metrics = True
         try:
             return _xllamacpp().Server(p)
         except RuntimeError:
@@ -233,15 +236,9 @@ class LlamaEngine:
                 "file it reads, or too large for memory); fix 'model', or set backend: hf"
             ) from None
 
-    def describe(self) -> str:
-        return f"llama.cpp {self.path.name}, {self.threads} threads, {'GPU' if self.gpu else 'CPU'}"
-
     def chat_prompt(self, messages: list[dict]) -> str:
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
-
         template, bos, eos = _chat_template(str(self.path))
-        env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
-        return env.from_string(template).render(
+        return template.render(
             messages=messages, add_generation_prompt=True, bos_token=bos, eos_token=eos
         )
 
@@ -314,7 +311,3 @@ class LlamaEngine:
             self.slots, self.context_per_slot = slots, context
             self.server = self._start()
             return True
-
-    def metrics(self) -> dict:
-        """The server's own counters (prompt tokens processed, tokens predicted)."""
-        return self.server.handle_metrics()

@@ -129,8 +129,7 @@ class Batcher:
         # A continuous engine decodes up to `slots` prompts at once across calls; prompts
         # past them wait here (counted by max_queue, dropped when their client leaves).
         continuous = getattr(engine, "continuous", False)
-        self.slots = engine.slots if continuous else 0
-        self.free = threading.Semaphore(self.slots) if continuous else None
+        self.free = threading.Semaphore(engine.slots) if continuous else None
         threading.Thread(target=self._loop, daemon=True).start()
 
     def enqueue(self, prompts: list[str], params: GenerationParams, seed: int) -> list[Pending]:
@@ -170,7 +169,7 @@ class Batcher:
                     continue
                 groups.setdefault(json.dumps(job.params.to_dict(), sort_keys=True), []).append(job)
             for jobs in groups.values():
-                if self.free:  # beside the calls decoding; their slots freed when done
+                if self.free is not None:  # beside the calls decoding; their slots freed when done
                     threading.Thread(target=self._run, args=(jobs,), daemon=True).start()
                 else:
                     self._run(jobs)
@@ -178,7 +177,7 @@ class Batcher:
     def _next(self, timeout: float | None) -> Pending:
         """The next waiting prompt; on a continuous engine only once a slot is free for it
         (queue.Empty when none comes, or no slot frees, within `timeout`)."""
-        if self.free and not self.free.acquire(timeout=timeout):
+        if self.free is not None and not self.free.acquire(timeout=timeout):
             raise queue.Empty
         try:
             return self.inbox.get(timeout=timeout)
@@ -187,7 +186,7 @@ class Batcher:
             raise
 
     def _release(self, count: int) -> None:
-        if self.free:
+        if self.free is not None:
             self.free.release(count)
 
     def _run(self, jobs: list[Pending]) -> None:

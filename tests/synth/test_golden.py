@@ -81,11 +81,6 @@ def compute_path(engine) -> str:
     import torch
 
     name = type(engine).__name__
-    if name == "LlamaEngine":
-        import xllamacpp
-
-        info = xllamacpp.get_system_info()
-        return "llama-" + ("avx512" if "AVX512 = 1" in info else "avx2")
     isa = torch.backends.cpu.get_cpu_capability().lower()
     if name == "HFEngine":
         return f"hf-{str(engine.model.dtype).removeprefix('torch.')}-{isa}"
