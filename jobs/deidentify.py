@@ -21,13 +21,12 @@ other input or options in the same --output are refused.
 
 import hashlib
 import json
-import os
 import sys
 import time
 from collections import Counter
+from contextlib import nullcontext
 
 from jobs.entry import main_for
-from jobs.progress import Progress
 from synth import RunFailed
 from synth.config.jobs import DeidentifyOptions
 from synth.config.options import options_from
@@ -42,21 +41,16 @@ LLM_OPTIONS = ("model", "temperature", "max_new_tokens", "batch_size")
 
 def run(options) -> dict:
     args = options_from(DeidentifyOptions, options)
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from synth.deid.corpus import DEID_SCHEMA, corpus_fingerprint, read_documents
-    from synth.io.shards import finished_shards, open_output, shard_name
-    from synth.io.storage import exists, filesystem, join, write_json
+    from synth.deid.corpus import corpus_fingerprint, read_documents
+    from synth.io.locations import resolved
+    from synth.io.lock import output_lock
 
     started = time.time()
     docs = read_documents(
         args.input, args.text_field, args.id_field, args.label_field, args.encoding
     )
-    out = args.output if "://" in args.output else os.path.abspath(args.output)
-    keys = args.key_output
-    if keys and "://" not in keys:
-        keys = os.path.abspath(keys)
+    out = resolved(args.output)
+    keys = args.key_output and resolved(args.key_output)
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
     settings["detectors"] = args.detector_names()
     settings["ner_model"] = args.ner_model_path() if "ner" in settings["detectors"] else None
@@ -69,6 +63,20 @@ def run(options) -> dict:
     fingerprint = hashlib.sha256(
         (corpus_fingerprint(docs) + json.dumps(settings, sort_keys=True)).encode()
     ).hexdigest()
+    with output_lock(out, "deidentify"), output_lock(keys, "deidentify") if keys else nullcontext():
+        return _write(args, docs, out, keys, settings, fingerprint, started)
+
+
+def _write(args, docs, out: str, keys: str | None, settings: dict, fingerprint: str, started):
+    """The shards not yet written, then the manifest (the output's lock held)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from jobs.progress import Progress
+    from synth.deid.corpus import DEID_SCHEMA
+    from synth.io.shards import finished_shards, open_output, shard_name
+    from synth.io.storage import exists, filesystem, join, write_json
+
     run_info = open_output(out, {**settings, "documents": docs.num_rows}, fingerprint)
     shard_of = [i // args.shard_size for i in range(docs.num_rows)]
     sizes = dict(Counter(shard_of))

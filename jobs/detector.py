@@ -23,8 +23,11 @@ from pathlib import Path
 
 from jobs import evaluate, generate
 from jobs.entry import guarded
+from synth import ConfigError
 from synth.config.jobs import DetectorBuildOptions, EvaluateOptions, GenerateOptions
 from synth.config.options import add_options, options_from
+from synth.io.locations import resolved
+from synth.io.lock import output_lock
 
 OPTIONS = DetectorBuildOptions
 EVAL_DATA = Path(__file__).resolve().parents[1] / "eval" / "data"
@@ -35,7 +38,28 @@ CARD_SETS = {"dev_people": EVAL_DATA / "dev_people.jsonl", "dev": EVAL_DATA / "d
 
 def run(options) -> dict:
     args = options_from(DetectorBuildOptions, options)
-    out = Path(args.output)
+    out = Path(resolved(args.output))
+    model = out / "model"
+    check_model_folder(model)  # before anything is generated or trained
+    with output_lock(str(out), "detector build"):
+        return _build(args, out, model)
+
+
+def check_model_folder(model: Path) -> None:
+    """OUTPUT/model is replaced by the new model only when it holds one this job built
+    (its detector.json): anything else there is the user's, and is never deleted."""
+    from synth.deid.registry import CARD_FILE
+
+    if model.is_dir() and any(model.iterdir()) and not (model / CARD_FILE).is_file():
+        raise ConfigError(
+            f"--output: {model} holds files that are not a detector this job built (no "
+            f"{CARD_FILE}); they are left alone: move them away or use another --output"
+        )
+    if model.exists() and not model.is_dir():
+        raise ConfigError(f"--output: {model} is a file; move it away or use another --output")
+
+
+def _build(args, out: Path, model: Path) -> dict:
     tickets = out / "tickets"
     manifest = generate.run(
         GenerateOptions(
@@ -58,8 +82,8 @@ def run(options) -> dict:
             seed=args.seed if args.seed is not None else 0,
         )
     )
-    model = out / "model"
     if model.exists():
+        check_model_folder(model)  # still ours: nothing was put there meanwhile
         shutil.rmtree(model)
     shutil.copytree(out / "eval" / "models" / "bio_ner", model)
     card = model_card(model, manifest, result["tasks"]["bio_ner"], args)

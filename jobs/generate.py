@@ -32,28 +32,31 @@ def run(options) -> dict:
     from synth.config.generate import load_config
     from synth.generation.backends import check_engine, start_line
     from synth.io.card import write_card
+    from synth.io.locations import resolved
+    from synth.io.lock import output_lock
     from synth.io.shards import open_output
 
     started = time.time()
     cfg = load_config(args.config, args.overrides())
     # The actors write the shards: a local folder is made absolute for them.
-    out = args.output if "://" in args.output else os.path.abspath(args.output)
+    out = resolved(args.output)
     _keep_reference_date(cfg, args.config, out)
     check_engine(cfg)  # an unknown model or a silent endpoint fails here, before Ray starts
     threads = cfg.scale.threads_per_actor or max(1, (os.cpu_count() or 1) // cfg.scale.num_actors)
     print(start_line(cfg, threads), flush=True)
-    run_info = open_output(out, cfg.run_record(), cfg.fingerprint())
-    planner, todo = _plan(cfg, run_info, out)
-    to_generate = _documents_in(cfg, todo)
-    gen_started = time.time()
-    written = _generate(planner, todo, cfg, out, Progress(to_generate, args.progress_every_s))
-    timing = {
-        "documents_generated": to_generate,
-        "wall_s": round(time.time() - started, 2),
-        "generation_wall_s": round(time.time() - gen_started, 2),
-    }
-    manifest = build_manifest(cfg, out, run_info, planner.notes, written["tokens"], timing)
-    write_card(out, manifest)  # README.md: the dataset card, and what datasets loads
+    with output_lock(out, "generate"):
+        run_info = open_output(out, cfg.run_record(), cfg.fingerprint())
+        planner, todo = _plan(cfg, run_info, out)
+        to_generate = _documents_in(cfg, todo)
+        gen_started = time.time()
+        written = _generate(planner, todo, cfg, out, Progress(to_generate, args.progress_every_s))
+        timing = {
+            "documents_generated": to_generate,
+            "wall_s": round(time.time() - started, 2),
+            "generation_wall_s": round(time.time() - gen_started, 2),
+        }
+        manifest = build_manifest(cfg, out, run_info, planner.notes, written["tokens"], timing)
+        write_card(out, manifest)  # README.md: the dataset card, and what datasets loads
     print_summary(out, manifest)
     return manifest
 

@@ -10,7 +10,7 @@ from synth.deid.corpus import DEID_SCHEMA, KEY_SCHEMA
 from synth.deid.detectors import make_detectors
 from synth.deid.llm import LLM_METHODS, LlmDetector, LlmTask, make_engine
 from synth.deid.methods import Replaced, deidentify
-from synth.io.shards import shard_path
+from synth.io.shards import shard_path, writer_mark
 from synth.io.storage import write_table
 
 
@@ -65,7 +65,10 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
                 pa.Table.from_pylist(keys[shard], KEY_SCHEMA),
                 owner_only=True,
             )
-        write_table(shard_path(output, shard), pa.Table.from_pylist(rows[shard], DEID_SCHEMA))
+        table = pa.Table.from_pylist(rows[shard], DEID_SCHEMA)
+        write_table(
+            shard_path(output, shard), table.replace_schema_metadata(writer_mark("deidentify"))
+        )
         counts["shard"].append(shard)
         counts["rows"].append(len(rows[shard]))
         counts["spans"].append(sum(len(r["spans"]) for r in rows[shard]))

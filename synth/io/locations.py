@@ -13,11 +13,20 @@ from urllib.parse import unquote, urlsplit
 from synth import ConfigError
 
 
+def resolved(location: str) -> str:
+    """The one spelling every job reads and writes: a local path absolute with `~`
+    expanded (a quoted `~` reaches us unexpanded), a URI as given. Checks compare
+    `canonical` of the same value, so a check and the write it guards agree."""
+    if "://" in location:
+        return location
+    return os.path.abspath(os.path.expanduser(location))
+
+
 def canonical(location: str) -> str:
     """Local paths (and file:// URIs) as real absolute paths, symlinks resolved; other URIs
     as scheme://bucket/path with repeated and trailing slashes removed."""
     if "://" not in location:
-        return os.path.realpath(os.path.expanduser(location))
+        return os.path.realpath(resolved(location))
     parts = urlsplit(location)
     if parts.scheme == "file":
         return os.path.realpath(unquote(parts.path) or "/")

@@ -37,6 +37,11 @@ RUN_FILE, MANIFEST, DP_SAMPLES = "_run.json", "_manifest.json", "_dp_samples.par
 DP_PARTS = "_dp_samples"  # each shard's DP rows, written with the shard, joined at the end
 SUMMARY_KEY = b"hrsynth.summary"
 VERSION_KEY = b"hrsynth.contract_version"
+WRITER_KEY = b"hrsynth.writer"  # which job wrote a shard: what lets a rerun delete it
+
+
+def writer_mark(job: str) -> dict:
+    return {WRITER_KEY: job.encode()}
 
 
 def shard_name(shard: int) -> str:
@@ -53,9 +58,15 @@ def open_output(folder, config: dict, fingerprint: str) -> dict:
     folder = _writable_folder(str(folder))
     fs, path = filesystem(folder)
     run_file = join(path, RUN_FILE)
+    shards = _shard_names(fs, path)
+    if shards and not exists(fs, run_file):
+        raise ConfigError(
+            f"--output {folder} holds {shards[0]} but no {RUN_FILE}: files this job did not "
+            "write (it never deletes or mixes them); use a new or empty --output"
+        )
     # A run that wrote no shard has nothing to protect: a corrected rerun takes the folder.
-    if exists(fs, run_file) and _shard_names(fs, path):
-        previous = read_json(fs, run_file)
+    if shards:
+        previous = read_run(folder)
         if previous["fingerprint"] != fingerprint:
             changed = _changed(previous["config"], config)
             raise ConfigError(
@@ -99,7 +110,19 @@ def read_run(folder) -> dict | None:
     """The folder's `_run.json`, if a run was started there."""
     fs, path = filesystem(str(folder))
     run_file = join(path, RUN_FILE)
-    return read_json(fs, run_file) if exists(fs, run_file) else None
+    if not exists(fs, run_file):
+        return None
+    try:
+        run = read_json(fs, run_file)
+        if isinstance(run, dict) and {"fingerprint", "run_id", "config"} <= run.keys():
+            return run
+    except (OSError, ValueError):
+        pass
+    raise ConfigError(
+        f"{join(str(folder), RUN_FILE)} is damaged (not the run record a job writes); the "
+        "shards beside it cannot be matched to a config: use a new --output, or delete the "
+        "folder if you no longer need it"
+    )
 
 
 def _shard_names(fs: pafs.FileSystem, path: str) -> list[str]:
@@ -168,16 +191,26 @@ def finished_shards(
         try:
             with fs.open_input_file(where) as f:
                 meta = pq.read_metadata(f)
+            # ours: our footer, or (older releases wrote none) exactly our columns
+            ours = bool({VERSION_KEY, WRITER_KEY} & set(meta.metadata or {})) or (
+                meta.schema.to_arrow_schema().names == schema.names
+            )
             # an older contract's shard (other types) is rewritten, never mixed in
             complete = (
                 meta.num_rows == rows and meta.schema.to_arrow_schema().remove_metadata() == schema
             )
         except (OSError, pa.ArrowInvalid):
-            complete = False  # unreadable (not written by us)
+            ours = complete = False  # unreadable: our writes are atomic, so not ours
         if complete:
             done.add(shard)
+        elif ours:
+            fs.delete_file(where)  # ours, planned differently: regenerate, never mix
         else:
-            fs.delete_file(where)  # planned differently or torn: regenerate, never mix
+            raise ConfigError(
+                f"--output {folder}: {name} was not written by this job (no hrsynth footer) "
+                "and does not match the plan; it is left alone: move it out of the folder "
+                "or use a new --output"
+            )
     return done
 
 
@@ -213,6 +246,7 @@ def write_shard(folder, shard: int, rows: pa.Table | list[dict], extra: dict | N
     summary = shard_summary(table) | (extra or {})
     table = table.replace_schema_metadata(
         {SUMMARY_KEY: json.dumps(summary).encode(), VERSION_KEY: str(CONTRACT_VERSION).encode()}
+        | writer_mark("generate")
     )
     write_table(shard_path(folder, shard), table)
     return summary

@@ -14,12 +14,14 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
+from synth.io.locations import resolved
+
 
 def filesystem(location: str) -> tuple[pafs.FileSystem, str]:
     """(filesystem, path inside it); local paths are made absolute."""
     if "://" in location:
         return pafs.FileSystem.from_uri(location)
-    return pafs.LocalFileSystem(), os.path.abspath(location)
+    return pafs.LocalFileSystem(), resolved(location)
 
 
 def join(base: str, name: str) -> str:

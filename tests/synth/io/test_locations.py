@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from synth import ConfigError
@@ -31,3 +33,17 @@ def test_a_key_inside_the_output_is_refused_however_it_is_written(tmp_path):
         check_apart(input=str(tmp_path / "docs.jsonl"), output=str(tmp_path))
     check_apart(input=str(tmp_path / "docs.jsonl"), output=str(out), key_output=None)
     check_apart(output=str(out), key_output=str(tmp_path / "outside"))
+
+
+@pytest.mark.parametrize("spelling", ["~/x/out/key", "x/../x/out", ".", "~", "file:///tmp/a"])
+def test_the_writer_writes_where_the_check_looked(tmp_path, monkeypatch, spelling):
+    """A quoted `~` reached the check expanded and the writer as a folder named `~` under
+    the working directory (inside an output that was the working directory)."""
+    from synth.io.locations import canonical
+    from synth.io.storage import filesystem
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    _, written = filesystem(spelling)
+    assert os.path.realpath(written) == canonical(spelling)
+    assert "~" not in written

@@ -1,0 +1,106 @@
+"""One writer at a time per output folder: a lock file naming its holder.
+
+Two runs writing one folder at once would leave shards of both under one manifest: a
+silently mixed dataset. A job holds `_lock.json` (host, pid, job, since) in its output
+for as long as it writes there. A second run is refused in one line naming the holder.
+A lock whose holder is gone (same host, no such process: a killed run) is stale: it is
+named, and the new run takes it over, so a run killed with SIGKILL still resumes.
+
+Local folders only: object stores have no exclusive create, so on a URI the job relies
+on its scheduler (one CronJob with concurrencyPolicy: Forbid) and says so in its docs.
+"""
+
+import json
+import os
+import socket
+import time
+from contextlib import contextmanager
+
+import pyarrow.fs as pafs
+
+from synth import ConfigError
+from synth.io.storage import filesystem
+
+LOCK = "_lock.json"
+
+
+@contextmanager
+def output_lock(folder: str, job: str):
+    """Hold `folder`'s lock while the block runs (created folder included)."""
+    fs, path = filesystem(str(folder))
+    if not isinstance(fs, pafs.LocalFileSystem):
+        yield
+        return
+    os.makedirs(path, exist_ok=True)
+    lock = os.path.join(path, LOCK)
+    me = {"host": socket.gethostname(), "pid": os.getpid(), "job": job, "since": time.time()}
+    while True:
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            break
+        except FileExistsError:
+            holder = _holder(lock, folder)
+            if not _gone(holder):
+                raise ConfigError(
+                    f"--output {folder} is being written by {holder['job']} (pid "
+                    f"{holder['pid']} on {holder['host']}, since "
+                    f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(holder['since']))}); "
+                    f"wait for it to end or use another --output (if no such run is alive, "
+                    f"delete {lock})"
+                ) from None
+            print(
+                f"{lock}: stale lock of a run that is gone (pid {holder['pid']} on "
+                f"{holder['host']}); taking it over"
+            )
+            _remove_if(lock, holder)
+    with os.fdopen(fd, "w") as f:
+        json.dump(me, f)
+    try:
+        yield
+    finally:
+        _remove_if(lock, me)
+
+
+def _holder(lock: str, folder: str) -> dict:
+    try:
+        with open(lock) as f:
+            holder = json.load(f)
+        return {k: holder[k] for k in ("host", "pid", "job", "since")}
+    except FileNotFoundError:
+        return {"host": "", "pid": -1, "job": "", "since": 0}  # released meanwhile
+    except (OSError, ValueError, KeyError, TypeError):
+        # written by os.open then json.dump: empty only for an instant, or after a crash
+        if time.time() - os.path.getmtime(lock) > 5:
+            return {"host": socket.gethostname(), "pid": -1, "job": "?", "since": 0}
+        raise ConfigError(
+            f"--output {folder} is being locked by another run right now; retry in a moment"
+        ) from None
+
+
+def _gone(holder: dict) -> bool:
+    """The holder is known dead: it ran on this host and no such process exists."""
+    if holder["pid"] == -1:
+        return True
+    if holder["host"] != socket.gethostname():
+        return False
+    try:
+        os.kill(holder["pid"], 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def _remove_if(lock: str, holder: dict) -> None:
+    """Delete the lock if it is still `holder`'s (never one another run took meanwhile)."""
+    try:
+        with open(lock) as f:
+            current = json.load(f)
+    except (OSError, ValueError):
+        current = None
+    if current is None or current.get("pid") == holder["pid"]:
+        try:
+            os.unlink(lock)
+        except FileNotFoundError:
+            pass

@@ -1,0 +1,105 @@
+"""An output folder is the job's only where it can prove it wrote there: foreign files
+are refused and left alone, a damaged run record is one line, one writer at a time."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from synth import ConfigError
+from synth.contract import SCHEMA
+from synth.io.lock import LOCK, output_lock
+from synth.io.shards import RUN_FILE, finished_shards, open_output, read_run
+
+
+def foreign_part(folder, name="part-0.parquet"):
+    """What pyarrow's own dataset writer names its first file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.table({"salary": [52000, 61000]}), folder / name)
+    return folder / name
+
+
+def test_a_folder_with_a_foreign_shard_and_no_run_record_is_refused(tmp_path):
+    part = foreign_part(tmp_path / "out")
+    before = part.read_bytes()
+    with pytest.raises(ConfigError, match=r"holds part-0.parquet but no _run.json.*new or empty"):
+        open_output(str(tmp_path / "out"), {"seed": 0}, "f" * 64)
+    assert part.read_bytes() == before and not (tmp_path / "out" / RUN_FILE).exists()
+
+
+def test_a_foreign_shard_beside_our_run_record_is_refused_not_deleted(tmp_path):
+    out = tmp_path / "out"
+    open_output(str(out), {"seed": 0}, "f" * 64)
+    part = foreign_part(out, "part-00000.parquet")
+    with pytest.raises(ConfigError, match=r"part-00000.parquet was not written by this job"):
+        finished_shards(str(out), {0: 3}, SCHEMA)
+    assert part.is_file()
+
+
+def test_our_own_shard_planned_otherwise_is_rewritten(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    mine = SCHEMA.empty_table().replace_schema_metadata({b"hrsynth.writer": b"generate"})
+    pq.write_table(mine, out / "part-00000.parquet")
+    assert finished_shards(str(out), {0: 3}) == set()
+    assert not (out / "part-00000.parquet").exists()
+
+
+@pytest.mark.parametrize("content", ["", "{not json", '{"fingerprint": "x"}', "[1, 2]"])
+def test_a_damaged_run_record_is_one_line_naming_it(tmp_path, content):
+    (tmp_path / RUN_FILE).write_text(content)
+    with pytest.raises(ConfigError, match=r"_run.json is damaged.*new --output") as error:
+        read_run(str(tmp_path))
+    assert "\n" not in str(error.value)
+
+
+def test_a_second_writer_in_another_process_is_refused_naming_the_first(tmp_path):
+    out = tmp_path / "out"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(out)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(ConfigError, match=rf"being written by generate \(pid {holder.pid} on"):
+            with output_lock(str(out), "deidentify"):
+                pass
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    # the holder was killed: its lock is stale and the next run takes it over
+    with output_lock(str(out), "deidentify"):
+        assert json.loads((out / LOCK).read_text())["pid"] == os.getpid()
+    assert not (out / LOCK).exists()  # released at the end
+
+
+HOLD = """
+import sys, time
+from synth.io.lock import output_lock
+with output_lock(sys.argv[1], "generate"):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_lock_held_in_this_process_refuses_a_nested_writer(tmp_path):
+    with output_lock(str(tmp_path), "generate"):
+        with pytest.raises(ConfigError, match="being written by generate"):
+            with output_lock(str(tmp_path), "generate"):
+                pass
+        assert (tmp_path / LOCK).exists()  # the refused one did not release the holder's
+    assert not (tmp_path / LOCK).exists()
+
+
+def test_a_lock_of_another_host_is_never_taken_over(tmp_path):
+    (tmp_path / LOCK).write_text(
+        json.dumps({"host": "node-7", "pid": 1, "job": "generate", "since": time.time()})
+    )
+    with pytest.raises(ConfigError, match=r"pid 1 on node-7.*delete .*_lock.json"):
+        with output_lock(str(tmp_path), "generate"):
+            pass
