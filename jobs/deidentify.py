@@ -34,7 +34,7 @@ from synth.config.options import options_from
 OPTIONS = DeidentifyOptions
 # Options that change what is written; the others (where, how many actors) do not.
 OUTPUT_OPTIONS = ("method", "detectors", "ner_model", "country", "seed", "shard_size")
-OUTPUT_OPTIONS += ("text_field", "id_field", "label_field")
+OUTPUT_OPTIONS += ("text_field", "id_field", "label_field", "keep_ids")
 # ... and, when a language model is used, these.
 LLM_OPTIONS = ("model", "temperature", "max_new_tokens", "batch_size")
 
@@ -47,7 +47,7 @@ def run(options) -> dict:
 
     started = time.time()
     docs = read_documents(
-        args.input, args.text_field, args.id_field, args.label_field, args.encoding
+        args.input, args.text_field, args.id_field, args.label_field, args.encoding, args.keep_ids
     )
     out = resolved(args.output)
     keys = args.key_output and resolved(args.key_output)

@@ -440,6 +440,12 @@ class DeidentifyOptions:
     )
     text_field: str = option("text", "the field holding each document's text")
     id_field: str = option("id", "the field holding each document's id (default: its position)")
+    keep_ids: bool = option(
+        False,
+        "copy the input's ids into the shareable output; by default it carries each "
+        "document's position and the key maps it to the original id (ids are often "
+        "e-mails or employee numbers)",
+    )
     label_field: str = option("label", "the field holding each document's label, if any")
     encoding: str = option("utf-8", "the input's text encoding (JSON, JSONL, CSV): e.g. latin-1")
     country: str = option("US", "surrogates' locale and date order (US, GB, DE, IT, ES, FR, NL)")
@@ -463,7 +469,8 @@ class DeidentifyOptions:
         )
         if not 0 <= self.temperature <= 5:
             raise ConfigError(f"--temperature must be in [0, 5], got {self.temperature}")
-        check_detectors(self.detector_names(), self.ner_model_path(), self.method)
+        names = self.detector_names()
+        check_detectors(names, self.ner_model_path() if "ner" in names else None, self.method)
         check_encoding("--encoding", self.encoding)
         if not 0 <= self.max_error_share <= 1:
             raise ConfigError(f"--max-error-share must be in [0, 1], got {self.max_error_share}")

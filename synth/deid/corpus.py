@@ -45,9 +45,16 @@ def read_documents(
     id_field: str = "id",
     label_field: str = "label",
     encoding: str = "utf-8",
+    keep_ids: bool = False,
 ) -> pa.Table:
-    """(id, text, label) for every document in `source`, a file or a folder of files of
-    one format; a missing id becomes the document's position, a missing label null.
+    """(id, original_id, text, label) for every document in `source`, a file or a folder
+    of files of one format, each record checked on its own: text must be text, an id and
+    a label are read as written (`007` stays `007`), a record without a label is
+    unlabelled, and ids are all given or all absent (then positions).
+
+    `id` is what the shareable output carries: the document's position in the input,
+    unless `keep_ids` (the user says the ids are not personal data); HR exports often key
+    rows by e-mail or national id, so the original id goes only to the key.
 
     Errors name the file, the line and what is wrong, never the content: the input is
     private, and messages reach consoles and logs."""
@@ -60,51 +67,110 @@ def read_documents(
         files = [path]
     else:
         raise ConfigError(f"--input {source}: no such file or folder")
-    table = pa.concat_tables([_read_one(f, encoding) for f in files], promote_options="permissive")
-    if table.num_rows == 0:
+    fields = {"text": text_field, "id": id_field, "label": label_field}
+    columns = {"id": [], "text": [], "label": []}
+    id_given = None  # whether the first record had an id: the others must agree
+    for file in files:
+        for where, record in _records(file, encoding):
+            row = _checked(record, fields, f"--input {file}: {where}")
+            if id_given is None:
+                id_given = row["id"] is not None
+            elif id_given != (row["id"] is not None):
+                raise ConfigError(
+                    f"--input {file}: {where}: field '{id_field}' is "
+                    f"{'missing' if id_given else 'given'} where the first document "
+                    f"{'has one' if id_given else 'has none'}; give every document an id, "
+                    "or none (positions are used)"
+                )
+            for name, values in columns.items():
+                values.append(row[name])
+    if not columns["text"]:
         raise ConfigError(f"--input {source}: no documents in it")
-    if text_field not in table.column_names:
-        raise ConfigError(
-            f"--input {source}: no text field '{text_field}' (fields: "
-            f"{', '.join(table.column_names)}); name it with --text-field"
-        )
-    texts = table.column(text_field).to_pylist()
-    empty = [i for i, t in enumerate(texts) if not isinstance(t, str)]
-    if empty:
-        raise ConfigError(
-            f"--input {source}: field '{text_field}' is missing or not text in "
-            f"{len(empty)} document(s), the first at position {empty[0]}"
-        )
-    ids = (
-        [str(i) for i in table.column(id_field).to_pylist()]
-        if id_field in table.column_names
-        else [str(i) for i in range(table.num_rows)]
-    )
-    if len(set(ids)) != len(ids):
+    positions = [str(i) for i in range(len(columns["text"]))]
+    original = columns["id"] if id_given else positions
+    if len(set(original)) != len(original):
         raise ConfigError(f"--input {source}: field '{id_field}' repeats ids; ids must be unique")
-    labels = (
-        [None if v is None else str(v) for v in table.column(label_field).to_pylist()]
-        if label_field in table.column_names
-        else [None] * table.num_rows
+    return pa.table(
+        {
+            "id": original if keep_ids else positions,
+            "original_id": original,
+            "text": columns["text"],
+            "label": columns["label"],
+        },
+        DOCUMENT_SCHEMA,
     )
-    return pa.table({"id": ids, "text": texts, "label": labels})
 
 
-def _read_one(path: Path, encoding: str) -> pa.Table:
+DOCUMENT_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("original_id", pa.string()),
+        ("text", pa.string()),
+        ("label", pa.string()),
+    ]
+)
+
+
+def _checked(record: dict, fields: dict, where: str) -> dict:
+    """One record's text, id and label, or one line saying which field is wrong and how
+    (its type, never its value)."""
+    text = record.get(fields["text"])
+    if fields["text"] not in record:
+        raise ConfigError(
+            f"{where}: no text field '{fields['text']}' (fields: {', '.join(map(str, record))}); "
+            "name it with --text-field"
+        )
+    if not isinstance(text, str):
+        raise ConfigError(f"{where}: field '{fields['text']}' is {_kind(text)}, not text")
+    row = {"text": text}
+    for name in ("id", "label"):
+        value = record.get(fields[name])
+        if value is None or (value == "" and name == "label"):
+            row[name] = None
+        elif isinstance(value, str) and value.strip():
+            row[name] = value
+        elif isinstance(value, int) and not isinstance(value, bool):
+            row[name] = str(value)
+        else:
+            raise ConfigError(
+                f"{where}: field '{fields[name]}' is {_kind(value)}; give text or a whole number"
+            )
+    return row
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "empty"
+    if isinstance(value, str):
+        return "blank text"
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+def _records(path: Path, encoding: str):
+    """(where, record) for each record of one file: `where` says line or row, for messages."""
     if path.suffix not in FORMATS:
         raise ConfigError(f"--input {path}: read {', '.join(FORMATS)} files")
     try:
         if path.suffix == ".parquet":
-            import pyarrow.parquet as pq
-
-            return pq.read_table(path)
+            yield from _parquet_records(path)
+            return
         if path.suffix == ".csv":
-            return _read_csv(path, encoding)
+            yield from _csv_records(path, encoding)
+            return
         text = path.read_bytes().decode(encoding)
         if path.suffix == ".json":
             rows = json.loads(text) if text.strip() else []
+            if not isinstance(rows, list):
+                raise ConfigError(f"--input {path}: expected a list of objects, one per document")
+            numbered = [(f"record {i}", row) for i, row in enumerate(rows, 1)]
         else:
-            rows = _jsonl_rows(path, text)
+            numbered = _jsonl_rows(path, text)
     except ConfigError:
         raise
     except UnicodeDecodeError as e:
@@ -115,9 +181,25 @@ def _read_one(path: Path, encoding: str) -> pa.Table:
         ) from None
     except (OSError, ValueError, pa.ArrowInvalid) as e:
         raise ConfigError(f"--input {path}: cannot read it ({type(e).__name__})") from None
-    if path.suffix in (".json", ".jsonl") and not all(isinstance(r, dict) for r in rows):
-        raise ConfigError(f"--input {path}: expected objects with a text field, one per document")
-    return pa.Table.from_pylist(rows)
+    for where, row in numbered:
+        if not isinstance(row, dict):
+            raise ConfigError(f"--input {path}: {where}: expected an object with a text field")
+        yield where, row
+
+
+def _parquet_records(path: Path):
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowInvalid) as e:
+        raise ConfigError(f"--input {path}: cannot read it ({type(e).__name__})") from None
+    for field in table.schema:
+        if pa.types.is_binary(field.type) or pa.types.is_large_binary(field.type):
+            raise ConfigError(f"--input {path}: column '{field.name}' is bytes, not text")
+    names = table.column_names
+    for number, values in enumerate(zip(*(table.column(n).to_pylist() for n in names)), 1):
+        yield f"row {number}", dict(zip(names, values))
 
 
 def _jsonl_rows(path: Path, text: str) -> list:
@@ -126,7 +208,7 @@ def _jsonl_rows(path: Path, text: str) -> list:
         if not line.strip():
             continue
         try:
-            rows.append(json.loads(line))
+            rows.append((f"line {number}", json.loads(line)))
         except json.JSONDecodeError as e:
             raise ConfigError(
                 f"--input {path}: line {number} is not JSON ({e.msg} at column {e.colno})"
@@ -134,38 +216,26 @@ def _jsonl_rows(path: Path, text: str) -> list:
     return rows
 
 
-def _read_csv(path: Path, encoding: str) -> pa.Table:
-    import pyarrow.csv as pacsv
-
-    try:
-        table = pacsv.read_csv(path, pacsv.ReadOptions(encoding=encoding))
-    except pa.ArrowInvalid:  # its message quotes the offending row: say where, not what
-        raise ConfigError(_csv_problem(path, encoding)) from None
-    binary = [f.name for f in table.schema if pa.types.is_binary(f.type)]
-    if binary:
-        raise ConfigError(_not_encoded(path, encoding, f"column '{binary[0]}'"))
-    return table
-
-
-def _csv_problem(path: Path, encoding: str) -> str:
-    """Which line of a CSV has another number of fields than its header."""
+def _csv_records(path: Path, encoding: str):
+    """Every field as written, as text: ids keep their leading zeros."""
     import csv
 
+    csv.field_size_limit(1 << 30)  # a document may be long; the default is 128 KiB
     try:
         with path.open(encoding=encoding, newline="") as f:
             reader = csv.reader(f)
-            width = len(next(reader, []))
+            header = next(reader, [])
             for row in reader:
-                if len(row) != width:
-                    return (
+                if len(row) != len(header):
+                    raise ConfigError(
                         f"--input {path}: line {reader.line_num} has {len(row)} fields where "
-                        f"the header has {width}; quote fields that hold a comma"
+                        f"the header has {len(header)}; quote fields that hold a comma"
                     )
+                yield f"line {reader.line_num}", dict(zip(header, row))
     except UnicodeDecodeError as e:
-        return _not_encoded(path, encoding, f"byte offset {e.start}")
+        raise ConfigError(_not_encoded(path, encoding, f"byte offset {e.start}")) from None
     except csv.Error as e:
-        return f"--input {path}: not a CSV file ({type(e).__name__})"
-    return f"--input {path}: cannot read it as CSV"
+        raise ConfigError(f"--input {path}: not a CSV file ({type(e).__name__})") from None
 
 
 def _not_encoded(path: Path, encoding: str, where: str) -> str:
@@ -176,10 +246,11 @@ def _not_encoded(path: Path, encoding: str, where: str) -> str:
 
 
 def corpus_fingerprint(documents: pa.Table) -> str:
-    """A digest of the documents (ids and texts), for refusing to resume on other input."""
+    """A digest of the documents (original ids and texts), for refusing to resume on other
+    input."""
     digest = hashlib.sha256()
     for doc_id, text in zip(
-        documents.column("id").to_pylist(), documents.column("text").to_pylist()
+        documents.column("original_id").to_pylist(), documents.column("text").to_pylist()
     ):
         digest.update(doc_id.encode() + b"\0" + text.encode() + b"\0")
     return digest.hexdigest()

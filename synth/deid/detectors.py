@@ -167,6 +167,39 @@ def check_detectors(names: list[str], ner_model: str | None, method: str = "tag"
             "--detectors ner needs a detector: none is built; run `hrsynth detector build` "
             "(make detector) or pass --ner-model"
         )
+    if "ner" in names:
+        check_ner_folder(ner_model)
+
+
+def check_ner_folder(model_dir: str) -> None:
+    """A detector folder that cannot load fails here, on the driver, in one line: not in
+    every actor, after Ray started, as hundreds of lines of transformers' trace. Reads the
+    config and the weights' header only (milliseconds)."""
+    import json
+
+    folder = Path(model_dir)
+    fix = "rebuild it with `hrsynth detector build` or pass another --ner-model"
+    try:
+        json.loads((folder / "config.json").read_text())
+    except FileNotFoundError:
+        raise ConfigError(
+            f"--ner-model {model_dir}: no fine-tuned model there (no config.json); run "
+            "`hrsynth detector build` or pass a built detector's folder"
+        ) from None
+    except (OSError, ValueError):
+        raise ConfigError(f"--ner-model {model_dir}: config.json is damaged; {fix}") from None
+    weights = folder / "model.safetensors"
+    if not weights.is_file():
+        if (folder / "pytorch_model.bin").is_file():
+            return
+        raise ConfigError(f"--ner-model {model_dir}: no weights (model.safetensors); {fix}")
+    from safetensors import safe_open
+
+    try:
+        with safe_open(str(weights), "pt") as f:
+            list(f.keys())
+    except Exception:  # noqa: BLE001 (safetensors raises its own types for a bad header)
+        raise ConfigError(f"--ner-model {model_dir}: model.safetensors is damaged; {fix}") from None
 
 
 def make_detectors(names: list[str], ner_model: str | None = None, llm=None) -> list:

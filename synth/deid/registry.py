@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from synth import ConfigError
+from synth.io.lock import shared_state_lock
 
 CARD_FILE = "detector.json"  # the card's data; README.md is its prose
 
@@ -29,6 +30,11 @@ def register(model_dir: str | Path) -> Path:
     card = read_card(model_dir)
     root = registry_dir()
     root.mkdir(parents=True, exist_ok=True)
+    with shared_state_lock(str(root / "default.json")):  # two builds registering at once
+        return _register(model_dir, card, root)
+
+
+def _register(model_dir, card: dict, root: Path) -> Path:
     target = root / card["version"]
     if not target.is_dir():
         staging = Path(tempfile.mkdtemp(prefix=f".{card['version']}-", dir=root))
@@ -45,8 +51,22 @@ def default_detector() -> dict | None:
     pointer = registry_dir() / "default.json"
     if not pointer.is_file():
         return None
-    entry = json.loads(pointer.read_text())
-    return entry if (Path(entry["path"]) / CARD_FILE).is_file() else None
+    try:
+        entry = json.loads(pointer.read_text())
+        if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
+            raise ValueError
+    except (OSError, ValueError):
+        raise ConfigError(
+            f"{pointer} is damaged (not the registry's pointer); rerun `hrsynth detector "
+            f"build`, or delete it to de-identify with presidio alone"
+        ) from None
+    if not (Path(entry["path"]) / CARD_FILE).is_file():
+        raise ConfigError(
+            f"the registered detector {entry.get('version', '?')} is missing: {entry['path']} "
+            f"holds no {CARD_FILE} (deleted or moved?); rerun `hrsynth detector build`, give "
+            f"--ner-model, or delete {pointer} to use presidio alone"
+        )
+    return entry
 
 
 def read_card(model_dir: str | Path) -> dict:

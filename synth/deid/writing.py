@@ -13,6 +13,8 @@ from synth.deid.methods import Replaced, deidentify
 from synth.io.shards import shard_path, writer_mark
 from synth.io.storage import write_table
 
+ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
+
 
 def make_tools(options: dict) -> tuple[list, LlmTask | None]:
     """The detectors and, for rewrite and abstract, the writer, built once where they run
@@ -33,7 +35,7 @@ def make_tools(options: dict) -> tuple[list, LlmTask | None]:
 
 
 def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_output) -> pa.Table:
-    """`block`: id, text, label, shard; `tools`: make_tools' detectors and writer.
+    """`block`: id, original_id, text, label, shard; `tools`: make_tools' detectors and writer.
     Returns shard, rows, spans per shard written."""
     ids, texts = block.column("id").to_pylist(), block.column("text").to_pylist()
     detectors, writer = tools
@@ -43,8 +45,8 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
     except Exception:  # noqa: BLE001 (find the document at fault; the others go through)
         done = [_one(doc_id, text, args) for doc_id, text in zip(ids, texts)]
     rows, keys = defaultdict(list), defaultdict(list)
-    for doc_id, label, shard, result in zip(
-        ids, block.column("label").to_pylist(), block.column("shard").to_pylist(), done
+    for doc_id, original, label, shard, result in zip(
+        ids, *(block.column(c).to_pylist() for c in ("original_id", "label", "shard")), done
     ):
         rows[shard].append(
             {
@@ -57,6 +59,10 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
             }
         )
         keys[shard] += [{"id": doc_id, **entry} for entry in result.key]
+        if original != doc_id:  # the shareable id is a position: the key says whose
+            keys[shard].append(
+                {"id": doc_id, "type": ID_TYPE, "original": original, "replacement": doc_id}
+            )
     counts = {"shard": [], "rows": [], "spans": []}
     for shard in sorted(rows):
         if key_output:

@@ -13,6 +13,7 @@ conservative reading when that source changes.
 import time
 
 from synth import ConfigError
+from synth.io.lock import shared_state_lock
 from synth.io.storage import exists, filesystem, join, read_json, write_json
 
 ACCOUNT = "privacy_account.json"
@@ -37,7 +38,15 @@ def check(account: dict, epsilon: float, total_budget: float | None) -> None:
 
 
 def charge(root: str, version: str, epsilon: float, data: str, total_budget: float | None) -> dict:
-    """Record one refit (checked against the budget first); returns the new account."""
+    """Record one refit (checked against the budget first); returns the new account.
+    Read, check and rewrite happen under the root's lock: two refits at once (a
+    schedule and a person) would otherwise both read the old total, and one charge would
+    be lost: ε under-counted."""
+    with shared_state_lock(join(root, ACCOUNT)):
+        return _charge(root, version, epsilon, data, total_budget)
+
+
+def _charge(root: str, version: str, epsilon: float, data: str, total_budget) -> dict:
     account = read_account(root)
     check(account, epsilon, total_budget)
     entries = [

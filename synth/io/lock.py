@@ -1,4 +1,6 @@
-"""One writer at a time per output folder: a lock file naming its holder.
+"""One writer at a time: per output folder, a lock file naming its holder; per file of
+shared state (the privacy account, the detector registry, model caches), a file lock
+held for one read-modify-write.
 
 Two runs writing one folder at once would leave shards of both under one manifest: a
 silently mixed dataset. A job holds `_lock.json` (host, pid, job, since) in its output
@@ -14,7 +16,7 @@ import json
 import os
 import socket
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import pyarrow.fs as pafs
 
@@ -104,3 +106,17 @@ def _remove_if(lock: str, holder: dict) -> None:
             os.unlink(lock)
         except FileNotFoundError:
             pass
+
+
+def shared_state_lock(location: str, timeout_s: float = 600):
+    """An exclusive lock on `location` (a file another process may read, change and
+    rewrite at the same time) for one read-modify-write; waits for the holder. A
+    `filelock` beside the file on a local disk; object stores have no lock (nullcontext)."""
+    import filelock
+
+    fs, path = filesystem(str(location))
+    if not isinstance(fs, pafs.LocalFileSystem):
+        return nullcontext()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    folder, name = os.path.split(path)
+    return filelock.FileLock(os.path.join(folder, f".{name}.lock"), timeout=timeout_s)

@@ -14,7 +14,12 @@ from synth import ConfigError
     [
         ('{"body": "x"}\n', [], "no text field 'text' (fields: body); name it with --text-field"),
         ("", [], "no documents in it"),
-        ('{"text": 3}\n', [], "field 'text' is missing or not text in 1 document(s)"),
+        ('{"text": 3}\n', [], "line 1: field 'text' is a number, not text"),
+        ('{"text": "a"}\n{"body": "b"}\n', [], "line 2: no text field 'text' (fields: body)"),
+        ('{"id": "a", "text": "a"}\n{"text": "b"}\n', [], "line 2: field 'id' is missing"),
+        ('{"id": true, "text": "a"}\n', [], "line 1: field 'id' is a boolean"),
+        ('{"text": "a", "label": ["x"]}\n', [], "line 1: field 'label' is a list"),
+        ('[{"text": "a"}]\n', [], "line 1: expected an object with a text field"),
         ('{"id": 1, "text": "a"}\n{"id": 1, "text": "b"}\n', [], "repeats ids"),
         (
             '{"text": "a"}\n',
@@ -105,6 +110,10 @@ SECRET = "Paul Smith, SSN 123-45-6789"
         ("rows.jsonl", f'{{"text": "{SECRET}"}}\n{{"text": "{SECRET}\n'.encode(), [], "line 2"),
         ("rows.jsonl", f'{{"text": "Jos\xe9 {SECRET}"}}\n'.encode("latin-1"), [], "latin-1"),
         ("rows.jsonl", b'{"text": "a"}\n', ["--encoding", "klingon"], "unknown encoding"),
+        # pyarrow's merge error printed another document's text with its number
+        ("rows.jsonl", f'{{"text": "{SECRET}"}}\n{{"text": 3}}\n'.encode(), [], "line 2"),
+        ("rows.json", f'[{{"text": "{SECRET}"}}, {{"text": null}}]'.encode(), [], "record 2"),
+        ("rows.csv", f'id,text\n1,"{SECRET}"\n,"b"\n'.encode(), [], "line 3: field 'id'"),
     ],
 )
 def test_errors_say_where_never_what(tmp_path, capsys, name, content, args, message):
@@ -134,3 +143,42 @@ def test_an_unset_key_variable_is_named_by_the_flag(tmp_path, capsys, monkeypatc
     argv += ["--method", "rewrite", "--model", "openai:m", "--api-key-env", "HRSYNTH_TEST_KEY"]
     assert deidentify.main(argv) == 2
     assert "--api-key-env: the variable HRSYNTH_TEST_KEY is not set" in capsys.readouterr().err
+
+
+def test_fields_are_read_per_record_and_ids_as_written(tmp_path):
+    """The schema came from the first record (a later label was lost) and CSV ids were
+    numbers (007 became 7, and 007 beside 7 was a repeat)."""
+    from synth.deid.corpus import read_documents
+
+    (tmp_path / "a.jsonl").write_text('{"text": "a"}\n{"text": "b", "label": "payroll"}\n')
+    docs = read_documents(str(tmp_path / "a.jsonl"))
+    assert docs.column("label").to_pylist() == [None, "payroll"]
+    (tmp_path / "b.csv").write_text('id,text,label\n007,"x",\n7,"y",leave\n')
+    docs = read_documents(str(tmp_path / "b.csv"), keep_ids=True)
+    assert docs.column("id").to_pylist() == ["007", "7"]
+    assert docs.column("label").to_pylist() == [None, "leave"]
+
+
+def test_the_shareable_id_is_a_position_unless_kept(tmp_path):
+    from synth.deid.corpus import read_documents
+
+    (tmp_path / "a.jsonl").write_text(
+        '{"id": "ana.souza@example.com", "text": "a"}\n{"id": "EMP-004512", "text": "b"}\n'
+    )
+    docs = read_documents(str(tmp_path / "a.jsonl"))
+    assert docs.column("id").to_pylist() == ["0", "1"]
+    assert docs.column("original_id").to_pylist() == ["ana.souza@example.com", "EMP-004512"]
+    kept = read_documents(str(tmp_path / "a.jsonl"), keep_ids=True)
+    assert kept.column("id").to_pylist() == kept.column("original_id").to_pylist()
+
+
+def test_parquet_files_whose_text_types_differ_name_the_file(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from synth.deid.corpus import read_documents
+
+    pq.write_table(pa.table({"text": ["a"]}), tmp_path / "a.parquet")
+    pq.write_table(pa.table({"text": [3]}), tmp_path / "b.parquet")
+    with pytest.raises(ConfigError, match=r"b.parquet: row 1: field 'text' is a number"):
+        read_documents(str(tmp_path))

@@ -41,13 +41,18 @@ def test_shareable_output_and_the_key_only_when_asked(ray_local, corpus, tmp_pat
     assert not [v for v in planted if v.encode() in written]  # shards, manifest, run file
     assert not list(tmp_path.glob("**/key*")) and manifest["key_written"] is False
     rows = pq.read_table(out).sort_by("id").to_pylist()
-    assert [r["id"] for r in rows] == ["t0", "t1", "t2"] and rows[2]["spans"] == []
+    # the input's ids stay private: the shareable rows carry positions
+    assert [r["id"] for r in rows] == ["0", "1", "2"] and rows[2]["spans"] == []
+    assert b"t1" not in written
     assert rows[2]["text"] == "Nothing personal here, just a question about the canteen."
     assert manifest["spans_per_type"]["PERSON"] >= 2 and manifest["rows_with_error"] == 0
 
     keyed, key = tmp_path / "keyed", tmp_path / "key"
     deidentify.run({**options, "output": str(keyed), "key_output": str(key)})
-    originals = set(pq.read_table(key).column("original").to_pylist())
+    key_rows = pq.read_table(key).to_pylist()
+    originals = {r["original"] for r in key_rows}
+    ids = {r["original"]: r["replacement"] for r in key_rows if r["type"] == "DOCUMENT_ID"}
+    assert ids == {"t0": "0", "t1": "1", "t2": "2"}
     # owner-only, whatever the umask: the key re-identifies people
     assert key.stat().st_mode & 0o777 == 0o700
     assert {p.stat().st_mode & 0o777 for p in key.iterdir()} == {0o600}
@@ -59,9 +64,11 @@ def test_shareable_output_and_the_key_only_when_asked(ray_local, corpus, tmp_pat
 
 def test_a_rerun_resumes_after_the_shards_written(ray_local, corpus, tmp_path, capsys):
     options = {"input": str(corpus), "text_field": "body", "shard_size": 1, "method": "tag"}
+    options["keep_ids"] = True  # the user vouches that its ids are not personal data
     out = tmp_path / "out"
     deidentify.run({**options, "output": str(out)})
     first = pq.read_table(out).sort_by("id")
+    assert first.column("id").to_pylist() == ["t0", "t1", "t2"]
     (out / "part-00001.parquet").unlink()  # as if the job had died before writing it
     (out / "notes.txt").write_text("a user's note beside the shards, never read as rows")
     capsys.readouterr()
@@ -87,7 +94,7 @@ def test_rewrite_through_a_served_endpoint_and_abstract_in_process(ray_local, tm
             {**options, "method": "rewrite", "model": "openai:smollm2", "base_url": url}
         )
     rows = pq.read_table(out).sort_by("id").to_pylist()
-    assert [r["id"] for r in rows] == ["t0", "t1"] and manifest["rows_with_error"] == 0
+    assert [r["id"] for r in rows] == ["0", "1"] and manifest["rows_with_error"] == 0
     assert all(r["text"].strip() and r["method"] == "rewrite" for r in rows)
     assert manifest["model"] == "openai:smollm2" and manifest["detectors"] == []
 

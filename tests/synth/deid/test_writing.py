@@ -18,6 +18,7 @@ def test_a_failed_document_is_written_without_text_and_its_error_quotes_nothing(
     block = pa.table(
         {
             "id": ["a", "b"],
+            "original_id": ["a", "b"],
             "text": ["a plain question", "my secret is Paul Smith"],
             "label": [None, None],
             "shard": [0, 0],
