@@ -7,7 +7,7 @@ scaled up. `check_fields` names the field, the type it needs and the value it go
 
 import types
 import typing
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 from synth import ConfigError
 
@@ -20,6 +20,28 @@ NAMES = {
     list: "a list",
     type(None): "empty (null)",
 }
+
+
+@dataclass(frozen=True)
+class Range:
+    """Bounds of a number, declared beside its type: `Annotated[int, Range(ge=1)]`.
+    check_fields enforces them with the type, so `concurrency: 0` fails on the driver,
+    not inside the actors."""
+
+    ge: float | None = None
+    gt: float | None = None
+    le: float | None = None
+
+    def __str__(self) -> str:
+        bounds = ((">=", self.ge), (">", self.gt), ("<=", self.le))
+        return " and ".join(f"{op} {v:g}" for op, v in bounds if v is not None)
+
+    def holds(self, value) -> bool:
+        return not (
+            (self.ge is not None and value < self.ge)
+            or (self.gt is not None and value <= self.gt)
+            or (self.le is not None and value > self.le)
+        )
 
 
 def _matches(value, hint) -> bool:
@@ -59,13 +81,18 @@ def describe(hint) -> str:
 def check_fields(obj, where: str, name=str) -> None:
     """Raise ConfigError on the first field whose value does not fit its annotation;
     `name` spells a field in the message (a CLI job's flags: '--num-docs')."""
-    hints = typing.get_type_hints(type(obj))
+    hints = typing.get_type_hints(type(obj), include_extras=True)
     for f in fields(obj):
-        value = getattr(obj, f.name)
-        if not _matches(value, hints[f.name]):
-            raise ConfigError(
-                f"{where}{name(f.name)} must be {describe(hints[f.name])}, got {value!r}"
-            )
+        value, hint = getattr(obj, f.name), hints[f.name]
+        ranges = []
+        if typing.get_origin(hint) is typing.Annotated:
+            hint, *extras = typing.get_args(hint)
+            ranges = [r for r in extras if isinstance(r, Range)]
+        if not _matches(value, hint):
+            raise ConfigError(f"{where}{name(f.name)} must be {describe(hint)}, got {value!r}")
+        for bounds in ranges:
+            if value is not None and not bounds.holds(value):
+                raise ConfigError(f"{where}{name(f.name)} must be {bounds}, got {value!r}")
 
 
 def reject_unknown(settings, cls, where: str = "") -> None:

@@ -31,6 +31,7 @@ from synth.config.sections import (
 )
 from synth.deid.audit import AuditSettings
 from synth.docs import PLANNER_VERSION, kind
+from synth.docs.persona import check_countries
 from synth.docs.tickets.forms import MODES
 from synth.docs.tickets.traits import STYLES, traits_from, weights
 from synth.generation.backends import check_backend
@@ -173,7 +174,10 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     try:
         dt.date.fromisoformat(run.reference_date)
     except (TypeError, ValueError):
-        raise ConfigError(f"reference_date {run.reference_date!r} is not YYYY-MM-DD") from None
+        raise ConfigError(
+            f"reference_date {run.reference_date!r} is not a date written YYYY-MM-DD"
+        ) from None
+    check_countries(run.countries)  # here, not in the actors after Ray started
     return cfg
 
 

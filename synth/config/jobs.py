@@ -472,6 +472,12 @@ class DeidentifyOptions:
         names = self.detector_names()
         check_detectors(names, self.ner_model_path() if "ner" in names else None, self.method)
         check_encoding("--encoding", self.encoding)
+        from synth.docs.persona import load_countries
+
+        if self.country not in load_countries():
+            raise ConfigError(
+                f"--country {self.country!r} unknown; use one of {', '.join(load_countries())}"
+            )
         if not 0 <= self.max_error_share <= 1:
             raise ConfigError(f"--max-error-share must be in [0, 1], got {self.max_error_share}")
         if self.key_output and self.method in ("rewrite", "abstract"):

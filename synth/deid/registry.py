@@ -53,13 +53,13 @@ def default_detector() -> dict | None:
         return None
     try:
         entry = json.loads(pointer.read_text())
-        if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
-            raise ValueError
     except (OSError, ValueError):
+        entry = None
+    if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
         raise ConfigError(
             f"{pointer} is damaged (not the registry's pointer); rerun `hrsynth detector "
             f"build`, or delete it to de-identify with presidio alone"
-        ) from None
+        )
     if not (Path(entry["path"]) / CARD_FILE).is_file():
         raise ConfigError(
             f"the registered detector {entry.get('version', '?')} is missing: {entry['path']} "

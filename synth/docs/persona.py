@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-import yaml
+from synth.io.files import load_yaml
 from faker import Faker
 
 from synth import DATA_DIR, ConfigError
@@ -33,7 +33,7 @@ class Country:
 
 @cache
 def load_countries() -> dict[str, Country]:
-    doc = yaml.safe_load((DATA_DIR / "countries.yaml").read_text(encoding="utf-8"))
+    doc = load_yaml((DATA_DIR / "countries.yaml").read_text(encoding="utf-8"), "countries.yaml")
     return {code: Country(code=code, **fields) for code, fields in doc.items()}
 
 

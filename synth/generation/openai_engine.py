@@ -24,10 +24,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from http import HTTPStatus
+from typing import Annotated
 
 import requests
 
 from synth import ConfigError
+from synth.checks import Range
 from synth.generation.engine import FailedPrompt
 from synth.generation.params import GenerationParams
 from synth.generation.server import OWNER, STOPPING
@@ -52,12 +54,12 @@ class Endpoint:
 
     base_url: str = "http://127.0.0.1:8000/v1"
     api_key_env: str | None = None  # the variable holding the key; None: no key sent
-    concurrency: int = 8  # requests in flight per actor
-    requests_per_s: float | None = None  # cap per actor; None: no cap
-    timeout_s: float = 120.0
-    max_attempts: int = 6
-    backoff_s: float = 0.5  # first retry waits up to this long, doubling each time
-    backoff_cap_s: float = 30.0
+    concurrency: Annotated[int, Range(ge=1)] = 8  # requests in flight per actor
+    requests_per_s: Annotated[float | None, Range(gt=0)] = None  # cap per actor; None: no cap
+    timeout_s: Annotated[float, Range(gt=0)] = 120.0
+    max_attempts: Annotated[int, Range(ge=1)] = 6
+    backoff_s: Annotated[float, Range(ge=0)] = 0.5  # first retry waits up to this, doubling
+    backoff_cap_s: Annotated[float, Range(ge=0)] = 30.0
 
 
 def is_endpoint_model(model: str) -> bool:

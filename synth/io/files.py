@@ -7,10 +7,47 @@ import yaml
 from synth import ConfigError
 
 
+class StrictLoader(yaml.SafeLoader):
+    """YAML as written: a key given twice is an error (PyYAML keeps the last one
+    silently), and a date-like value that is no date (2026-02-30) stays text, for the
+    setting's own check to name, instead of failing inside the parser."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                mark = key_node.start_mark
+                raise ConfigError(
+                    f"{self.name}: key '{key}' is given twice (line {mark.line + 1}); keep one"
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+    def construct_yaml_timestamp(self, node):
+        try:
+            return super().construct_yaml_timestamp(node)
+        except ValueError:
+            return self.construct_scalar(node)
+
+
+StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", StrictLoader.construct_yaml_timestamp)
+
+
+def load_yaml(text: str, name: str) -> object:
+    """Parse YAML text with StrictLoader; `name` says where it came from in messages."""
+    loader = StrictLoader(text)
+    loader.name = name
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
 def read_yaml(path: Path, what: str) -> object:
     """Parse a YAML file, turning parse and IO errors into a one-line ConfigError."""
     try:
-        return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        return load_yaml(Path(path).read_text(encoding="utf-8"), f"{what} {path}")
     except FileNotFoundError:
         raise ConfigError(f"{what} file not found: {path}; check the path") from None
     except yaml.YAMLError as e:

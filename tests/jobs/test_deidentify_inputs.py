@@ -38,6 +38,7 @@ from synth import ConfigError
             "--key-output: --method rewrite has no key",
         ),
         ('{"text": "a"}\n', ["--temperature", "9"], "--temperature must be in [0, 5], got 9"),
+        ('{"text": "a"}\n', ["--country", "XX"], "--country 'XX' unknown; use one of US"),
         (
             '{"text": "a"}\n',
             ["--method", "abstract", "--model", "no/such-model-here"],

@@ -26,6 +26,17 @@ PROBES = [
     ({"num_actors": 2, "min_actors": 3}, "min_actors must be in [1, num_actors=2], got 3"),
     ({"max_error_share": 0}, "max_error_share must be in (0, 1], got 0"),
     ({"actor_memory_gb": -1}, "actor_memory_gb must be positive, got -1"),
+    # found in the actors after 42 s, as 69 lines of Ray trace
+    ({"countries": ["US", "XX"]}, "countries: unknown or empty ['XX']"),
+    (
+        {"model": "openai:m", "engine": {"concurrency": 0}},
+        "engine.concurrency must be >= 1, got 0",
+    ),
+    (
+        {"model": "openai:m", "engine": {"max_attempts": 0}},
+        "engine.max_attempts must be >= 1, got 0",
+    ),
+    ({"model": "openai:m", "engine": {"timeout_s": 0}}, "engine.timeout_s must be > 0, got 0"),
 ]
 
 
@@ -68,3 +79,20 @@ def test_an_unknown_hub_model_is_refused_on_the_driver(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err and "model 'no-such-org/no-model'" in err, err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        # PyYAML's own date parser raised deep inside the file read (45 lines)
+        ("run:\n  reference_date: 2026-02-30\n", "'2026-02-30' is not a date written YYYY-MM-DD"),
+        # PyYAML kept the last of two keys without a word
+        ("run:\n  seed: 1\n  num_docs: 8\n  seed: 2\n", "key 'seed' is given twice (line 4)"),
+    ],
+)
+def test_what_yaml_hides_is_one_line(tmp_path, capsys, text, message):
+    config = tmp_path / "config.yaml"
+    config.write_text(text)
+    code = generate_job.main(["--config", str(config), "--output", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and message in err, err

@@ -12,6 +12,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from synth.io.files import load_yaml
+
 from synth import DATA_DIR, ConfigError
 
 SOURCES_DIR = DATA_DIR / "sources"
@@ -41,7 +43,7 @@ def read_list(name: str, folder: Path = LISTS_DIR) -> list[str]:
 
 def read_mapping(name: str) -> dict:
     try:
-        return yaml.safe_load((LISTS_DIR / name).read_text(encoding="utf-8"))
+        return load_yaml((LISTS_DIR / name).read_text(encoding="utf-8"), name)
     except (OSError, yaml.YAMLError):
         raise ConfigError(f"list {LISTS_DIR / name} is unreadable; restore it from git") from None
 

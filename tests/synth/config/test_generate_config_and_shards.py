@@ -76,9 +76,13 @@ def row(i, text="Hello Paris.", **kw):
 def test_resume_skips_finished_shards_and_refuses_other_configs(tmp_path):
     run = open_output(tmp_path, {"seed": 1}, "f1")
     write_shard(tmp_path, 0, [row(0), row(1)])
-    (tmp_path / "part-00001.parquet").write_bytes(b"torn")  # a crash mid-write elsewhere
     assert finished_shards(tmp_path, {0: 2, 1: 2, 2: 1}) == {0}
-    assert not (tmp_path / "part-00001.parquet").exists()
+    # our writes are atomic: an unreadable shard is not ours, and is named, never deleted
+    (tmp_path / "part-00001.parquet").write_bytes(b"torn")
+    with pytest.raises(ConfigError, match="part-00001.parquet was not written by this job"):
+        finished_shards(tmp_path, {0: 2, 1: 2, 2: 1})
+    assert (tmp_path / "part-00001.parquet").read_bytes() == b"torn"
+    (tmp_path / "part-00001.parquet").unlink()
     assert open_output(tmp_path, {"seed": 1}, "f1")["run_id"] == run["run_id"]
     with pytest.raises(ConfigError, match=r"different config \(differs in: seed\)"):
         open_output(tmp_path, {"seed": 2}, "f2")
