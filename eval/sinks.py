@@ -52,7 +52,8 @@ def _check_mlflow(uri: str) -> None:
             "--mlflow-uri needs MLflow: pip install mlflow-skinny (or mlflow)"
         ) from None
     if not uri.startswith(("http://", "https://")):
-        return  # a local store (file:, a folder, sqlite:): written at the end
+        _check_local_mlflow(uri)
+        return
     import requests
 
     try:
@@ -61,6 +62,22 @@ def _check_mlflow(uri: str) -> None:
         raise ConfigError(
             f"--mlflow-uri {uri}: no MLflow server answers within {MLFLOW_TIMEOUT_S} s "
             f"({type(e).__name__}); start it, or drop --mlflow-uri"
+        ) from None
+
+
+def _check_local_mlflow(uri: str) -> None:
+    """A local store (a folder, file:, sqlite:) opened and read now: one that cannot be
+    written (a missing driver, a read-only folder) was found only after training."""
+    from mlflow.tracking import MlflowClient
+
+    try:
+        MlflowClient(tracking_uri=uri).search_experiments(max_results=1)
+    except Exception as e:  # noqa: BLE001 (each store raises its own kinds)
+        reason = (str(e).strip().splitlines() or [""])[0][:120]
+        raise ConfigError(
+            f"--mlflow-uri {uri}: cannot open this MLflow store ({type(e).__name__}: "
+            f"{reason}); give a store you can write (an http:// server, a folder you own), "
+            "or drop --mlflow-uri"
         ) from None
 
 

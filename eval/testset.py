@@ -111,8 +111,7 @@ def _is_span(span) -> bool:
     return (
         isinstance(span, (list, tuple))
         and len(span) == 3
-        and isinstance(span[0], int)
-        and isinstance(span[1], int)
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in span[:2])
         and isinstance(span[2], str)
     )
 
@@ -125,6 +124,8 @@ def load_testset(
     labels None: any label is accepted (CV roles), spelled as first seen."""
     path = Path(path)
     records = _records(path)
+    if not records:
+        raise ConfigError(f"--test {path}: no records in it; give a labelled test set")
     allowed = None if labels is None else {label.lower(): label for label in labels}
     problems = [
         f"record {i}: {reason}"

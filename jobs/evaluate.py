@@ -55,16 +55,28 @@ def _tasks(args: EvaluateOptions) -> list[str]:
 
 
 def _check_train(location: str) -> None:
-    from synth.io.storage import filesystem, list_names
+    from synth.io.storage import filesystem, join, list_names
 
     if location.lower().endswith((".csv", ".jsonl", ".json")):
         if not Path(location).is_file():
             raise ConfigError(f"--train {location}: file not found; check the path")
         return
     fs, folder = filesystem(location)
-    if not any(n.endswith(".parquet") and not n.startswith("_") for n in list_names(fs, folder)):
+    shards = [n for n in list_names(fs, folder) if n.endswith(".parquet") and not n.startswith("_")]
+    if not shards:
         raise ConfigError(
             f"--train {location}: no Parquet shards there; run `hrsynth generate` into it first"
+        )
+    import pyarrow.parquet as pq
+
+    with fs.open_input_file(join(folder, shards[0])) as f:
+        columns = set(pq.read_schema(f).names)
+    missing = sorted({"text", "label", "entities"} - columns)
+    if missing:
+        made_by = " (a deidentify output)" if {"spans", "method"} <= columns else ""
+        raise ConfigError(
+            f"--train {location}: {shards[0]} has no {', '.join(missing)} column{made_by}; "
+            "evaluate trains on `hrsynth generate` outputs"
         )
 
 

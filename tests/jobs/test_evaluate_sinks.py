@@ -40,3 +40,50 @@ def test_a_sink_that_fails_at_the_end_is_a_warning_and_the_results_stay(tmp_path
     write_sinks(result, str(blocked / "history"), None, 0.02)  # a folder under a file
     assert set(result["sink_errors"]) == {"history"}
     assert "warning: the history sink failed" in capsys.readouterr().err
+
+
+def test_a_local_mlflow_store_that_cannot_be_written_stops_the_run_before_the_work(
+    tmp_path, capsys
+):
+    """It was found only after training, and the job exited 0."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    assert _evaluate(tmp_path, "--mlflow-uri", f"file://{blocked}/mlruns") == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot open this MLflow store" in err and "\n" not in err
+    assert not (tmp_path / "eval").exists()
+
+
+def test_training_on_a_deidentify_output_is_named_before_the_work(tmp_path, capsys):
+    from synth.deid.corpus import DEID_SCHEMA
+
+    train = tmp_path / "train"
+    train.mkdir()
+    pq.write_table(DEID_SCHEMA.empty_table(), train / "part-00000.parquet")
+    out = tmp_path / "eval"
+    argv = ["--train", str(train), "--test", TEST, "--output", str(out)]
+    assert evaluate.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "has no entities column (a deidentify output)" in err and "\n" not in err
+    assert not out.exists()
+
+
+def test_an_empty_test_set_and_boolean_offsets_are_named(tmp_path, capsys):
+    import json
+
+    (tmp_path / "train").mkdir()
+    for content, message in [
+        ("[]", "no records in it"),
+        (
+            json.dumps(
+                [{"text": "I need a day off", "label": "leave", "entities": [[True, 5, "x"]]}]
+            ),
+            "is not [start, end, label]",
+        ),
+    ]:
+        test = tmp_path / "test.json"
+        test.write_text(content)
+        argv = ["--train", str(tmp_path / "train"), "--test", str(test), "--output", "o"]
+        assert evaluate.main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert message in err and "\n" not in err, err
