@@ -65,9 +65,11 @@ def test_a_second_writer_in_another_process_is_refused_naming_the_first(tmp_path
     )
     try:
         assert holder.stdout.readline().strip() == "held"
-        with pytest.raises(ConfigError, match=rf"being written by generate \(pid {holder.pid} on"):
-            with output_lock(str(out), "deidentify"):
-                pass
+        refused = pytest.raises(
+            ConfigError, match=rf"being written by generate \(pid {holder.pid} "
+        )
+        with refused, output_lock(str(out), "deidentify"):
+            pass
     finally:
         holder.kill()
         holder.wait()
@@ -89,9 +91,9 @@ with output_lock(sys.argv[1], "generate"):
 
 def test_a_lock_held_in_this_process_refuses_a_nested_writer(tmp_path):
     with output_lock(str(tmp_path), "generate"):
-        with pytest.raises(ConfigError, match="being written by generate"):
-            with output_lock(str(tmp_path), "generate"):
-                pass
+        refused = pytest.raises(ConfigError, match="being written by generate")
+        with refused, output_lock(str(tmp_path), "generate"):
+            pass
         assert (tmp_path / LOCK).exists()  # the refused one did not release the holder's
     assert not (tmp_path / LOCK).exists()
 
@@ -100,6 +102,6 @@ def test_a_lock_of_another_host_is_never_taken_over(tmp_path):
     (tmp_path / LOCK).write_text(
         json.dumps({"host": "node-7", "pid": 1, "job": "generate", "since": time.time()})
     )
-    with pytest.raises(ConfigError, match=r"pid 1 on node-7.*delete .*_lock.json"):
-        with output_lock(str(tmp_path), "generate"):
-            pass
+    refused = pytest.raises(ConfigError, match=r"pid 1 on node-7.*delete .*_lock.json")
+    with refused, output_lock(str(tmp_path), "generate"):
+        pass
