@@ -27,6 +27,13 @@ from synth.docs.tickets.forms import MONTHS, WEEKDAYS, load_catalogue
 from synth.generation.numbers import ordinal
 
 MONTH_WORD = "|".join(MONTHS + [m[:3] for m in MONTHS])
+# Between the two ends of a date range, tried in turn: spaced words and dashes, an en or
+# em dash; then, inside an end, a hyphen after a day or a year ("3-7 March",
+# "03/03/2024-07/03/2024"). Captured: a range is written back with its own separators.
+RANGE_SEPARATORS = [
+    re.compile(r"(\s+(?:to|until|till|through|and|-)\s+|\s*[–—]\s*)", re.IGNORECASE),
+    re.compile(r"((?<=^\d)-|(?<=^\d\d)-|(?<=\dst|\dnd|\drd|\dth)-|(?<=\d{4})-(?=\d{1,2}[/.]))"),
+]
 LOCALES = {"US": "en_US", "GB": "en_GB", "DE": "de_DE", "IT": "it_IT", "ES": "es_ES",
            "FR": "fr_FR", "NL": "nl_NL"}  # fmt: skip
 
@@ -131,9 +138,47 @@ class Surrogates:
         return re.sub(r"\d+(?:[.,]\d+)?", shifted, original, count=1)
 
     def _date(self, original: str) -> str:
-        return shift_date(original, self.date_offset, self.month_first) or self.faker.date(
-            "%d %B %Y"
-        )
+        """Every date in the span moved by the document's one offset, a range end to end,
+        so intervals survive (a span that read as no date became a random one)."""
+        return self._range(original, RANGE_SEPARATORS)
+
+    def _range(self, text: str, separators: list) -> str:
+        """`text` as a date, else split at the first kind of separator that splits it and
+        each end moved on its own (then at the next kind, inside an end)."""
+        if (whole := shift_date(text, self.date_offset, self.month_first)) is not None:
+            return whole
+        for i, separator in enumerate(separators):
+            parts = separator.split(text)
+            if len(parts) == 1:
+                continue
+            ends = parts[::2]
+            moved = [
+                self._range_end(end, ends[j - 1] if j else ends[j + 1], separators[i + 1 :])
+                for j, end in enumerate(ends)
+            ]
+            parts[::2] = moved
+            return "".join(parts)
+        return self._range_end(text, "", [])
+
+    def _range_end(self, part: str, neighbour: str, separators: list) -> str:
+        """One end of a range: a date, a bare day that takes its month from the other end
+        ('March 3 to 7, 2024'), a range itself, or no date: its digits redrawn (an IP
+        address stays an address), its words kept (a holiday's name identifies no one)."""
+        lead = re.match(r"\s*(?:(?:from|between|since|on|the)\s+)?", part, re.IGNORECASE).group()
+        body = part[len(lead) :]
+        if (new := shift_date(body, self.date_offset, self.month_first)) is not None:
+            return lead + new
+        month = re.search(rf"\b({MONTH_WORD})\b", neighbour or "", re.IGNORECASE)
+        day = re.fullmatch(r"(\d{1,2})(st|nd|rd|th)?(,? \d{4})?", body)
+        if month and day:
+            full = f"{month[1]} {day[1]}{day[2] or ''}{day[3] or ''}"
+            if (new := shift_date(full, self.date_offset, self.month_first)) is not None:
+                moved = re.fullmatch(rf"({MONTH_WORD}) (.*)", new, re.IGNORECASE)
+                same_month = moved and moved[1].lower() == month[1].lower()
+                return lead + (moved[2] if same_month else new)
+        if separators and len(separators[0].split(body)) > 1:
+            return lead + self._range(body, separators)
+        return lead + re.sub(r"\d", lambda m: str(int(self.rng.integers(10))), body)
 
 
 def shift_date(text: str, offset: dt.timedelta, month_first: bool) -> str | None:
@@ -191,8 +236,18 @@ def shift_date(text: str, offset: dt.timedelta, month_first: bool) -> str | None
         else:
             out = f"{name} {day_text}"
         return out + (m["comma"] or "") + (f" {new.year}" if m["year"] else "")
+    names = "|".join(WEEKDAYS + [w[:3] for w in WEEKDAYS])
+    if (m := re.fullmatch(rf"({names})(,? )(.+)", t, re.IGNORECASE)) and (
+        rest := shift_date(m[3], offset, month_first)
+    ) is not None:  # "Friday, 21 March", "Mon 3/6": the date moves, its weekday with it
+        index = [w[:3].lower() for w in WEEKDAYS].index(m[1][:3].lower())
+        name = WEEKDAYS[(index + offset.days) % 7]
+        return (name[:3] if len(m[1]) == 3 else name) + m[2] + rest
+    lone_weekday = (
+        rf"(?:(?:this|next|last|on|coming) )?(?:{names})(?:,? the \d{{1,2}}(?:st|nd|rd|th))?"
+    )
     weekday = re.search("|".join(WEEKDAYS), t, re.IGNORECASE)
-    if not weekday:
+    if not weekday or not re.fullmatch(lone_weekday, t, re.IGNORECASE):
         return None
     index = [w.lower() for w in WEEKDAYS].index(weekday.group().lower())
     edits = [(weekday.start(), weekday.end(), WEEKDAYS[(index + offset.days) % 7])]

@@ -81,3 +81,47 @@ def test_percentages_move_a_few_points_and_stay_within_0_and_100():
 def test_ids_and_phones_keep_their_shape():
     fake = Surrogates(0, "x").replace("PHONE", "+49 170 1234567")
     assert re.fullmatch(r"\+\d\d \d{3} \d{7}", fake) and fake != "+49 170 1234567"
+
+
+DATE_FORMS = [
+    "long", "numeric_year", "numeric_short", "month_day", "ordinal_of", "ordinal_lower",
+    "abbreviated", "iso", "weekday_date",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("country", ["US", "GB", "DE"])
+@pytest.mark.parametrize("form", DATE_FORMS)
+@pytest.mark.parametrize("separator", [" to ", " - ", "–", " until "])
+def test_a_date_range_moves_end_to_end_in_every_form_the_generator_writes(
+    country, form, separator
+):
+    """A range detected as one span became one random date ('March 3 to March 7, 2024'
+    → '13 January 2026'); both ends now move by the document's one offset."""
+    import numpy as np
+
+    from synth.docs.tickets.forms import Writer, read_date, render_date
+
+    writer = Writer(country, "en_US", dt.date(2026, 11, 26))
+    start, end = dt.date(2026, 12, 7), dt.date(2026, 12, 11)
+    rng = np.random.default_rng(0)
+    written = [render_date(form, f"{d:%B} {d.day}, {d.year}", writer, rng) for d in (start, end)]
+    s = Surrogates(1, "doc-3", country=country)
+    moved = s.replace("DATE", f"from {written[0]}{separator}{written[1]}")
+    assert moved.startswith("from ") and moved.count(separator) == 1, moved
+    new = [read_date(x, writer) for x in moved.removeprefix("from ").split(separator)]
+    assert new[1] - new[0] == end - start, moved
+    assert new[0] != start
+
+
+def test_a_weekday_with_its_date_moves_both():
+    assert shift_date("Friday, 21 March 2025", dt.timedelta(days=3), False) == (
+        "Monday, 24 March 2025"
+    )
+    assert shift_date("Mon 3/6", dt.timedelta(days=1), True) == "Tue 3/7"
+
+
+def test_what_reads_as_no_date_keeps_its_shape():
+    s = Surrogates(0, "doc-1")
+    address = s.replace("DATE", "192.168.1.1")
+    assert re.fullmatch(r"\d{3}\.\d{3}\.\d\.\d", address) and address != "192.168.1.1"
+    assert s.replace("DATE", "Christmas") == "Christmas"
