@@ -35,6 +35,8 @@ def run(options) -> None:
         max_tokens=args.max_tokens_limit,
         max_queue=args.max_queue,
         request_timeout_s=args.request_timeout_s,
+        read_deadline_s=args.read_deadline_s,
+        max_connections=args.max_connections,
         api_key=os.environ[args.api_key_env] if args.api_key_env else None,
     )
     wait_s = args.wait_ms / 1000

@@ -367,6 +367,10 @@ class ServeOptions:
     max_tokens_limit: int = option(2048, "the most tokens a request may ask for (400 above)")
     max_queue: int = option(256, "prompts waiting to be decoded at most (429 when full)")
     request_timeout_s: float = option(300.0, "a request not answered by then gets 504")
+    read_deadline_s: float = option(
+        30.0, "a request must arrive whole within this many seconds of its first byte"
+    )
+    max_connections: int = option(64, "open connections at most (503 beyond)")
     api_key_env: str | None = option(
         None,
         "an environment variable holding a key clients must send as 'Authorization: Bearer "
@@ -383,6 +387,8 @@ class ServeOptions:
             max_tokens_limit=self.max_tokens_limit,
             max_queue=self.max_queue,
             request_timeout_s=self.request_timeout_s,
+            read_deadline_s=self.read_deadline_s,
+            max_connections=self.max_connections,
         )
         if self.api_key_env and not os.environ.get(self.api_key_env):
             raise ConfigError(f"--api-key-env: the variable {self.api_key_env} is not set")

@@ -23,6 +23,7 @@ threads start from the call's seed: the same prompts, parameters and seed give t
 text.
 """
 
+import json
 import os
 import shutil
 from contextlib import contextmanager
@@ -82,6 +83,15 @@ def check_params(params: GenerationParams) -> None:
             "generation.num_beams > 1 with do_sample true (beam sampling) is not supported "
             "by backend ct2; set num_beams: 1, do_sample: false, or backend: hf"
         )
+
+
+def _max_context(folder: str) -> int | None:
+    """The model's context in tokens, from its config (None when it does not say)."""
+    try:
+        config = json.loads((Path(folder) / "config.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return config.get("max_position_embeddings")
 
 
 def converted_model(ref: str, compute_type: str) -> Path:
@@ -162,6 +172,10 @@ class CT2Engine:
         self.threads = threads
         ends = [self.tokenizer.eos_token, self.tokenizer.pad_token]
         self.end_tokens = list(dict.fromkeys(t for t in ends if t))
+        self.max_context = _max_context(transformers_folder(model_ref))
+
+    def prompt_tokens(self, text: str) -> int:
+        return len(self.tokenizer(text, add_special_tokens=False).input_ids)
 
     def chat_prompt(self, messages: list[dict]) -> str:
         return self.tokenizer.apply_chat_template(

@@ -224,6 +224,10 @@ class HFEngine:
         self.model_ref = model_ref
         self.tokenizer, self.model, self.device = load_model(model_ref, device, dtype)
         self.parameters = sum(p.numel() for p in self.model.parameters())
+        self.max_context = getattr(self.model.config, "max_position_embeddings", None)
+
+    def prompt_tokens(self, text: str) -> int:
+        return len(self.tokenizer(text, add_special_tokens=False).input_ids)
 
     def chat_prompt(self, messages: list[dict]) -> str:
         return self.tokenizer.apply_chat_template(

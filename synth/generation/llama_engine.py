@@ -209,6 +209,18 @@ class LlamaEngine:
         self.prompt_tokens_cached = 0
         self._lock = threading.Lock()
         self.calls_in_flight = 0  # the server restarts only under a call alone
+        self.max_context = MAX_CONTEXT_PER_SLOT  # a slot grows up to this for a long prompt
+
+    def prompt_tokens(self, text: str) -> int:
+        """Tokens of `text` by the GGUF's own vocabulary (transformers reads it; loaded on
+        the first long prompt only: serve asks only when bytes could exceed the context)."""
+        if not hasattr(self, "_tokenizer"):
+            from transformers import AutoTokenizer
+
+            self._tokenizer = AutoTokenizer.from_pretrained(
+                str(self.path.parent), gguf_file=self.path.name
+            )
+        return len(self._tokenizer(text, add_special_tokens=False).input_ids)
 
     def _start(self):
         """llama.cpp's server in this process, `slots` slots of `context_per_slot` tokens

@@ -48,6 +48,8 @@ class Limits:
     max_queue: int = 256  # prompts waiting to be decoded
     request_timeout_s: float = 300.0
     socket_timeout_s: float = 30.0
+    read_deadline_s: float = 30.0  # the whole request read, from its first byte
+    max_connections: int = 64  # open at once; more get 503 and are closed
     api_key: str | None = None
 
 
@@ -114,6 +116,25 @@ def params_of(body: dict, max_tokens: int = Limits.max_tokens) -> GenerationPara
 def seed_of(body: dict) -> int:
     """The request's seed (0 when absent), or a 400 naming it."""
     return _number(body, "seed", 0, int) % 2**32
+
+
+def check_context(engine, prompts: list[str], max_new_tokens: int) -> None:
+    """A 400 for a prompt that with max_tokens exceeds the model's context: such prompts
+    took this machine to 22.6 GB. A token is at least one byte, so only prompts whose
+    bytes could exceed it are tokenized."""
+    limit = getattr(engine, "max_context", None)
+    if not limit or not hasattr(engine, "prompt_tokens"):
+        return
+    for prompt in prompts:
+        if len(prompt.encode()) + max_new_tokens <= limit:
+            continue
+        tokens = engine.prompt_tokens(prompt)
+        if tokens + max_new_tokens > limit:
+            raise Rejected(
+                400,
+                f"the prompt is {tokens} tokens; with max_tokens {max_new_tokens} it exceeds "
+                f"the model's context of {limit} tokens",
+            )
 
 
 class Batcher:
@@ -204,11 +225,50 @@ class Batcher:
             j.done.set()
 
 
+class CappedServer(ThreadingHTTPServer):
+    """A thread per connection, at most `limits.max_connections` of them: one more is
+    answered 503 and closed at once, so idle or slow clients cannot take every thread."""
+
+    daemon_threads = True
+
+    def __init__(self, address, handler, limits: Limits):
+        super().__init__(address, handler)
+        self.open_slots = threading.BoundedSemaphore(limits.max_connections)
+
+    def process_request(self, request, client_address):
+        if not self.open_slots.acquire(blocking=False):
+            try:
+                request.settimeout(1.0)
+                request.sendall(BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except Exception:
+            self.open_slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.open_slots.release()
+
+
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+    b"Connection: close\r\nContent-Length: 60\r\n\r\n"
+    b'{"error": {"message": "too many open connections; retry"}}\n '
+)
+
+
 def make_server(
     engine, name: str, host: str, port: int, max_batch: int, wait_s: float, limits=Limits()
 ):
     """A ThreadingHTTPServer serving `engine` as model `name` (not started)."""
-    server = ThreadingHTTPServer((host, port), Handler)
+    server = CappedServer((host, port), Handler, limits)
     server.engine, server.model_name, server.limits = engine, name, limits
     server.batcher = Batcher(engine, max_batch, wait_s, limits.max_queue)
     return server
@@ -220,6 +280,24 @@ class Handler(BaseHTTPRequestHandler):
     def setup(self):
         self.timeout = self.server.limits.socket_timeout_s  # one that sends nothing closes
         super().setup()
+
+    def handle_one_request(self):
+        """One request, read within `read_deadline_s` of its start however slowly its
+        bytes come (the socket timeout is per read: a byte every 20 s kept a thread)."""
+        self.reading = threading.Timer(self.server.limits.read_deadline_s, self._cut)
+        self.reading.daemon = True
+        self.reading.start()
+        try:
+            super().handle_one_request()
+        finally:
+            self.reading.cancel()
+
+    def _cut(self) -> None:
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     def log_message(self, *args):  # one line per request would drown the job's log
         pass
@@ -239,10 +317,14 @@ class Handler(BaseHTTPRequestHandler):
         try:
             self._authorised()
             body = self._body()
+            self.reading.cancel()  # read in time: from here the request timeout applies
+            if not isinstance(body.get("model", ""), str):
+                raise Rejected(400, "model must be a string")
             prompts, chat = self._prompts(body)
             if body.get("model") not in (None, name):
                 raise Rejected(404, f"the model served here is {name!r}")
             params = params_of(body, limits.max_tokens)
+            check_context(self.server.engine, prompts, params.max_new_tokens)
             jobs = self.server.batcher.enqueue(prompts, params, seed_of(body))
             results = self._wait(jobs)
         except Rejected as e:
@@ -268,10 +350,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def _body(self) -> dict:
         limit = self.server.limits.max_body_bytes
-        try:
-            length = int(self.headers.get("Content-Length", 0))
-        except ValueError:
-            raise Rejected(400, "Content-Length must be a number") from None
+        given = self.headers.get("Content-Length")
+        if given is None:
+            self.close_connection = True
+            raise Rejected(411, "a Content-Length header is required")
+        if not given.strip().isdigit():  # "-1" passed the size limit and read to the end
+            self.close_connection = True
+            raise Rejected(400, "Content-Length must be a whole number of bytes")
+        length = int(given)
         if length > limit:
             self.close_connection = True  # the body is never read
             raise Rejected(413, f"the body is over {limit} bytes")
@@ -287,7 +373,21 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path.rstrip("/")
         try:
             if path.endswith("/chat/completions"):
-                messages = list(body["messages"])
+                messages = body["messages"]
+                if (
+                    not isinstance(messages, list)
+                    or not messages
+                    or not all(
+                        isinstance(m, dict)
+                        and isinstance(m.get("role"), str)
+                        and isinstance(m.get("content"), str)
+                        for m in messages
+                    )
+                ):
+                    raise Rejected(400, "messages must be a list of {role, content} strings")
+                if not isinstance(body.get("continue_final_message", False), bool):
+                    raise Rejected(400, "continue_final_message must be true or false")
+                messages = list(messages)
                 reply_so_far = ""
                 if body.get("continue_final_message") and messages[-1]["role"] == "assistant":
                     reply_so_far = messages.pop()["content"]

@@ -92,9 +92,7 @@ DATE_FORMS = [
 @pytest.mark.parametrize("country", ["US", "GB", "DE"])
 @pytest.mark.parametrize("form", DATE_FORMS)
 @pytest.mark.parametrize("separator", [" to ", " - ", "–", " until "])
-def test_a_date_range_moves_end_to_end_in_every_form_the_generator_writes(
-    country, form, separator
-):
+def test_a_date_range_moves_end_to_end_in_every_form_the_generator_writes(country, form, separator):
     """A range detected as one span became one random date ('March 3 to March 7, 2024'
     → '13 January 2026'); both ends now move by the document's one offset."""
     import numpy as np

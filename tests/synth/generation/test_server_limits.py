@@ -152,3 +152,117 @@ def test_with_a_key_requests_need_it(serve):
     right = {"Authorization": "Bearer s3cret"}
     assert post(url, {"prompt": "hi", "max_tokens": 4}, headers=right).status_code == 200
     assert requests.get(url + "/models", timeout=5).status_code == 401
+
+
+def raw(url: str, data: bytes, read_s: float = 5.0) -> bytes:
+    """Send `data` as is on a new connection; what the server answers before closing."""
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    with socket.create_connection((host, int(port)), timeout=read_s) as s:
+        s.sendall(data)
+        answer = b""
+        try:
+            while chunk := s.recv(4096):
+                answer += chunk
+        except TimeoutError:
+            pass
+        return answer
+
+
+@pytest.mark.parametrize(
+    "length, status",
+    [("-1", b" 400 "), ("abc", b" 400 "), ("1e3", b" 400 "), (None, b" 411 ")],
+)
+def test_a_bad_or_missing_content_length_is_refused_before_reading(serve, length, status):
+    """-1 passed the size check (-1 > limit is false) and the body was read to its end."""
+    engine, url = serve()
+    header = f"Content-Length: {length}\r\n" if length is not None else ""
+    body = b'{"prompt": "hi", "max_tokens": 4}'
+    answer = raw(url, f"POST /v1/completions HTTP/1.1\r\nHost: x\r\n{header}\r\n".encode() + body)
+    assert status in answer.split(b"\r\n")[0] + b" " and engine.decoded == []
+
+
+class ShortContextEngine(ContinuousGatedEngine):
+    """A model of 64 tokens' context whose tokens are words."""
+
+    max_context = 64
+
+    def prompt_tokens(self, text):
+        return len(text.split())
+
+
+def test_a_prompt_longer_than_the_context_is_a_400(serve):
+    server_engine, url = serve()
+    engine = ShortContextEngine()
+    engine.gate.set()
+    server = make_server(engine, "m", "127.0.0.1", 0, 8, 0.0, Limits())
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        reply = post(url, {"prompt": "word " * 60, "max_tokens": 8})
+        assert reply.status_code == 400
+        assert (
+            "60 tokens; with max_tokens 8 it exceeds the model's context of 64"
+            in (reply.json()["error"]["message"])
+        )
+        assert post(url, {"prompt": "word " * 50, "max_tokens": 8}).status_code == 200
+        assert engine.decoded == ["word " * 50]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize(
+    "body, named",
+    [
+        ({"messages": "hi"}, "messages"),
+        ({"messages": [{"role": "user", "content": 5}]}, "messages"),
+        ({"messages": [{"role": "user", "content": "hi"}], "model": 7}, "model"),
+        (
+            {"messages": [{"role": "user", "content": "hi"}], "continue_final_message": "yes"},
+            "continue_final_message",
+        ),
+    ],
+)
+def test_every_chat_field_is_type_checked(serve, body, named):
+    _, url = serve()
+    reply = requests.post(url + "/chat/completions", json={"max_tokens": 4, **body}, timeout=10)
+    assert reply.status_code == 400 and named in reply.json()["error"]["message"]
+
+
+def test_a_client_sending_a_byte_at_a_time_is_cut_at_the_request_deadline(serve):
+    """The 30 s idle limit was per read: one byte every 20 s kept a thread for ever."""
+    import time
+
+    _, url = serve(Limits(read_deadline_s=1.0, socket_timeout_s=30))
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        try:
+            for byte in b"POST /v1/completions HTTP/1.1\r\nHost: x\r\n":
+                s.sendall(bytes([byte]))
+                time.sleep(0.1)
+        except OSError:
+            pass  # the server closed it
+        s.settimeout(5)
+        try:
+            assert s.recv(100) == b""
+        except ConnectionResetError:
+            pass
+    assert time.monotonic() - started < 4.5  # cut at ~1 s, not at 40 × 0.1 s
+
+
+def test_connections_over_the_cap_get_503_at_once(serve):
+    _, url = serve(Limits(max_connections=2))
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    idle = [socket.create_connection((host, int(port)), timeout=5) for _ in range(2)]
+    try:
+        import time
+
+        time.sleep(0.2)  # both accepted and waiting in their threads
+        answer = raw(url, b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 503")  # before any thread reads it
+    finally:
+        for s in idle:
+            s.close()
+    time.sleep(0.2)
+    assert requests.get(url + "/models", timeout=5).status_code == 200  # slots freed
