@@ -190,8 +190,7 @@ class ShortContextEngine(ContinuousGatedEngine):
         return len(text.split())
 
 
-def test_a_prompt_longer_than_the_context_is_a_400(serve):
-    server_engine, url = serve()
+def test_a_prompt_longer_than_the_context_is_a_400():
     engine = ShortContextEngine()
     engine.gate.set()
     server = make_server(engine, "m", "127.0.0.1", 0, 8, 0.0, Limits())
