@@ -189,3 +189,14 @@ def test_actors_starting_together_convert_the_model_once(tmp_path):
     ]
     assert [a.wait(timeout=120) for a in actors] == [0, 0, 0]
     assert log.read_text() == "converted\n"
+
+
+def test_the_real_engine_knows_its_context_for_serve(engine):
+    """serve refuses a prompt past the context by these two (SmolLM2: 8,192 tokens)."""
+    from synth.generation.server import Rejected, check_context
+
+    assert engine.max_context == 8192
+    assert 0 < engine.prompt_tokens("Hello, I need two days off next week.") < 20
+    check_context(engine, ["word " * 100], 64)  # fits
+    with pytest.raises(Rejected, match="exceeds the model's context of 8192"):
+        check_context(engine, ["word " * 9000], 64)

@@ -198,3 +198,8 @@ def test_a_prompt_longer_than_a_slot_grows_the_slots_and_writes_the_same_text():
     assert got == wide.continue_prompts([long_prompt, PROMPTS[0]], BASE, 3)
     assert got[2][0] > 1024 and small.context_per_slot == 2048
     assert all(t and not isinstance(t, FailedPrompt) for t in got[0])
+
+
+def test_the_real_engine_counts_tokens_with_its_gguf_vocabulary(engine):
+    assert engine.max_context == 16384
+    assert 0 < engine.prompt_tokens("Hello, I need two days off next week.") < 20
