@@ -105,7 +105,6 @@ def _generate(planner, todo, cfg, out: str, progress: Progress) -> dict:
         written["docs"] += rows
         written["failed"] += failed
         written["shards"] += 1
-        progress.shard_written(shard, rows, tokens)
         check_failures(
             written["failed"], written["docs"], cfg.scale.max_error_share, written["shards"]
         )
@@ -115,7 +114,14 @@ def _generate(planner, todo, cfg, out: str, progress: Progress) -> dict:
 
         try:
             slot_filling.generate(
-                planner, todo, cfg, out, on_shard, on_tally=progress.tally, poll_s=progress.poll_s
+                planner,
+                todo,
+                cfg,
+                out,
+                on_shard,
+                on_tally=progress.tally,
+                poll_s=progress.poll_s,
+                on_landed=progress.shard_written,  # a line per shard as it lands on disk
             )
         finally:
             progress.close()

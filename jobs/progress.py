@@ -29,7 +29,8 @@ def seconds_left(done: int, total: int, done_at: float, now: float) -> float | N
 def eta_text(left_s: float | None) -> str:
     if left_s is None:
         return "after the first batch"
-    return time.strftime("%H:%M:%S", time.gmtime(left_s))
+    hours, rest = divmod(int(left_s), 3600)
+    return f"{hours:02d}:{rest // 60:02d}:{rest % 60:02d}"  # 25 h is 25:00:00, not 01:00:00
 
 
 def _rate(tokens: int, elapsed: float) -> str:

@@ -30,20 +30,25 @@ from synth.generation.params import GenerationParams
 from synth.shard_writer import ShardWriter
 
 
-@ray.remote(num_cpus=0)
+@ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
 class Tally:
-    """Documents generated and tokens written so far, across the actor pool. A batch
-    retried after its actor died is counted again: the driver caps what it shows."""
+    """Documents generated and tokens written so far, across the actor pool, and how many
+    generation actors were restarted. A batch retried after its actor died is counted
+    again: the driver caps what it shows. Restarted itself (the OOM killer may take it
+    too), it counts again from zero: the shard lines come from the disk, not from here."""
 
     def __init__(self):
-        self.documents = self.tokens = 0
+        self.documents = self.tokens = self.restarts = 0
 
     def add(self, documents: int, tokens: int) -> None:
         self.documents += documents
         self.tokens += tokens
 
-    def read(self) -> tuple[int, int]:
-        return self.documents, self.tokens
+    def restarted(self) -> None:
+        self.restarts += 1
+
+    def read(self) -> tuple[int, int, int]:
+        return self.documents, self.tokens, self.restarts
 
 
 class TalliedEngine:
@@ -87,6 +92,8 @@ class SlotFiller:
         import torch
 
         torch.set_num_threads(threads)
+        if tally is not None and ray.get_runtime_context().was_current_actor_reconstructed:
+            tally.restarted.remote()
         on_batch = None if tally is None else lambda n: tally.add.remote(n, 0)
         engine = TalliedEngine(make_engine(), tally)
         self.planner = planner
@@ -117,13 +124,15 @@ def generate(
     make_engine=None,
     on_tally=None,
     poll_s: float = 5.0,
+    on_landed=None,
 ) -> None:
     """Plan and generate the given shards (numbers) on the actor pool; the actors write
-    each shard into `output` (an absolute path or a URI) and the driver calls
-    on_shard(shard, rows, tokens, failed) as each is written, and on_tally(documents,
-    tokens) every `poll_s` seconds with the pool's running tally. `make_engine`: a
-    picklable callable building the engine in each actor (default: the config's,
-    engine_factory)."""
+    each shard into `output` (an absolute path or a URI). The driver calls
+    on_shard(shard, rows, tokens, failed) as each shard's counts come back through Ray
+    Data (late: a task's outputs come together), on_landed(shard, rows, tokens) as each
+    shard appears on disk (read every `poll_s` seconds: the progress lines), and
+    on_tally(documents, tokens) with the pool's running tally. `make_engine`: a picklable
+    callable building the engine in each actor (default: the config's, engine_factory)."""
     connect()
     # Our own progress replaces Ray Data's bars (which show `Total Progress: 0/?` here).
     data_context(progress_bars=on_tally is None)
@@ -178,7 +187,9 @@ def generate(
     )
     left = np.zeros(int(shards.max()) + 1 if len(shards) else 0, dtype=bool)
     left[shards] = True  # the shards asked for (a flag each, not a table of them)
-    with _reading(tally, on_tally, poll_s) as reading:
+    asked = left.copy()
+    watch = (output, lambda s: s < len(asked) and asked[s], on_landed) if on_landed else None
+    with _reading(tally, on_tally, poll_s, watch) as reading:
         # No prefetching: with it, each shard's counts arrive only after the next block's.
         for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None, prefetch_batches=0):
             reading.now()  # the block's documents are in the tally before its shard lines
@@ -195,16 +206,20 @@ def generate(
 
 
 class _reading:
-    """A driver thread passing the tally to on_tally every poll_s seconds while the
-    pool works (nothing when there is no tally)."""
+    """A driver thread that every poll_s seconds, while the pool works, reports the shards
+    landed on disk (`watch`: output, which shards, on_landed) and passes the tally to
+    on_tally, saying once per restart that a generation actor was restarted. A reading
+    that fails (an actor restarting) is skipped, never the end of the thread."""
 
-    def __init__(self, tally, on_tally, poll_s: float):
-        self.tally, self.on_tally, self.poll_s = tally, on_tally, poll_s
+    def __init__(self, tally, on_tally, poll_s: float, watch=None):
+        self.tally, self.on_tally, self.poll_s, self.watch = tally, on_tally, poll_s, watch
+        self.seen, self.restarts = set(), 0
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.lock = threading.Lock()
 
     def __enter__(self):
-        if self.tally is not None:
+        if self.tally is not None or self.watch is not None:
             self.thread.start()
         return self
 
@@ -216,12 +231,38 @@ class _reading:
             self.now()  # the final count
 
     def now(self, timeout_s: float = 10.0) -> None:
+        with self.lock:
+            self._landed()
+            self._tally(timeout_s)
+
+    def _landed(self) -> None:
+        from synth.io.shards import landed_shards
+
+        if self.watch is None:
+            return
+        output, wanted, on_landed = self.watch
+        try:
+            landed = landed_shards(output, wanted, self.seen)
+        except OSError:
+            return  # a store that did not answer: the next reading lists it again
+        for shard, summary in sorted(landed):
+            self.seen.add(shard)
+            on_landed(shard, summary["rows"], summary["tokens_generated"])
+
+    def _tally(self, timeout_s: float) -> None:
         if self.tally is None:
             return
         try:
-            documents, tokens = ray.get(self.tally.read.remote(), timeout=timeout_s)
-        except ray.exceptions.GetTimeoutError:
-            return  # a busy head node: show the next reading instead
+            documents, tokens, restarts = ray.get(self.tally.read.remote(), timeout=timeout_s)
+        except ray.exceptions.RayError:
+            return  # a busy head node or a restarting tally: show the next reading instead
+        if restarts > self.restarts:
+            self.restarts = restarts
+            print(
+                f"a generation actor was restarted ({restarts} so far: out of memory or a "
+                "lost node); resuming, the shards written are kept",
+                flush=True,
+            )
         self.on_tally(documents, tokens)
 
     def _loop(self):

@@ -145,6 +145,25 @@ def shard_dataset(folder, columns: list[str], with_file: bool = False) -> pa.Tab
     return pa.table({c: [] for c in columns + (["file"] if with_file else [])})
 
 
+def landed_shards(folder, wanted: Callable[[int], bool], seen: set[int]) -> list[tuple[int, dict]]:
+    """(shard, footer summary) of the shards on disk that `wanted` and not yet `seen`:
+    progress from what has landed, whichever actor wrote it and however often actors
+    restarted (a shard appears whole: writes are atomic)."""
+    fs, path = filesystem(str(folder))
+    landed = []
+    for name in _shard_names(fs, path):
+        shard = shard_number(name)
+        if shard in seen or not wanted(shard):
+            continue
+        try:
+            with fs.open_input_file(join(path, name)) as f:
+                metadata = pq.read_schema(f).metadata or {}
+            landed.append((shard, json.loads(metadata[SUMMARY_KEY])))
+        except (OSError, KeyError, ValueError, pa.ArrowInvalid):
+            continue  # not one of ours: open_output and finished_shards name it
+    return landed
+
+
 def shard_number(name: str) -> int:
     """part-00012.parquet -> 12."""
     return int(name.removeprefix("part-").removesuffix(".parquet"))

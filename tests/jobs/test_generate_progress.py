@@ -21,6 +21,12 @@ def test_shard_line_reports_count_speed_and_time_left():
     )
 
 
+def test_an_eta_past_a_day_keeps_its_hours():
+    from jobs.progress import eta_text
+
+    assert eta_text(25 * 3600 + 61.9) == "25:01:01"  # was 01:01:01: wrapped at 24 h
+
+
 def test_the_eta_counts_down_between_batches_and_waits_for_the_first():
     assert seconds_left(256, 1600, done_at=230.0, now=260.0) == 1207.5 - 30
     assert seconds_left(256, 1600, done_at=230.0, now=5000.0) == 0.0  # late: not negative

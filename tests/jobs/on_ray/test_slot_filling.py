@@ -87,7 +87,7 @@ class DyingOnce(test_golden.ScriptedEngine):
         return super().continue_prompts(prompts, params, seed)
 
 
-def test_a_block_whose_actor_dies_is_retried_without_duplicates(ray_local, tmp_path):
+def test_a_block_whose_actor_dies_is_retried_without_duplicates(ray_local, tmp_path, capsys):
     cloudpickle.register_pickle_by_value(sys.modules[test_golden.__name__])
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     cfg = load_config(
@@ -103,7 +103,7 @@ def test_a_block_whose_actor_dies_is_retried_without_duplicates(ray_local, tmp_p
         },
     )
     marker = str(tmp_path / "died")
-    reported = []
+    reported, landed, tallies = [], [], []
     slot_filling.generate(
         planner(cfg, "dying"),
         range(4),
@@ -111,9 +111,15 @@ def test_a_block_whose_actor_dies_is_retried_without_duplicates(ray_local, tmp_p
         str(tmp_path / "out"),
         lambda shard, rows, tokens, failed: reported.append((shard, rows)),
         make_engine=partial(DyingOnce, marker),
+        on_tally=lambda documents, tokens: tallies.append(documents),
+        poll_s=0.05,
+        on_landed=lambda shard, rows, tokens: landed.append((shard, rows)),
     )
     assert os.path.exists(marker)  # it did die
     assert sorted(reported) == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    # progress went on after the restart, said so once, and named each shard once
+    assert sorted(landed) == sorted(reported) and tallies[-1] >= 12
+    assert "a generation actor was restarted (1 so far" in capsys.readouterr().out
     ids = read_output(str(tmp_path / "out")).column("id").to_pylist()
     assert len(ids) == len(set(ids)) == 12
 
@@ -149,3 +155,57 @@ def test_the_audit_redacts_what_the_model_leaked_in_the_actors(ray_local, tmp_pa
     assert sum(c["findings_per_type"].get("EMAIL", 0) for c in counts) == sum(
         r["text"].count("[EMAIL]") for r in rows
     )
+
+
+class WaitsAfterTwoShards(test_golden.ScriptedEngine):
+    """Holds every call once two shards are on disk, until the test opens the gate."""
+
+    def __init__(self, output: str, gate: str):
+        super().__init__()
+        self.output, self.gate = output, gate
+
+    def continue_prompts(self, prompts, params, seed):
+        import glob
+        import time
+
+        while len(glob.glob(f"{self.output}/part-*.parquet")) >= 2 and not os.path.exists(
+            self.gate
+        ):
+            time.sleep(0.05)
+        return super().continue_prompts(prompts, params, seed)
+
+
+def test_shard_lines_come_as_shards_land_not_when_the_task_ends(ray_local, tmp_path):
+    """Ray Data hands a task's counts back together: the lines came at the end of the run."""
+    import threading
+
+    cloudpickle.register_pickle_by_value(sys.modules[test_golden.__name__])
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    overrides = {"num_docs": 12, "seed": 3, "batch_size": 3, "shard_size": 3}
+    overrides |= {"num_actors": 1, "reference_date": "2026-11-24", "labels": test_golden.LABELS}
+    cfg = load_config(None, overrides)
+    out, gate = tmp_path / "out", tmp_path / "gate"
+    landed, two_landed = [], threading.Event()
+
+    def on_landed(shard, rows, tokens):
+        landed.append(shard)
+        if len(landed) >= 2:
+            two_landed.set()
+
+    run = threading.Thread(
+        target=slot_filling.generate,
+        args=(planner(cfg, "landing"), range(4), cfg, str(out), lambda *a: None),
+        kwargs={
+            "make_engine": partial(WaitsAfterTwoShards, str(out), str(gate)),
+            "poll_s": 0.05,
+            "on_landed": on_landed,
+        },
+    )
+    run.start()
+    try:
+        assert two_landed.wait(120), landed  # while the rest of the task is held
+        assert sorted(landed) == [0, 1]
+    finally:
+        gate.touch()
+        run.join(180)
+    assert sorted(landed) == [0, 1, 2, 3]
