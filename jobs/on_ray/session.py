@@ -63,12 +63,44 @@ def quiet_train_noise() -> None:
     import logging
 
     logging.getLogger(TRAIN_NOISE_LOGGER).setLevel(logging.ERROR)
+    if not ray_logs_wanted():
+        import warnings
+
+        warnings.filterwarnings("ignore", category=DeprecationWarning)  # Ray's own APIs
+
+
+# The console carries the job's own lines. Ray's INFO and WARNING lines (its instance
+# starting, each dataset's plan, "Progress bars disabled", deprecation notes, workers
+# started) still go to Ray's log folder (/tmp/ray/session_latest/logs); HRSYNTH_RAY_LOGS=1
+# shows them on the console too. Errors always show.
+RAY_LOGS = "HRSYNTH_RAY_LOGS"
+RAY_LOGGERS = ("ray", "ray.data", "ray.train", "ray.tune", "ray.serve")
+
+
+def ray_logs_wanted() -> bool:
+    return os.environ.get(RAY_LOGS, "") not in ("", "0")
+
+
+def quiet_ray_console() -> None:
+    """Ray's console handlers on this process show errors only (their files keep all)."""
+    import logging
+    import warnings
+
+    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"ray(\.|$)")
+    warnings.filterwarnings("ignore", message=r".*ray_remote_args.*")
+    for name in RAY_LOGGERS:
+        for handler in logging.getLogger(name).handlers:
+            if not isinstance(handler, logging.FileHandler) and "File" not in type(handler).__name__:
+                handler.setLevel(logging.ERROR)  # the console; Ray's log files keep all
 
 
 def connect(log_to_driver: bool = True) -> None:
     """ray.init() at ray_address(), once per process."""
     import ray
 
+    quiet = not ray_logs_wanted()
+    if quiet:
+        quiet_ray_console()  # before ray.init: it says it started a local instance
     if not ray.is_initialized():
         ray.init(
             address=ray_address(),
@@ -76,6 +108,8 @@ def connect(log_to_driver: bool = True) -> None:
             log_to_driver=log_to_driver,
             runtime_env={"worker_process_setup_hook": quiet_train_noise},
         )
+    if quiet:
+        quiet_ray_console()
 
 
 def data_context(progress_bars: bool):
