@@ -102,6 +102,10 @@ def hr_recognizer_set() -> list:
                     global_regex_flags=flags,
                 )
             )
+    import presidio_analyzer.predefined_recognizers as predefined
+
+    for name in doc.get("presidio_country", []):
+        recognizers.append(getattr(predefined, name)(supported_language="en"))
     lay = load_catalogue().lay
     for entity, kind in doc["deny_lists"].items():
         phrases = {value for value in lay[kind]} | {p for ps in lay[kind].values() for p in ps}

@@ -12,6 +12,7 @@ document; callers keep it out of the shareable output. The language-model method
 no key: the model does not say what it replaced.
 """
 
+import functools
 from dataclasses import dataclass
 
 from synth.deid.llm import clean_reply, reply_error
@@ -51,12 +52,50 @@ def replace_spans(
 
 
 def detect(texts: list[str], detectors: list) -> list[list[Span]]:
-    """Every detector over the batch, their spans merged (synth.deid.spans.resolve)."""
+    """Every detector over the batch, their spans merged (synth.deid.spans.resolve), and
+    each part of a full name found again where the document writes it alone."""
     found = [[] for _ in texts]
     for detector in detectors:
         for spans, more in zip(found, detector.detect(texts)):
             spans += more
-    return [resolve(spans) for spans in found]
+    return [resolve(spans + name_parts_alone(text, spans)) for text, spans in zip(texts, found)]
+
+
+def name_parts_alone(text: str, spans: list[Span]) -> list[Span]:
+    """`Ana` where the document also names `Ana Souza` (or `Ana`) as a person: a first
+    name alone identifies her to anyone who read the full one, and detectors miss it
+    without context. Capitalised parts of two or more letters, as whole words, case as
+    written."""
+    import re
+
+    people = [s for s in spans if s.type == "PERSON"]
+    for s in list(people):  # "Ana Souza" found as "Souza": a known first name just before
+        before = re.search(r"(?<![\w-])([\w'’-]+) $", text[max(0, s.start - 40) : s.start])
+        if before and before[1] in first_names():
+            people.append(Span(s.start - len(before[0]), s.end, "PERSON", s.detector))
+    parts = {
+        word
+        for s in people
+        for word in re.findall(r"[\w'’-]+", text[s.start : s.end])
+        if len(word) > 1 and word[0].isupper()
+    }
+    return people + [
+        Span(m.start(), m.end(), "PERSON", "name parts")
+        for part in parts
+        for m in re.finditer(rf"(?<![\w-]){re.escape(part)}(?![\w-])", text)
+    ]
+
+
+@functools.cache
+def first_names() -> frozenset[str]:
+    """First names of the personas' locales, from Faker's own lists (public data)."""
+    import importlib
+
+    names = set()
+    for locale in ("en_US", "en_GB", "de_DE", "it_IT", "es_ES", "fr_FR", "pt_PT", "nl_NL"):
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        names |= set(getattr(provider, "first_names", ()))
+    return frozenset(names)
 
 
 def deidentify(
