@@ -48,6 +48,41 @@ def staged(output: Path, into: Path) -> list[str]:
     return names + ["README.md"]
 
 
+def check_hub(endpoint: str | None, token_env: str) -> None:
+    """Offline mode, the token and the endpoint, each one line, before anything is read
+    for upload (huggingface_hub ends each in a 34-71-line trace)."""
+    import os
+
+    import requests
+
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on"):
+        raise ConfigError(
+            "HF_HUB_OFFLINE is set (make demo and the tests set it): unset it for this "
+            "command to push, or write a local copy with --to-folder"
+        )
+    token = os.environ.get(token_env)
+    if not token:
+        raise ConfigError(
+            f"--token-env: the variable {token_env} is not set; export a write token in it "
+            "(never on the command line), or write a local copy with --to-folder"
+        )
+    url = (endpoint or os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+    try:
+        reply = requests.get(
+            f"{url}/api/whoami-v2", headers={"Authorization": f"Bearer {token}"}, timeout=10
+        )
+    except requests.RequestException as e:
+        raise ConfigError(
+            f"--endpoint {url} cannot be reached ({type(e).__name__}); check the address "
+            "and the network, or write a local copy with --to-folder"
+        ) from None
+    if reply.status_code in (401, 403):
+        raise ConfigError(
+            f"{url} does not accept the token in {token_env} (HTTP {reply.status_code}); "
+            "give a write token"
+        )
+
+
 def run(options) -> dict:
     import json
     import os
@@ -72,7 +107,8 @@ def run(options) -> dict:
             return {"repo_id": args.repo_id, "files": names, "where": str(target)}
         from huggingface_hub import HfApi
 
-        api = HfApi(endpoint=args.endpoint, token=os.environ.get(args.token_env))
+        check_hub(args.endpoint, args.token_env)
+        api = HfApi(endpoint=args.endpoint, token=os.environ[args.token_env])
         api.create_repo(args.repo_id, repo_type="dataset", private=not args.public, exist_ok=True)
         commit = api.upload_folder(
             repo_id=args.repo_id,

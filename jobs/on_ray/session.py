@@ -90,7 +90,10 @@ def quiet_ray_console() -> None:
     warnings.filterwarnings("ignore", message=r".*ray_remote_args.*")
     for name in RAY_LOGGERS:
         for handler in logging.getLogger(name).handlers:
-            if not isinstance(handler, logging.FileHandler) and "File" not in type(handler).__name__:
+            if (
+                not isinstance(handler, logging.FileHandler)
+                and "File" not in type(handler).__name__
+            ):
                 handler.setLevel(logging.ERROR)  # the console; Ray's log files keep all
 
 

@@ -534,3 +534,5 @@ class PushOptions:
     def check(self) -> None:
         if self.repo_id.count("/") != 1 or not all(self.repo_id.split("/")):
             raise ConfigError(f"--repo-id must be OWNER/NAME, got {self.repo_id!r}")
+        # a README.md written into the output makes pandas and pyarrow read it as data
+        check_apart(output=self.output, to_folder=self.to_folder)

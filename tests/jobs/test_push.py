@@ -5,6 +5,7 @@ a folder that is not a finished output is one line."""
 import json
 
 import datasets
+import pytest
 
 from jobs import push
 from tests.synth.io.test_card_and_loading import output  # noqa: F401 (the fixture)
@@ -42,3 +43,41 @@ def test_a_folder_without_a_manifest_or_a_bad_repo_id_is_one_line(tmp_path, caps
     assert "no _manifest.json and _README.md there" in capsys.readouterr().err
     assert push.main(["--output", str(tmp_path), "--repo-id", "tickets"]) == 2
     assert "--repo-id must be OWNER/NAME, got 'tickets'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "offline, token, flags, message",
+    [
+        ("1", "hf_x", [], "HF_HUB_OFFLINE is set"),
+        ("", None, [], "the variable HRSYNTH_TOKEN is not set"),
+        ("", "hf_x", ["--endpoint", "http://127.0.0.1:9"], "http://127.0.0.1:9 cannot be reached"),
+    ],
+)
+def test_what_would_fail_the_upload_is_one_line_before_it(
+    output,  # noqa: F811
+    capsys,
+    monkeypatch,
+    offline,
+    token,
+    flags,
+    message,
+):
+    """Offline mode (make demo sets it), an unset token variable (requests went out with no
+    token) and an endpoint nobody answers ended in 34-71-line traces."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", offline)
+    if token:
+        monkeypatch.setenv("HRSYNTH_TOKEN", token)
+    else:
+        monkeypatch.delenv("HRSYNTH_TOKEN", raising=False)
+    argv = ["--output", str(output), "--repo-id", "team/tickets", "--token-env", "HRSYNTH_TOKEN"]
+    assert push.main(argv + flags) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err, err
+
+
+def test_pushing_into_the_output_folder_itself_is_refused(output, capsys):  # noqa: F811
+    """Its README.md made the folder unreadable for pandas and pyarrow."""
+    argv = ["--output", str(output), "--repo-id", "team/t", "--to-folder", str(output)]
+    assert push.main(argv) == 2
+    assert "one holds the other" in capsys.readouterr().err
+    assert not (output / "README.md").exists()
