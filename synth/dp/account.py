@@ -14,7 +14,7 @@ import time
 
 from synth import ConfigError
 from synth.io.lock import shared_state_lock
-from synth.io.storage import exists, filesystem, join, read_json, write_json
+from synth.io.storage import exists, filesystem, join, read_state, write_json
 
 ACCOUNT = "privacy_account.json"
 
@@ -22,7 +22,14 @@ ACCOUNT = "privacy_account.json"
 def read_account(root: str) -> dict:
     fs, folder = filesystem(root)
     path = join(folder, ACCOUNT)
-    return read_json(fs, path) if exists(fs, path) else {"spent": 0.0, "entries": []}
+    if not exists(fs, path):
+        return {"spent": 0.0, "entries": []}
+    account = read_state(
+        fs, path, "restore it from a backup: it is the record of the ε spent (never delete it)"
+    )
+    if not isinstance(account.get("entries"), list) or "spent" not in account:
+        raise ConfigError(f"{path} is damaged (no spent or entries); restore it from a backup")
+    return account
 
 
 def check(account: dict, epsilon: float, total_budget: float | None) -> None:

@@ -43,6 +43,20 @@ def read_json(fs: pafs.FileSystem, path: str):
         return json.loads(f.read().decode("utf-8"))
 
 
+def read_state(fs: pafs.FileSystem, path: str, fix: str) -> dict:
+    """A JSON object a job keeps between runs (an account, a pointer, a status), or one
+    line naming the file and `fix` when it is damaged (never a parser's trace)."""
+    from synth import ConfigError
+
+    try:
+        doc = read_json(fs, path)
+    except (OSError, ValueError):
+        doc = None
+    if not isinstance(doc, dict):
+        raise ConfigError(f"{path} is damaged (not the JSON object a job writes); {fix}")
+    return doc
+
+
 def write_atomic(location: str, write: Callable, owner_only: bool = False) -> None:
     """Write a file as a whole or not at all: `write(stream)` fills a temporary file beside
     it, which is then moved over the target, so a reader never sees a partial file and an

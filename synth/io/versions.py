@@ -19,7 +19,7 @@ import time
 import pyarrow.fs as pafs
 
 from synth import ConfigError
-from synth.io.storage import exists, filesystem, join, read_json, write_json
+from synth.io.storage import exists, filesystem, join, read_state, write_json
 
 LATEST = "latest.json"
 STATUS = "_refresh.json"
@@ -33,10 +33,13 @@ def new_version(now: float | None = None) -> str:
     return f"{PREFIX}{stamp}.{int(now * 1000) % 1000:03d}Z"
 
 
+REWRITE = "rerun `hrsynth refresh` to rewrite it, or point it at a good version by hand"
+
+
 def read_latest(root: str) -> dict | None:
     fs, folder = filesystem(root)
     path = join(folder, LATEST)
-    return read_json(fs, path) if exists(fs, path) else None
+    return read_state(fs, path, REWRITE) if exists(fs, path) else None
 
 
 def move_latest(root: str, doc: dict) -> None:
@@ -55,7 +58,7 @@ def resolve(location: str) -> str:
     fs, folder = filesystem(location)
     if exists(fs, join(folder, "_manifest.json")) or not exists(fs, join(folder, LATEST)):
         return location
-    version = read_json(fs, join(folder, LATEST)).get("version", "")
+    version = read_state(fs, join(folder, LATEST), REWRITE).get("version", "")
     if not version.startswith(PREFIX) or "/" in version:
         raise ConfigError(
             f"{join(location, LATEST)}: 'version' must name a {PREFIX}… folder, "
@@ -73,7 +76,11 @@ def list_versions(root: str) -> list[dict]:
         if info.type != pafs.FileType.Directory or not info.base_name.startswith(PREFIX):
             continue
         status_path = join(info.path, STATUS)
-        status = read_json(fs, status_path).get("status") if exists(fs, status_path) else None
+        status = (
+            read_state(fs, status_path, "delete that version folder or fix the file").get("status")
+            if exists(fs, status_path)
+            else None
+        )
         out.append({"version": info.base_name, "path": info.path, "status": status})
     return out
 

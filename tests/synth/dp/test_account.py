@@ -53,3 +53,13 @@ def test_two_processes_charging_one_account_at_once_lose_no_charge(tmp_path):
     assert [p.wait(timeout=120) for p in runs] == [0, 0]
     account = read_account(str(tmp_path))
     assert len(account["entries"]) == 80 and account["spent"] == 80 * 0.125
+
+
+@pytest.mark.parametrize("content", ["", "{", "[]", '{"entries": 3}'])
+def test_a_damaged_account_is_one_line_and_never_reset(tmp_path, content):
+    """A parser's trace before; and an account read as empty would re-grant spent ε."""
+    (tmp_path / "privacy_account.json").write_text(content)
+    with pytest.raises(ConfigError, match=r"privacy_account.json is damaged.*backup") as error:
+        charge(str(tmp_path), "v=9", 1.0, "private.csv", 5.0)
+    assert "\n" not in str(error.value)
+    assert (tmp_path / "privacy_account.json").read_text() == content

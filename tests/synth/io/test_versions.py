@@ -69,3 +69,14 @@ def test_the_version_latest_names_is_never_deleted(tmp_path):
         make_version(tmp_path, name, "succeeded")
     versions.move_latest(str(tmp_path), {"version": "v=1"})  # e.g. rolled back by hand
     assert versions.prune(str(tmp_path), keep=1) == ["v=2"]
+
+
+def test_a_damaged_latest_pointer_is_one_line(tmp_path):
+    import pytest
+
+    from synth import ConfigError
+    from synth.io.versions import LATEST, resolve
+
+    (tmp_path / LATEST).write_text("{")
+    with pytest.raises(ConfigError, match=r"is damaged.*rerun `hrsynth refresh`"):
+        resolve(str(tmp_path))

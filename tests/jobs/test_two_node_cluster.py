@@ -1,0 +1,237 @@
+"""The fault a cluster refresh meets, on a real Ray cluster of two nodes on this machine:
+a head with no CPUs (as a KubeRay head is configured) and a worker node that runs every
+actor. The worker node's raylet is killed in the middle of a generate run and of a
+deidentify run; a new worker node joins; the rerun ends with every shard once and the
+same rows as an uninterrupted run on the same cluster.
+
+Each node has its own ports (as tests/jobs/test_ray_job_submit.py starts its head) and
+its own process group, stopped by signalling that group, so other Ray clusters on the
+machine live on. Bounded: every wait has a deadline.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from faker import Faker
+
+from tests.conftest import ROOT
+from tests.jobs.test_ray_job_submit import BIN, free_port
+
+pytestmark = pytest.mark.slow
+RUN_S = 420  # the most one job may take here
+
+
+def node_ports() -> list[str]:
+    """Every port a node listens on, free ones, so two nodes share none."""
+    low = free_port()
+    flags = ["--node-manager-port", "--object-manager-port", "--metrics-export-port"]
+    flags += ["--dashboard-agent-listen-port", "--dashboard-agent-grpc-port"]
+    flags += ["--runtime-env-agent-port"]
+    words = []
+    for flag in flags:
+        words += [flag, str(free_port())]
+    return words + [
+        "--min-worker-port",
+        str(low % 20000 + 20000),
+        "--max-worker-port",
+        str(low % 20000 + 20199),
+    ]
+
+
+class TwoNodes:
+    """A head (0 CPUs) and a worker node (2 CPUs); the worker can be killed and replaced."""
+
+    def __init__(self, tmp: Path):
+        self.env = {
+            **os.environ,
+            "PATH": f"{BIN}:{os.environ['PATH']}",
+            "RAY_AUTH_MODE": "disabled",
+            "RAY_USAGE_STATS_ENABLED": "0",
+        }
+        self.env.pop("RAY_ADDRESS", None)
+        self.tmp, self.port = tmp, free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.head = self._start(
+            [
+                "--head",
+                "--port",
+                str(self.port),
+                "--num-cpus",
+                "0",
+                "--include-dashboard",
+                "false",
+                "--ray-client-server-port",
+                str(free_port()),
+            ]
+        )
+        self.worker = None
+        self.start_worker()
+
+    def _start(self, words: list[str]) -> subprocess.Popen:
+        return subprocess.Popen(
+            [
+                BIN / "ray",
+                "start",
+                "--block",
+                "--node-ip-address",
+                "127.0.0.1",
+                "--object-store-memory",
+                str(100 * 2**20),
+                "--disable-usage-stats",
+                *node_ports(),
+                *words,
+            ],
+            env=self.env,
+            cwd=self.tmp,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+    def start_worker(self) -> None:
+        self.worker = self._start(["--address", self.address, "--num-cpus", "2"])
+        self.wait_for_cpus(2)
+
+    def kill_worker(self) -> None:
+        """SIGKILL the worker node's process group: its raylet and every actor on it."""
+        os.killpg(self.worker.pid, signal.SIGKILL)
+        self.worker.wait(timeout=30)
+
+    def wait_for_cpus(self, cpus: int, seconds: float = 90) -> None:
+        probe = (
+            "import ray, sys; ray.init(address=sys.argv[1], log_to_driver=False); "
+            "print(int(ray.available_resources().get('CPU', 0)))"
+        )
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            answer = subprocess.run(
+                [sys.executable, "-c", probe, self.address],
+                check=False,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            if answer.stdout.strip() == str(cpus):
+                return
+            time.sleep(1)
+        raise TimeoutError(f"the cluster at {self.address} never showed {cpus} CPUs")
+
+    def job(self, module: str, *args: str) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", module, *args],
+            env={**self.env, "RAY_ADDRESS": self.address},
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+
+    def stop(self) -> None:
+        for node in (self.worker, self.head):
+            if node is not None and node.poll() is None:
+                os.killpg(node.pid, signal.SIGTERM)
+                try:
+                    node.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    os.killpg(node.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    pointer = Path(os.environ.get("RAY_TMPDIR", "/tmp"), "ray", "ray_current_cluster")
+    previous = pointer.read_text() if pointer.exists() else None
+    nodes = TwoNodes(tmp_path)
+    try:
+        yield nodes
+    finally:
+        nodes.stop()
+        # the head wrote its address there: the next ray.init() here must not join it
+        if pointer.exists() and pointer.read_text().strip().endswith(f":{nodes.port}"):
+            if previous is None:
+                pointer.unlink()
+            else:
+                pointer.write_text(previous)
+
+
+def finished(job: subprocess.Popen, seconds: float = RUN_S) -> str:
+    try:
+        out, _ = job.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(job.pid, signal.SIGKILL)
+        out, _ = job.communicate()
+        raise AssertionError(f"the job ran past {seconds} s:\n{out[-3000:]}") from None
+    assert job.returncode == 0, out[-3000:]
+    return out
+
+
+def killed_midway(cluster: TwoNodes, job: subprocess.Popen, out: Path, shards: int) -> None:
+    """Kill the worker node once `shards` shards are on disk, start a new one, and let the
+    run finish or, when it does not go on by itself within a deadline, kill it too."""
+    deadline = time.time() + RUN_S
+    while len(list(out.glob("part-*.parquet"))) < shards:
+        assert job.poll() is None, job.communicate()[0][-3000:]
+        assert time.time() < deadline, "no shard was written in time"
+        time.sleep(0.2)
+    cluster.kill_worker()
+    cluster.start_worker()
+    try:
+        job.wait(timeout=RUN_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(job.pid, signal.SIGKILL)  # its lock is then stale: the rerun takes it
+        job.wait()
+
+
+def rows_by_id(folder: Path) -> list[dict]:
+    table = pq.ParquetDataset(sorted(folder.glob("part-*.parquet"))).read()
+    return table.sort_by("id").to_pylist()
+
+
+def test_generate_survives_losing_its_worker_node(cluster, dp_model, tmp_path):
+    args = ["--num-docs", "12", "--shard-size", "2", "--batch-size", "2", "--seed", "5"]
+    args += ["--num-actors", "1", "--dp-model", str(dp_model), "--backend", "ct2"]
+    reference, interrupted = tmp_path / "reference", tmp_path / "interrupted"
+    finished(cluster.job("jobs.generate", *args, "--output", str(reference)))
+    job = cluster.job("jobs.generate", *args, "--output", str(interrupted))
+    killed_midway(cluster, job, interrupted, shards=2)
+    out = finished(cluster.job("jobs.generate", *args, "--output", str(interrupted)))
+    assert "12 documents in 6 shards" in out
+    rows = rows_by_id(interrupted)
+    assert [r["id"] for r in rows] == sorted({r["id"] for r in rows})  # each once
+    assert len(rows) == 12
+    expected = rows_by_id(reference)
+    assert [(r["id"], r["text"]) for r in rows] == [(r["id"], r["text"]) for r in expected]
+
+
+def test_deidentify_survives_losing_its_worker_node(cluster, tmp_path):
+    fake = Faker("en_GB")
+    fake.seed_instance(44)
+    docs = [
+        {
+            "id": f"d{i}",
+            "text": f"Hi, I am {fake.name()} ({fake.email()}). I moved to "
+            f"{fake.city()} on {fake.date()} and need my payslip sent there. Thanks",
+        }
+        for i in range(600)
+    ]
+    corpus = tmp_path / "docs.jsonl"
+    corpus.write_text("\n".join(json.dumps(d) for d in docs))
+    args = ["--input", str(corpus), "--shard-size", "20", "--detectors", "presidio"]
+    args += ["--method", "surrogate", "--num-actors", "1", "--keep-ids"]
+    reference, interrupted = tmp_path / "reference", tmp_path / "interrupted"
+    finished(cluster.job("jobs.deidentify", *args, "--output", str(reference)))
+    job = cluster.job("jobs.deidentify", *args, "--output", str(interrupted))
+    killed_midway(cluster, job, interrupted, shards=3)
+    out = finished(cluster.job("jobs.deidentify", *args, "--output", str(interrupted)))
+    assert "600 documents in 30 shards" in out
+    rows = rows_by_id(interrupted)
+    assert len(rows) == 600 and len({r["id"] for r in rows}) == 600
+    assert rows == rows_by_id(reference)
