@@ -140,7 +140,7 @@ class TwoNodes:
             if node is not None and node.poll() is None:
                 os.killpg(node.pid, signal.SIGTERM)
                 try:
-                    node.wait(timeout=60)
+                    node.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     os.killpg(node.pid, signal.SIGKILL)
 
@@ -173,21 +173,24 @@ def finished(job: subprocess.Popen, seconds: float = RUN_S) -> str:
     return out
 
 
-def killed_midway(cluster: TwoNodes, job: subprocess.Popen, out: Path, shards: int) -> None:
+def killed_midway(cluster: TwoNodes, job: subprocess.Popen, out: Path, shards: int) -> int:
     """Kill the worker node once `shards` shards are on disk, start a new one, and let the
-    run finish or, when it does not go on by itself within a deadline, kill it too."""
+    run finish or, when it does not go on by itself within a deadline, kill it too.
+    Returns the shards on disk when the node was killed."""
     deadline = time.time() + RUN_S
     while len(list(out.glob("part-*.parquet"))) < shards:
         assert job.poll() is None, job.communicate()[0][-3000:]
         assert time.time() < deadline, "no shard was written in time"
         time.sleep(0.2)
     cluster.kill_worker()
+    on_disk = len(list(out.glob("part-*.parquet")))
     cluster.start_worker()
     try:
         job.wait(timeout=RUN_S)
     except subprocess.TimeoutExpired:
         os.killpg(job.pid, signal.SIGKILL)  # its lock is then stale: the rerun takes it
         job.wait()
+    return on_disk
 
 
 def rows_by_id(folder: Path) -> list[dict]:
@@ -201,7 +204,7 @@ def test_generate_survives_losing_its_worker_node(cluster, dp_model, tmp_path):
     reference, interrupted = tmp_path / "reference", tmp_path / "interrupted"
     finished(cluster.job("jobs.generate", *args, "--output", str(reference)))
     job = cluster.job("jobs.generate", *args, "--output", str(interrupted))
-    killed_midway(cluster, job, interrupted, shards=2)
+    assert killed_midway(cluster, job, interrupted, shards=2) < 6  # in the middle
     out = finished(cluster.job("jobs.generate", *args, "--output", str(interrupted)))
     assert "12 documents in 6 shards" in out
     rows = rows_by_id(interrupted)
@@ -229,7 +232,7 @@ def test_deidentify_survives_losing_its_worker_node(cluster, tmp_path):
     reference, interrupted = tmp_path / "reference", tmp_path / "interrupted"
     finished(cluster.job("jobs.deidentify", *args, "--output", str(reference)))
     job = cluster.job("jobs.deidentify", *args, "--output", str(interrupted))
-    killed_midway(cluster, job, interrupted, shards=3)
+    assert killed_midway(cluster, job, interrupted, shards=3) < 30  # in the middle
     out = finished(cluster.job("jobs.deidentify", *args, "--output", str(interrupted)))
     assert "600 documents in 30 shards" in out
     rows = rows_by_id(interrupted)
