@@ -66,18 +66,24 @@ def test_classifier_on_two_workers(ray_local, dev, tmp_path):
     assert any((tmp_path / "checkpoints" / "classify").iterdir())
 
 
-def test_bio_ner_tags_every_word(ray_local, dev, tmp_path):
+def test_bio_ner_tags_every_word(ray_local, dev, tmp_path, capsys):
+    import re
+
     from jobs.on_ray import training
     from synth.encoder import load_tokenizer, word_tags
 
     _, predicted = training.fit(
         "bio_ner",
         ray_local.data.from_items(_rows(dev)),
-        _config(dev),
+        _config(dev, epochs=2, progress_every_s=0.2),
         tmp_path,
         num_workers=1,
         use_gpu=False,
     )
+    # training says where it is while it runs (it said nothing for tens of minutes)
+    out = capsys.readouterr().out
+    assert "bio_ner: training on 40 examples, 10 steps (2 epochs)" in out
+    assert re.search(r"bio_ner: epoch [12]/2, step \d+/10, loss \d+\.\d{3}, .* ETA", out), out
     tokenizer = load_tokenizer(resolve_encoder(None))
     for doc, tags in zip(dev.docs, predicted):
         assert len(tags) == len(word_tags(tokenizer, doc.text, [])[0])
