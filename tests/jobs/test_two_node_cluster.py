@@ -198,19 +198,26 @@ def rows_by_id(folder: Path) -> list[dict]:
     return table.sort_by("id").to_pylist()
 
 
+def reference_and_resumed(cluster, module: str, args: list[str], tmp: Path, kill_after: int):
+    """An uninterrupted run, then one whose worker node is killed once `kill_after` shards
+    are written and that is rerun: (the rerun's console, reference rows, resumed rows)."""
+    reference, interrupted = tmp / "reference", tmp / "interrupted"
+    finished(cluster.job(module, *args, "--output", str(reference)))
+    job = cluster.job(module, *args, "--output", str(interrupted))
+    on_disk = killed_midway(cluster, job, interrupted, shards=kill_after)
+    out = finished(cluster.job(module, *args, "--output", str(interrupted)))
+    return out, on_disk, rows_by_id(reference), rows_by_id(interrupted)
+
+
 def test_generate_survives_losing_its_worker_node(cluster, dp_model, tmp_path):
     args = ["--num-docs", "12", "--shard-size", "2", "--batch-size", "2", "--seed", "5"]
     args += ["--num-actors", "1", "--dp-model", str(dp_model), "--backend", "ct2"]
-    reference, interrupted = tmp_path / "reference", tmp_path / "interrupted"
-    finished(cluster.job("jobs.generate", *args, "--output", str(reference)))
-    job = cluster.job("jobs.generate", *args, "--output", str(interrupted))
-    assert killed_midway(cluster, job, interrupted, shards=2) < 6  # in the middle
-    out = finished(cluster.job("jobs.generate", *args, "--output", str(interrupted)))
-    assert "12 documents in 6 shards" in out
-    rows = rows_by_id(interrupted)
+    out, on_disk, expected, rows = reference_and_resumed(
+        cluster, "jobs.generate", args, tmp_path, kill_after=2
+    )
+    assert on_disk < 6 and "12 documents in 6 shards" in out  # killed in the middle
     assert [r["id"] for r in rows] == sorted({r["id"] for r in rows})  # each once
     assert len(rows) == 12
-    expected = rows_by_id(reference)
     assert [(r["id"], r["text"]) for r in rows] == [(r["id"], r["text"]) for r in expected]
 
 
@@ -229,12 +236,9 @@ def test_deidentify_survives_losing_its_worker_node(cluster, tmp_path):
     corpus.write_text("\n".join(json.dumps(d) for d in docs))
     args = ["--input", str(corpus), "--shard-size", "20", "--detectors", "presidio"]
     args += ["--method", "surrogate", "--num-actors", "1", "--keep-ids"]
-    reference, interrupted = tmp_path / "reference", tmp_path / "interrupted"
-    finished(cluster.job("jobs.deidentify", *args, "--output", str(reference)))
-    job = cluster.job("jobs.deidentify", *args, "--output", str(interrupted))
-    assert killed_midway(cluster, job, interrupted, shards=3) < 30  # in the middle
-    out = finished(cluster.job("jobs.deidentify", *args, "--output", str(interrupted)))
-    assert "600 documents in 30 shards" in out
-    rows = rows_by_id(interrupted)
+    out, on_disk, expected, rows = reference_and_resumed(
+        cluster, "jobs.deidentify", args, tmp_path, kill_after=3
+    )
+    assert on_disk < 30 and "600 documents in 30 shards" in out  # killed in the middle
     assert len(rows) == 600 and len({r["id"] for r in rows}) == 600
-    assert rows == rows_by_id(reference)
+    assert rows == expected
