@@ -103,7 +103,8 @@ def converted_model(ref: str, compute_type: str) -> Path:
         return folder
     from synth.io.lock import shared_state_lock
 
-    with shared_state_lock(str(folder)):  # one actor converts; the others wait, then reuse
+    # one actor converts; the others wait, then reuse (locks apart from the models)
+    with shared_state_lock(str(CACHE_DIR / "locks" / f"ct2-{folder.name}")):
         if (folder / "model.bin").exists():
             return folder
         return _convert(ref, compute_type, folder)

@@ -159,7 +159,7 @@ def _dequantised(source: ModelSource) -> Path:
     if (cached / "config.json").exists():
         return cached
     try:
-        lock = shared_state_lock(str(cached))
+        lock = shared_state_lock(str(CACHE_DIR / "locks" / f"models-{cached.name}"))
         lock.acquire()
     except OSError:  # a read-only cache: no lock, and nothing will be written
         return cached

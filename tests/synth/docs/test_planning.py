@@ -4,10 +4,12 @@ plan, labels stay balanced across shards, and the driver plans no document."""
 from collections import Counter
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
 from jobs import generate
 from synth.config.generate import load_config
+from synth.contract import SCHEMA
 from synth.docs import plan_documents, planner, shard_count, shard_rows, sum_counts
 
 LABELS_IN_TAXONOMY = 8
@@ -62,7 +64,9 @@ def test_the_driver_plans_no_document_even_for_a_hundred_million(dp_model, tmp_p
     from synth.docs.tickets.plan import TicketPlanner
 
     monkeypatch.setattr(TicketPlanner, "plan_shard", refuse)
-    (tmp_path / "part-00001.parquet").write_bytes(b"torn")  # deleted and planned again
+    # a shard of ours planned otherwise (no rows): deleted and planned again
+    mine = SCHEMA.empty_table().replace_schema_metadata({b"hrsynth.writer": b"generate"})
+    pq.write_table(mine, tmp_path / "part-00001.parquet")
     run, todo = generate._plan(cfg, {"run_id": "big"}, str(tmp_path))
     assert isinstance(run, TicketPlanner) and todo.dtype == np.int64
     assert len(todo) == 1_562_500 and todo[0] == 0 and todo[-1] == 1_562_499
