@@ -13,6 +13,7 @@ seconds for the live progress (jobs.progress).
 
 import os
 import threading
+import time
 
 import numpy as np
 import pyarrow as pa
@@ -213,7 +214,7 @@ class _reading:
 
     def __init__(self, tally, on_tally, poll_s: float, watch=None):
         self.tally, self.on_tally, self.poll_s, self.watch = tally, on_tally, poll_s, watch
-        self.seen, self.restarts = set(), 0
+        self.seen, self.restarts, self.next_listing = set(), 0, 0.0
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.lock = threading.Lock()
@@ -228,7 +229,8 @@ class _reading:
         if self.thread.is_alive():
             self.thread.join(timeout=10)
         if exc[0] is None:
-            self.now()  # the final count
+            self.next_listing = 0.0
+            self.now()  # the final count, every shard landed
 
     def now(self, timeout_s: float = 10.0) -> None:
         with self.lock:
@@ -241,10 +243,15 @@ class _reading:
         if self.watch is None:
             return
         output, wanted, on_landed = self.watch
+        if time.monotonic() < self.next_listing:
+            return
+        started = time.monotonic()
         try:
             landed = landed_shards(output, wanted, self.seen)
         except OSError:
             return  # a store that did not answer: the next reading lists it again
+        finally:  # a folder of a million shards is listed at most a tenth of the time
+            self.next_listing = time.monotonic() + 9 * (time.monotonic() - started)
         for shard, summary in sorted(landed):
             self.seen.add(shard)
             on_landed(shard, summary["rows"], summary["tokens_generated"])

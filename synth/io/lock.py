@@ -42,6 +42,8 @@ def output_lock(folder: str, job: str):
             break
         except FileExistsError:
             holder = _holder(lock, folder)
+            if holder["job"] == "":  # released meanwhile: try again
+                continue
             if not _gone(holder):
                 raise ConfigError(
                     f"--output {folder} is being written by {holder['job']} (pid "
