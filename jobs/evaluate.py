@@ -209,7 +209,15 @@ def _write_results(result: dict, out: Path, plots) -> None:
 
 
 def run(options) -> dict:
+    """One evaluation, the output folder's lock held (one writer at a time)."""
+    from synth.io.lock import output_lock
+
     args = options_from(EvaluateOptions, options)
+    with output_lock(args.output, "evaluate"):
+        return _evaluate(args)
+
+
+def _evaluate(args) -> dict:
     from eval import report
     from eval.sinks import check_sinks, write_sinks
     from jobs.on_ray import training

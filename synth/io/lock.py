@@ -33,6 +33,7 @@ def output_lock(folder: str, job: str):
     if not isinstance(fs, pafs.LocalFileSystem):
         yield
         return
+    created = not os.path.isdir(path)
     os.makedirs(path, exist_ok=True)
     lock = os.path.join(path, LOCK)
     me = {"host": socket.gethostname(), "pid": os.getpid(), "job": job, "since": time.time()}
@@ -45,6 +46,7 @@ def output_lock(folder: str, job: str):
             if holder["job"] == "":  # released meanwhile: try again
                 continue
             if not _gone(holder):
+                _remove_if_empty(path, created)
                 raise ConfigError(
                     f"--output {folder} is being written by {holder['job']} (pid "
                     f"{holder['pid']} on {holder['host']}, since "
@@ -63,6 +65,17 @@ def output_lock(folder: str, job: str):
         yield
     finally:
         _remove_if(lock, me)
+        _remove_if_empty(path, created)
+
+
+def _remove_if_empty(path: str, created: bool) -> None:
+    """A folder the lock created and nothing filled (a run refused before any work) is
+    removed: a refusal leaves no trace."""
+    if created:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass  # not empty: the run wrote there
 
 
 def _holder(lock: str, folder: str) -> dict:

@@ -87,3 +87,12 @@ def test_an_empty_test_set_and_boolean_offsets_are_named(tmp_path, capsys):
         assert evaluate.main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert message in err and "\n" not in err, err
+
+
+def test_a_second_evaluation_into_the_same_output_is_refused(tmp_path, capsys):
+    from synth.io.lock import output_lock
+
+    with output_lock(str(tmp_path / "eval"), "evaluate"):
+        assert _evaluate(tmp_path) == 2
+    assert "--output" in capsys.readouterr().err
+    assert not (tmp_path / "eval").exists()  # the holder made it; nothing else was written
