@@ -3,7 +3,7 @@ F1 over the taxonomy's variables), per type. Used by `hrsynth detector build` fo
 model card and by benchmarks/detector.py."""
 
 from eval.testset import TestDoc
-from synth.deid.roles import resolve_roles, ticket_roles
+from synth.deid.hygiene import STEPS, detector_tags
 
 
 def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dict:
@@ -16,24 +16,40 @@ def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dic
     tokenizer = encoder.load_tokenizer(model_dir)
     known = {t[2:] for t in tags if t != "O"}
     # Gold spans of a type the model has no tag for count as misses, not as errors here.
-    true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in docs]
+    gold = [encoder.word_tags(tokenizer, d.text, d.entities) for d in docs]
     raw = encoder.predict_word_tags(model, tokenizer, [d.text for d in docs], tags)
-    scores = ticket_bio_scores(true, raw)
+    scores = ticket_bio_scores([d.text for d in docs], gold, raw)
     scores["documents"] = len(docs)
     scores["types_without_a_tag"] = sorted({e[2] for d in docs for e in d.entities} - known)
     return scores
 
 
-def ticket_bio_scores(true: list[list[str]], raw: list[list[str]]) -> dict:
-    """Scores of the detector's output (roles by context, synth.deid.roles) with the raw
-    model's beside them, and the kinds of error."""
+def ticket_bio_scores(texts: list[str], gold: list, raw: list[list[str]]) -> dict:
+    """Scores of the detector's output (synth.deid.hygiene.detector_tags: roles by
+    context, places, span hygiene) with the raw model's beside them, the kinds of error,
+    and what each step of the output adds (`without_step`: exact / partial F1 and error
+    kinds with that step left out). `gold`: (words, gold tags) per text."""
     from eval import metrics
 
-    predicted = [resolve_roles(t, ticket_roles()) for t in raw]
+    true = [tags for _, tags in gold]
+
+    def output(steps):
+        return [detector_tags(t, w, r, steps) for t, (w, _), r in zip(texts, gold, raw)]
+
+    predicted = output(STEPS)
     scores = metrics.entity_scores(true, predicted)
     unresolved = metrics.entity_scores(true, raw)
     scores["raw_model"] = {k: unresolved[k] for k in ("exact", "partial")}
     scores["errors"] = error_kinds(true, predicted)
+    scores["without_step"] = {}
+    for step in STEPS:
+        without = output([s for s in STEPS if s != step])
+        s = metrics.entity_scores(true, without)
+        scores["without_step"][step] = {
+            "exact_f1": s["exact"]["f1"],
+            "partial_f1": s["partial"]["f1"],
+            "errors": error_kinds(true, without),
+        }
     return scores
 
 

@@ -58,12 +58,14 @@ def bio_ner(ctx: dict, args) -> tuple[dict, dict]:
         "bio_ner", ctx["ds"], {**ctx["common"], "tags": tags}, *_fit_args(ctx)
     )
     tokenizer = encoder.load_tokenizer(ctx["common"]["encoder"])
-    true = [encoder.word_tags(tokenizer, d.text, d.entities)[1] for d in ctx["test"].docs]
+    texts = [d.text for d in ctx["test"].docs]
+    gold = [encoder.word_tags(tokenizer, d.text, d.entities) for d in ctx["test"].docs]
     left = {"ner_model": str(ctx["out"] / "models" / "bio_ner")}
-    if args.doc_type == "ticket":  # the detector's output: roles by context
+    if args.doc_type == "ticket":  # the detector's output: roles by context, hygiene
         from eval.detector_scores import ticket_bio_scores
 
-        return {**ticket_bio_scores(true, predicted), "training": m}, left
+        return {**ticket_bio_scores(texts, gold, predicted), "training": m}, left
+    true = [tags for _, tags in gold]
     return {**metrics.entity_scores(true, predicted), "training": m}, left
 
 

@@ -148,14 +148,14 @@ class NerDetector:
         self.type_of = personal_types().by_variable
 
     def detect(self, texts: list[str]) -> list[list[Span]]:
-        from synth.deid.roles import resolve_roles, ticket_roles
+        from synth.deid.hygiene import detector_tags
         from synth.encoder import predict_word_tags, word_tags
 
         predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags)
         out = []
-        for text, tags in zip(texts, predicted):
-            tags = resolve_roles(tags, ticket_roles())  # a shift date is no absence's
+        for text, raw in zip(texts, predicted):
             words, _ = word_tags(self.tokenizer, text, [])
+            tags = detector_tags(text, words, raw)  # roles by context, whole tokens
             out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
         return out
 

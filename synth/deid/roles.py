@@ -74,3 +74,40 @@ def ticket_roles() -> dict[str, set[str]]:
     from synth.docs.tickets.taxonomy import load_taxonomy
 
     return {k: set(s.variables) | set(s.context_variables) for k, s in load_taxonomy().items()}
+
+
+@cache
+def _airport_names() -> tuple[set[str], set[str], set[str]]:
+    """(airport words, names that are an airport's: official and short names and IATA
+    codes, city names) (synth/data/deid/places.yaml, the airport tables)."""
+    from synth.docs.tickets.forms import airport_short_names, airports
+
+    doc = read_yaml(DATA_DIR / "deid" / "places.yaml", "places")
+    by_name, per_city = airports()
+    names = set(by_name) | {code for code, _ in by_name.values()}
+    names |= {n for short in airport_short_names().values() for n in short}
+    words = {w.lower() for w in doc["airport_words"]}
+    return words, {n.lower() for n in names}, {c.lower() for c in per_city}
+
+
+def places_named(text: str, words: list[tuple[int, int]], tags: list[str]) -> list[str]:
+    """A span typed `airport` that names a city and no airport (no airport word, code or
+    name: "Frankfurt", not "Frankfurt airport", "FRA" or "Heathrow") is the place the
+    writer flew to or from: a `location`, as people mark it (docs/annotation.md)."""
+    airport_words, airport_names, cities = _airport_names()
+    out = list(tags)
+    i = 0
+    while i < len(out):
+        if out[i] != "B-airport":
+            i += 1
+            continue
+        last = i
+        while last + 1 < len(out) and out[last + 1] == "I-airport":
+            last += 1
+        phrase = text[words[i][0] : words[last][1]]
+        lower = phrase.lower()
+        named = lower in airport_names or any(w in airport_words for w in lower.split())
+        if not named and lower.removeprefix("the ").strip() in cities:
+            out[i : last + 1] = ["B-location"] + ["I-location"] * (last - i)
+        i = last + 1
+    return out

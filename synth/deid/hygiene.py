@@ -1,0 +1,156 @@
+"""Span hygiene: the BIO model's word tags made into spans a person would mark.
+
+The model tags the tokenizer's words, and the tokenizer cuts every punctuation mark
+out of a token: "29/9" is three words, "8%" two. A model that tags "29" and not "/9", or
+"8" and not "%", cuts the value where no writer would. Four rules, each in
+docs/annotation.md ("Where a span starts and ends"), applied in this order:
+
+- `snap`: a value covers the whole token it sits in (the words between spaces), without
+  the brackets and quotes that open the token and the punctuation that closes it;
+- `trim`: a span does not start with an opening bracket or end with closing punctuation,
+  and a type's own leading words stay out (a job title without its article);
+- `function_words`: a span made only of function words or punctuation ("to", "my", a
+  colon, "off") is dropped;
+- an inside tag with no beginning starts a span (synth.encoder's repair, before these).
+
+Each rule can be switched off (`rules=`) so that its effect can be measured.
+"""
+
+import unicodedata
+from functools import cache
+
+from synth import DATA_DIR
+from synth.io.files import read_yaml
+
+RULES = ("snap", "trim", "function_words")
+# What the detector outputs, in order: roles by context and places (synth.deid.roles),
+# then the hygiene rules. Each name can be left out to measure what it does.
+STEPS = ("roles", "places", *RULES)
+
+
+def detector_tags(
+    text: str, words: list[tuple[int, int]], raw: list[str], steps=STEPS
+) -> list[str]:
+    """The BIO model's word tags for `text` as the detector reports them."""
+    from synth.deid.roles import join_pieces, places_named, resolve_roles, ticket_roles
+
+    tags = resolve_roles(raw, ticket_roles()) if "roles" in steps else join_pieces(raw)
+    if "places" in steps:
+        tags = places_named(text, words, tags)
+    return tidy_tags(text, words, tags, [r for r in RULES if r in steps])
+
+
+@cache
+def conventions() -> dict:
+    doc = read_yaml(DATA_DIR / "deid" / "span_hygiene.yaml", "span hygiene")
+    return {
+        "openers": set(doc["openers"]),
+        "closers": set(doc["closers"]),
+        "joiners": set(doc["joiners"]),
+        "function_words": set(doc["function_words"].lower().split()),
+        "leading": {t: {w.lower() for w in ws} for t, ws in doc["leading_words_outside"].items()},
+    }
+
+
+def tidy_tags(text: str, words: list[tuple[int, int]], tags: list[str], rules=RULES) -> list[str]:
+    """`tags` (one BIO tag per word of `text`) with the hygiene rules applied."""
+    types = [None if t == "O" else t[2:] for t in tags]
+    begins = [t.startswith("B-") for t in tags]
+    if "snap" in rules:
+        for core in token_cores(text, words):
+            _fill(text, words, core, types, begins)
+    spans = _spans(types, begins)
+    if "trim" in rules:
+        spans = [s for s in (_trimmed(text, words, span) for span in spans) if s]
+    if "function_words" in rules:
+        spans = [s for s in spans if not _only_function_words(text, words, s)]
+    out = ["O"] * len(tags)
+    for label, first, last in spans:
+        out[first] = "B-" + label
+        for i in range(first + 1, last + 1):
+            out[i] = "I-" + label
+    return out
+
+
+def token_cores(text: str, words: list[tuple[int, int]]) -> list[range]:
+    """Per whitespace token: the range of its word indices without the opening and closing
+    punctuation words at its edges."""
+    c = conventions()
+    tokens, start = [], 0
+    for i in range(1, len(words) + 1):
+        if i == len(words) or words[i][0] > words[i - 1][1]:
+            tokens.append((start, i))
+            start = i
+    cores = []
+    for first, end in tokens:
+        while first < end and text[slice(*words[first])] in c["openers"]:
+            first += 1
+        while end > first and text[slice(*words[end - 1])] in c["closers"]:
+            end -= 1
+        if end - first > 1:
+            cores.append(range(first, end))
+    return cores
+
+
+def _fill(text, words, core: range, types: list, begins: list) -> None:
+    """Untagged words of a token that holds a value join the value next to them; a
+    joining mark between two values of other types stays outside both."""
+    tagged = [i for i in core if types[i] is not None]
+    if not tagged:
+        return
+    for i in core:
+        if types[i] is not None:
+            continue
+        left = next((types[j] for j in reversed(range(core.start, i)) if types[j]), None)
+        right_at = next((j for j in range(i + 1, core.stop) if types[j]), None)
+        right = types[right_at] if right_at is not None else None
+        if left and right and left != right:
+            if text[slice(*words[i])] in conventions()["joiners"]:
+                continue
+        types[i] = left or right
+        if left is None:  # the value now starts here, not at the word it was tagged on
+            begins[i], begins[right_at] = begins[right_at], False
+        else:
+            begins[i] = False
+
+
+def _spans(types: list, begins: list) -> list[tuple[str, int, int]]:
+    """(type, first word, last word) of each span: a span ends where the type changes or
+    a new beginning is tagged."""
+    spans = []
+    for i, label in enumerate(types):
+        if label is None:
+            continue
+        if spans and spans[-1][2] == i - 1 and spans[-1][0] == label and not begins[i]:
+            spans[-1] = (label, spans[-1][1], i)
+        else:
+            spans.append((label, i, i))
+    return spans
+
+
+def _word(text, words, i) -> str:
+    return text[slice(*words[i])]
+
+
+def _trimmed(text, words, span) -> tuple[str, int, int] | None:
+    c = conventions()
+    label, first, last = span
+    leading = c["openers"] | c["leading"].get(label, set())
+    while first <= last and _word(text, words, first).lower() in leading:
+        first += 1
+    while last >= first and _word(text, words, last) in c["closers"]:
+        last -= 1
+    return (label, first, last) if first <= last else None
+
+
+def _only_function_words(text, words, span) -> bool:
+    label, first, last = span
+    fw = conventions()["function_words"]
+    return all(
+        _word(text, words, i).lower() in fw or _is_punctuation(_word(text, words, i))
+        for i in range(first, last + 1)
+    )
+
+
+def _is_punctuation(word: str) -> bool:
+    return all(unicodedata.category(ch)[0] in "PS" for ch in word)

@@ -1,0 +1,127 @@
+"""Span hygiene on the shipped encoder's words: values snap to whole tokens, brackets
+and closing punctuation stay out, function-word spans are dropped, cities in a flight
+ticket are places (docs/annotation.md)."""
+
+import pytest
+
+from synth.deid.hygiene import detector_tags, tidy_tags
+from synth.deid.roles import places_named
+from synth.encoder import load_tokenizer, resolve_encoder
+
+
+@pytest.fixture(scope="module")
+def words_of():
+    tokenizer = load_tokenizer(resolve_encoder("minilm"))
+    return lambda text: [
+        (s, e) for _, (s, e) in tokenizer.backend_tokenizer.pre_tokenizer.pre_tokenize_str(text)
+    ]
+
+
+def tagged(text, words, marks: dict[str, str]) -> list[str]:
+    """Tags with B-TYPE on each word whose text is a key of `marks` (first occurrence)."""
+    tags, left = ["O"] * len(words), dict(marks)
+    for i, (s, e) in enumerate(words):
+        if text[s:e] in left:
+            tags[i] = "B-" + left.pop(text[s:e])
+    return tags
+
+
+def spans(text, words, tags) -> list[tuple[str, str]]:
+    out = []
+    for (s, e), tag in zip(words, tags):
+        if tag.startswith("B-"):
+            out.append([tag[2:], s, e])
+        elif tag.startswith("I-"):
+            out[-1][2] = e
+    return [(t, text[s:e]) for t, s, e in out]
+
+
+@pytest.mark.parametrize(
+    "text, marks, expected",
+    [
+        (
+            "I asked for an 8% raise.",
+            {"8": "increase_in_percentage"},
+            [("increase_in_percentage", "8%")],
+        ),
+        ("Off from (29/9) on.", {"29": "date"}, [("date", "29/9")]),
+        ("It was $78,000.", {"78": "salary"}, [("salary", "$78,000")]),
+        ("back on 2.10, thanks", {"10": "date"}, [("date", "2.10")]),
+        (
+            "off 14.3-16.3 please",
+            {"14": "date_start_absence", "16": "date_end_absence"},
+            [("date_start_absence", "14.3"), ("date_end_absence", "16.3")],
+        ),
+    ],
+)
+def test_a_value_covers_its_whole_token_without_brackets_or_closing_punctuation(
+    words_of, text, marks, expected
+):
+    words = words_of(text)
+    assert spans(text, words, tidy_tags(text, words, tagged(text, words, marks))) == expected
+
+
+def test_spans_of_function_words_or_punctuation_are_dropped(words_of):
+    text = "I want to complain: my manager shouts"
+    words = words_of(text)
+    tags = tagged(
+        text, words, {"to": "complaint", ":": "complaint", "manager": "to_who", "my": "to_who"}
+    )
+    tags[words.index(next(w for w in words if text[slice(*w)] == "manager"))] = "I-to_who"
+    assert spans(text, words, tidy_tags(text, words, tags)) == [("to_who", "my manager")]
+
+
+def test_a_job_title_starts_after_its_article_and_a_span_after_its_bracket(words_of):
+    text = "I work as a registered nurse (in Lyon)"
+    words = words_of(text)
+    tags = tagged(text, words, {"a": "work_title", "(": "location"})
+    tags[words.index(next(w for w in words if text[slice(*w)] == "registered"))] = "I-work_title"
+    tags[words.index(next(w for w in words if text[slice(*w)] == "nurse"))] = "I-work_title"
+    tags[words.index(next(w for w in words if text[slice(*w)] == "in"))] = "I-location"
+    tags[words.index(next(w for w in words if text[slice(*w)] == "Lyon"))] = "I-location"
+    assert spans(text, words, tidy_tags(text, words, tags)) == [
+        ("work_title", "registered nurse"),
+        ("location", "in Lyon"),
+    ]
+
+
+def test_each_rule_can_be_left_out(words_of):
+    text = "an 8% raise"
+    words = words_of(text)
+    tags = tagged(text, words, {"8": "increase_in_percentage"})
+    assert spans(text, words, tidy_tags(text, words, tags, rules=())) == [
+        ("increase_in_percentage", "8")
+    ]
+
+
+@pytest.mark.parametrize(
+    "place, expected",
+    [
+        ("Frankfurt", "location"),
+        ("the Frankfurt airport", "airport"),
+        ("FRA", "airport"),
+        ("Heathrow", "airport"),
+        ("Schönefeld", "airport"),  # not a city we know: the model's word stands
+    ],
+)
+def test_a_city_in_a_flight_ticket_is_a_place_unless_an_airport_is_named(words_of, place, expected):
+    text = f"I flew from {place} on 3 May."
+    words = words_of(text)
+    first = next(i for i, w in enumerate(words) if w[0] == text.index(place))
+    tags = ["O"] * len(words)
+    tags[first] = "B-airport"
+    for i, w in enumerate(words):
+        if first < i and w[1] <= text.index(place) + len(place):
+            tags[i] = "I-airport"
+    assert spans(text, words, places_named(text, words, tags)) == [(expected, place)]
+
+
+def test_the_detector_output_composes_roles_places_and_hygiene(words_of):
+    text = "Flight to Lyon (LYS) on 29/9."
+    words = words_of(text)
+    tags = tagged(text, words, {"Lyon": "airport", "LYS": "airport", "29": "date_travel"})
+    assert spans(text, words, detector_tags(text, words, tags)) == [
+        ("location", "Lyon"),
+        ("airport", "LYS"),
+        ("date_travel", "29/9"),
+    ]
