@@ -104,9 +104,9 @@ def _fill(text, words, core: range, types: list, begins: list) -> None:
         left = next((types[j] for j in reversed(range(core.start, i)) if types[j]), None)
         right_at = next((j for j in range(i + 1, core.stop) if types[j]), None)
         right = types[right_at] if right_at is not None else None
-        if left and right and left != right:
-            if text[slice(*words[i])] in conventions()["joiners"]:
-                continue
+        joiner = text[slice(*words[i])] in conventions()["joiners"]
+        if left and right and left != right and joiner:
+            continue
         types[i] = left or right
         if left is None:  # the value now starts here, not at the word it was tagged on
             begins[i], begins[right_at] = begins[right_at], False
@@ -144,7 +144,7 @@ def _trimmed(text, words, span) -> tuple[str, int, int] | None:
 
 
 def _only_function_words(text, words, span) -> bool:
-    label, first, last = span
+    _, first, last = span
     fw = conventions()["function_words"]
     return all(
         _word(text, words, i).lower() in fw or _is_punctuation(_word(text, words, i))
