@@ -18,6 +18,7 @@ from faker import Faker
 
 from synth import DATA_DIR, ConfigError
 from synth.docs.persona import load_countries
+from synth.docs.tickets import clauses
 from synth.generation.numbers import NUMBER_WORDS, ordinal
 
 FORMS_DIR = DATA_DIR / "forms"
@@ -428,14 +429,36 @@ def read_percent(text: str) -> float:
 # Phrases, people, places ---------------------------------------------------------------
 
 
-def _render_phrase(kind: str):
+def _render_phrase(kind: str, grammar: str | None = None):
+    """Listed, lay words, or (with `grammar`) a noun phrase of that variable's clause
+    grammar around the listed or lay words ("a bad flu that won't go away")."""
+
     def render_phrase(form: str, value: str, writer: Writer, rng) -> str | None:
         if form == "listed":
             return value
         phrases = load_catalogue().lay[kind].get(value)
+        if form == "grammar" and grammar:
+            options = [value, *(phrases or [])]
+            return clauses.write(grammar, "noun_phrase", rng, {"value": options[rng.integers(len(options))]})
+        if form == "grammar":
+            return None
         return phrases[rng.integers(len(phrases))] if phrases else None
 
     return render_phrase
+
+
+def _render_written(variable: str):
+    """Listed, or a noun phrase of the variable's clause grammar (which writes its own
+    value: the ticket's topic, not a fact sampled with others)."""
+
+    def render_written(form: str, value: str, writer: Writer, rng) -> str | None:
+        if form == "listed":
+            return value
+        if form == "grammar":
+            return clauses.write(variable, "noun_phrase", rng)
+        raise ConfigError(f"forms.yaml: unknown form '{form}' for {variable}")
+
+    return render_written
 
 
 @cache
@@ -471,6 +494,10 @@ def render_target(form: str, value: str, writer: Writer, rng) -> str | None:
     if form == "described":
         described = load_catalogue().described
         return described[rng.integers(len(described))]
+    if form == "phrase":
+        name = colleague_name(writer, rng)
+        bindings = {"name": name, "first_name": name.split()[0]}
+        return clauses.write("to_who", "noun_phrase", rng, bindings)
     if form == "my_manager":
         return (
             ("my manager", "my boss")[rng.integers(2)]
@@ -559,7 +586,9 @@ RENDERERS = {
     "stay": render_stay,
     "money": render_money,
     "percent": render_percent,
-    "health_reason": _render_phrase("health_reason"),
+    "health_reason": _render_phrase("health_reason", grammar="reason"),
+    "complaint": _render_written("complaint"),
+    "change_reason": _render_written("reason_of_change"),
     "life_event": _render_phrase("life_event"),
     "complaint_target": render_target,
     "place": render_place,

@@ -13,7 +13,8 @@ import pandas as pd
 from synth import ConfigError
 from synth.docs import ShardPlan, balanced_labels, shard_rows, shard_streams
 from synth.docs.persona import make_personas
-from synth.docs.tickets.forms import Writer, render_values
+from synth.docs.tickets import clauses
+from synth.docs.tickets.forms import Writer, load_catalogue, render_values
 from synth.docs.tickets.samplers import SamplingContext, sampler_for
 from synth.docs.tickets.shape import (
     FREE_TEMPLATE_ID,
@@ -61,6 +62,7 @@ class TicketPlanner:
         self.cfg, self.run_id = cfg, run_id
         self.taxonomy = load_taxonomy(cfg.run.taxonomy_dir or TAXONOMY_DIR)
         self.labels = chosen_labels(cfg, self.taxonomy)
+        check_clause_symbols(self.taxonomy)
         self.model = load_model_file(cfg.run.dp_model)
         self.reference_date = dt.date.fromisoformat(cfg.run.reference_date)
         self.traits = traits_from(cfg.tickets.traits)
@@ -160,11 +162,17 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
         if (template is not None and w.traits.omission and v in sub.uses(template))
         or (v not in shape.omitted and (template is None or not w.traits.omission))
     ]
+    as_clauses = set()
     if template is not None and template.clauses:
-        values = with_clauses(values, w.writer_rng)
+        values, as_clauses = with_clauses(values, template, w.writer_rng)
     shown = kept + [v for v in sub.context_variables if v in values]
     writer = Writer(persona["country_code"], persona["locale"], w.reference_date)
-    surface, forms = render_values({k: values[k] for k in shown}, writer, w.value_forms, w.writer_rng)
+    surface, forms = render_values(
+        {k: values[k] for k in shown if k not in as_clauses}, writer, w.value_forms, w.writer_rng
+    )
+    # A clause is already written as the writer would: no surface form on top of it.
+    surface |= {k: values[k] for k in shown if k in as_clauses}
+    forms |= {k: "clause" for k in shown if k in as_clauses}
     all_values = {**persona, **values, **surface}
     left_out = set(sub.variables) - set(kept)
     headers = _without(sub.headers, left_out)
@@ -212,13 +220,56 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
     )
 
 
-def with_clauses(values: dict, rng: np.random.Generator) -> dict:
-    """The ticket's descriptive values replaced by first-person clauses from the banks
-    (a clause template's ticket is about the clause it writes, not the listed value)."""
-    banks = clause_banks()
-    return {
-        k: banks[k][rng.integers(len(banks[k]))] if k in banks else v for k, v in values.items()
-    }
+# Share of a type's clauses taken from its hand clauses (synth/data/clauses/*.txt); the
+# rest are written by its grammar (synth.docs.tickets.clauses).
+HAND_SHARE = 0.2
+
+
+def with_clauses(values: dict, template, rng: np.random.Generator) -> tuple[dict, set[str]]:
+    """The ticket's descriptive values written as clauses (a clause template's ticket is
+    about the clause it writes, not the listed value), and which ones were.
+
+    The symbol is the template's (`clauses: {complaint: predicate}`) or `clause`. A hand
+    clause `SUBJECT | PREDICATE` gives its predicate where a predicate is asked for and is
+    left out where a whole clause is (its subject would be a person of its own: the
+    to_who span the template writes)."""
+    symbols = dict(template.clause_symbols)
+    out, written = dict(values), set()
+    for name, value in values.items():
+        symbol = symbols.get(name, "clause")
+        hand = [c for c in clause_banks().get(name, ()) if ("|" in c) == (symbol == "predicate")]
+        grammar = clauses.has_grammar(name, symbol)
+        if not hand and not grammar:
+            continue
+        if hand and (not grammar or rng.random() < HAND_SHARE):
+            out[name] = hand[rng.integers(len(hand))].split("|")[-1].strip()
+        else:
+            out[name] = clauses.write(name, symbol, rng, {"value": _clause_value(name, value, rng)})
+        written.add(name)
+    return out, written
+
+
+def _clause_value(name: str, value: str, rng: np.random.Generator) -> str:
+    """The sampled value as the clause writes it: a health reason as listed or in lay
+    words (forms/lay_phrases.yaml); others as sampled (a life event picks its clauses)."""
+    if name != "reason":
+        return value
+    options = [value, *load_catalogue().lay["health_reason"].get(value, [])]
+    return options[rng.integers(len(options))]
+
+
+def check_clause_symbols(taxonomy) -> None:
+    """Every `clauses: {variable: symbol}` of a template names a grammar symbol: checked
+    when the run is planned, not in an actor halfway through it."""
+    for sub in taxonomy.values():
+        for template in sub.templates:
+            for name, symbol in template.clause_symbols:
+                if not clauses.has_grammar(name, symbol):
+                    raise ConfigError(
+                        f"taxonomy {sub.label}: template '{template.id}' asks '{name}: "
+                        f"{symbol}', but {clauses.GRAMMAR_DIR}/{name}.yaml has no symbol "
+                        f"'{symbol}'; add it or fix the template"
+                    )
 
 
 def _without(lines: tuple[str, ...], left_out: set[str]) -> tuple[str, ...]:

@@ -30,9 +30,12 @@ class Template:
     classic: bool = False
     greeting: str | None = None
     sign_off: str | None = None
-    # Writes its descriptive variables as first-person clauses from synth/data/clauses/
-    # (a complaint as "my team lead keeps shouting at me"), drawn per ticket.
+    # Writes its descriptive variables as clauses in the writer's words (hand clauses in
+    # synth/data/clauses/, grammars in synth/data/clauses/grammar/), drawn per ticket.
+    # `clauses: {complaint: predicate}` asks a grammar symbol other than `clause` for a
+    # variable (a complaint written right after the person it is about).
     clauses: bool = False
+    clause_symbols: tuple[tuple[str, str], ...] = ()
 
     @property
     def slots(self) -> int:
@@ -143,6 +146,15 @@ def _template(t, i: int, path: Path) -> Template:
         raise ConfigError(
             f"taxonomy file {path.name}: template '{tid}' has unknown key(s) {sorted(unknown)}"
         )
+    clauses = t.get("clauses", False)
+    symbols = clauses if isinstance(clauses, dict) else {}
+    if not isinstance(clauses, (bool, dict)) or not all(
+        isinstance(v, str) for v in symbols.values()
+    ):
+        raise ConfigError(
+            f"taxonomy file {path.name}: template '{tid}': clauses must be true, false or "
+            "a mapping variable -> grammar symbol (complaint: predicate)"
+        )
     return Template(
         tid,
         body,
@@ -150,7 +162,8 @@ def _template(t, i: int, path: Path) -> Template:
         bool(t.get("classic", False)),
         t.get("greeting"),
         t.get("sign_off"),
-        bool(t.get("clauses", False)),
+        bool(clauses),
+        tuple(symbols.items()),
     )
 
 
