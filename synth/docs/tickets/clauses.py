@@ -45,6 +45,10 @@ def grammars() -> dict[str, dict]:
 
 def _checked(path) -> dict:
     doc = read_yaml(path, "clause grammar")
+    if not isinstance(doc, dict) or not doc:
+        raise ConfigError(
+            f"clause grammar {path} is empty; restore it from git or remove the file"
+        )
     by_value = doc.pop("by_value", None) or {}
     fix = f"give it alternatives or remove it from {path}"
     for symbol, alternatives in doc.items():
