@@ -429,7 +429,7 @@ def read_percent(text: str) -> float:
 # Phrases, people, places ---------------------------------------------------------------
 
 
-def _render_phrase(kind: str, grammar: str | None = None):
+def _render_phrase(kind: str, grammar: str | None = None, lay_inside: bool = False):
     """Listed, lay words, or (with `grammar`) a noun phrase of that variable's clause
     grammar around the listed or lay words ("a bad flu that won't go away")."""
 
@@ -438,8 +438,11 @@ def _render_phrase(kind: str, grammar: str | None = None):
             return value
         phrases = load_catalogue().lay[kind].get(value)
         if form == "grammar" and grammar:
-            options = [value, *(phrases or [])]
-            return clauses.write(grammar, "noun_phrase", rng, {"value": options[rng.integers(len(options))]})
+            # A health reason's phrase holds the condition, as listed or in lay words; a
+            # life event's grammar picks the event's own phrases from the sampled value.
+            options = [value, *(phrases or [])] if lay_inside else [value]
+            written = options[rng.integers(len(options))]
+            return clauses.write(grammar, "noun_phrase", rng, {"value": written})
         if form == "grammar":
             return None
         return phrases[rng.integers(len(phrases))] if phrases else None
@@ -586,10 +589,10 @@ RENDERERS = {
     "stay": render_stay,
     "money": render_money,
     "percent": render_percent,
-    "health_reason": _render_phrase("health_reason", grammar="reason"),
+    "health_reason": _render_phrase("health_reason", grammar="reason", lay_inside=True),
     "complaint": _render_written("complaint"),
     "change_reason": _render_written("reason_of_change"),
-    "life_event": _render_phrase("life_event"),
+    "life_event": _render_phrase("life_event", grammar="description_life_event"),
     "complaint_target": render_target,
     "place": render_place,
     "airport": render_airport,

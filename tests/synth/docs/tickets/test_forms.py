@@ -61,9 +61,11 @@ def reads_back(kind: str, form: str, value: str, text: str, writer: Writer) -> b
     if kind == "health_reason" and form == "grammar":  # the condition inside a phrase
         written = [value, *load_catalogue().lay[kind][value]]
         return any(p.lower() in text.lower() for p in written) and text != value
+    if kind in ("complaint", "change_reason", "life_event") and form == "grammar":
+        return len(text) > 3 and "{" not in text  # the grammar writes its own words
     if kind in ("health_reason", "life_event"):
         return forms.read_phrase(kind, text) == value
-    if kind in ("complaint", "change_reason"):  # the grammar writes its own topic
+    if kind in ("complaint", "change_reason"):
         return text == value if form == "listed" else len(text) > 3 and "{" not in text
     if form == "phrase":  # a role or a colleague, written from the to_who grammar
         return len(text) > 1 and "{" not in text
