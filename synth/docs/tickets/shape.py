@@ -12,6 +12,7 @@ from functools import cache
 import numpy as np
 
 from synth import DATA_DIR, ConfigError
+from synth.docs.tickets import clauses
 from synth.docs.tickets.forms import load_catalogue
 from synth.docs.tickets.taxonomy import Subcategory, Template
 from synth.docs.tickets.traits import Shape
@@ -95,7 +96,9 @@ def ticket_pieces(
         greeting = own or _pick(lists["greetings"][shape.register], rng)
         pieces[0] = fill(greeting, values) + "\n\n" + pieces[0]
     if shape.aside and template:
-        aside = _pick(lists["asides"], rng)
+        # The hand asides (shape.yaml) and, as often, one written by the aside grammar.
+        hand = rng.random() < 0.5
+        aside = _pick(lists["asides"], rng) if hand else clauses.write("aside", "sentence", rng)
         pieces[-1] = pieces[-1].rstrip() + " " + aside
     if shape.sign_off and template:
         sign_off = template.sign_off or _pick(lists["sign_offs"][shape.register], rng)
