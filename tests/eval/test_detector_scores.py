@@ -12,3 +12,20 @@ def test_errors_are_counted_by_kind_over_the_gold_spans():
         "confusions": {"b -> x": 1},
     }
     assert error_kinds(true, true) == {"exact": 3, "spurious": 0, "confusions": {}}
+
+
+def test_the_detector_output_is_scored_with_each_step_left_out_beside_it():
+    from eval.detector_scores import ticket_bio_scores
+    from synth.encoder import load_tokenizer, resolve_encoder, word_tags
+
+    tokenizer = load_tokenizer(resolve_encoder("minilm"))
+    text = "I would like an 8% raise."
+    gold = [word_tags(tokenizer, text, [(16, 18, "increase_in_percentage")])]
+    words = gold[0][0]
+    raw = ["B-increase_in_percentage" if text[s:e] == "8" else "O" for s, e in words]
+    scores = ticket_bio_scores([text], gold, [raw])
+    assert scores["exact"]["f1"] == 1.0  # "8" snapped to "8%"
+    assert scores["raw_model"]["exact"]["f1"] == 0.0
+    assert scores["without_step"]["snap"]["exact_f1"] == 0.0
+    assert scores["without_step"]["snap"]["errors"]["shorter"] == 1
+    assert scores["without_step"]["function_words"]["exact_f1"] == 1.0
