@@ -82,7 +82,16 @@ def measure(model: str, sets: dict) -> dict:
         if s.get("bio", True):
             scores = bio_scores(model, s["docs"])
             entry["bio"] = {
-                k: scores[k] for k in ("exact", "partial", "raw_model", "per_type_exact", "errors")
+                k: scores[k]
+                for k in (
+                    "exact",
+                    "partial",
+                    "raw_model",
+                    "per_type_exact",
+                    "errors",
+                    "spans",
+                    "without_step",
+                )
             }
         entry["deid_surrogate"] = {}
         for combo, parts in DEFAULTS.items():

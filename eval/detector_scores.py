@@ -41,6 +41,7 @@ def ticket_bio_scores(texts: list[str], gold: list, raw: list[list[str]]) -> dic
     unresolved = metrics.entity_scores(true, raw)
     scores["raw_model"] = {k: unresolved[k] for k in ("exact", "partial")}
     scores["errors"] = error_kinds(true, predicted)
+    scores["spans"] = {"gold": _count(true), "predicted": _count(predicted)}
     scores["without_step"] = {}
     for step in STEPS:
         without = output([s for s in STEPS if s != step])
@@ -48,9 +49,16 @@ def ticket_bio_scores(texts: list[str], gold: list, raw: list[list[str]]) -> dic
         scores["without_step"][step] = {
             "exact_f1": s["exact"]["f1"],
             "partial_f1": s["partial"]["f1"],
+            "predicted_spans": _count(without),
             "errors": error_kinds(true, without),
         }
     return scores
+
+
+def _count(tags: list[list[str]]) -> int:
+    from seqeval.metrics.sequence_labeling import get_entities
+
+    return sum(len(get_entities(t)) for t in tags)
 
 
 def error_kinds(true: list[list[str]], predicted: list[list[str]]) -> dict:

@@ -6,7 +6,8 @@ out of a token: "29/9" is three words, "8%" two. A model that tags "29" and not 
 docs/annotation.md ("Where a span starts and ends"), applied in this order:
 
 - `snap`: a value covers the whole token it sits in (the words between spaces), without
-  the brackets and quotes that open the token and the punctuation that closes it;
+  the brackets and quotes that open the token and the punctuation that closes it, and
+  has one type ("€52,000" is not a pay gap followed by a salary);
 - `trim`: a span does not start with an opening bracket or end with closing punctuation,
   and a type's own leading words stay out (a job title without its article);
 - `function_words`: a span made only of function words or punctuation ("to", "my", a
@@ -98,6 +99,7 @@ def _fill(text, words, core: range, types: list, begins: list) -> None:
     tagged = [i for i in core if types[i] is not None]
     if not tagged:
         return
+    _unify(text, words, core, types, begins)
     for i in core:
         if types[i] is not None:
             continue
@@ -112,6 +114,27 @@ def _fill(text, words, core: range, types: list, begins: list) -> None:
             begins[i], begins[right_at] = begins[right_at], False
         else:
             begins[i] = False
+
+
+def _unify(text, words, core: range, types: list, begins: list) -> None:
+    """One token, one value: pieces of a token typed differently ("€52" a pay gap, ",000"
+    a salary) take the type most of its tagged words have (the last one's on a tie),
+    unless a joining mark stands between them (a range, "14.3-16.3")."""
+    joiners = conventions()["joiners"]
+    tagged = [i for i in core if types[i] is not None]
+    if len({types[i] for i in tagged}) < 2:
+        return
+    if any(text[slice(*words[i])] in joiners for i in core if types[i] is None):
+        return
+    counts = {}
+    for i in tagged:
+        counts[types[i]] = counts.get(types[i], 0) + 1
+    best = max(counts.values())
+    chosen = next(types[i] for i in reversed(tagged) if counts[types[i]] == best)
+    first = tagged[0]
+    for i in tagged:
+        types[i] = chosen
+        begins[i] = begins[first] if i == first else False
 
 
 def _spans(types: list, begins: list) -> list[tuple[str, int, int]]:

@@ -91,23 +91,56 @@ def _airport_names() -> tuple[set[str], set[str], set[str]]:
 
 
 def places_named(text: str, words: list[tuple[int, int]], tags: list[str]) -> list[str]:
-    """A span typed `airport` that names a city and no airport (no airport word, code or
-    name: "Frankfurt", not "Frankfurt airport", "FRA" or "Heathrow") is the place the
-    writer flew to or from: a `location`, as people mark it (docs/annotation.md)."""
+    """Places and airports as people mark them (docs/annotation.md):
+    - an `airport` span that names a city and no airport (no airport word, code or name:
+      "Frankfurt", not "Frankfurt airport", "FRA" or "Heathrow") is a `location`;
+    - a `location` span that names an airport ("Heathrow", "JFK") is an `airport`;
+    - an `airport` span that ends with an airport word ("Airport") takes in the
+      capitalised name before it, untagged or tagged as a place ("Brussels Airport",
+      "Adolfo Suárez Madrid–Barajas Airport")."""
     airport_words, airport_names, cities = _airport_names()
     out = list(tags)
-    i = 0
-    while i < len(out):
-        if out[i] != "B-airport":
-            i += 1
-            continue
-        last = i
-        while last + 1 < len(out) and out[last + 1] == "I-airport":
-            last += 1
-        phrase = text[words[i][0] : words[last][1]]
+    for label, first, last in _typed_spans(out, ("airport", "location")):
+        phrase = text[words[first][0] : words[last][1]]
         lower = phrase.lower()
         named = lower in airport_names or any(w in airport_words for w in lower.split())
-        if not named and lower.removeprefix("the ").strip() in cities:
-            out[i : last + 1] = ["B-location"] + ["I-location"] * (last - i)
-        i = last + 1
+        if label == "airport" and lower.split()[-1] in airport_words:
+            first = _name_before(text, words, out, first)
+        elif label == "airport" and not named and lower.removeprefix("the ").strip() in cities:
+            label = "location"
+        elif label == "location" and lower in airport_names and lower not in cities:
+            label = "airport"
+        out[first : last + 1] = [f"B-{label}"] + [f"I-{label}"] * (last - first)
     return out
+
+
+def _typed_spans(tags: list[str], labels: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """(label, first word, last word) of the spans of these labels."""
+    spans = []
+    for i, tag in enumerate(tags):
+        if tag[2:] not in labels:
+            continue
+        if tag.startswith("I-") and spans and spans[-1][2] == i - 1 and spans[-1][0] == tag[2:]:
+            spans[-1] = (spans[-1][0], spans[-1][1], i)
+        else:
+            spans.append((tag[2:], i, i))
+    return spans
+
+
+NAME_JOINERS = {"-", "–", "'"}
+
+
+def _name_before(text: str, words, tags: list[str], first: int) -> int:
+    """The first word of the capitalised name (untagged or a place, at most six words)
+    that ends right before word `first`."""
+    start = first
+    placeish = ("O", "B-location", "I-location", "B-airport", "I-airport")
+    while start > 0 and first - start < 6 and tags[start - 1] in placeish:
+        word = text[slice(*words[start - 1])]
+        gap = text[words[start - 1][1] : words[start][0]]
+        if "\n" in gap or not (word[:1].isupper() or word in NAME_JOINERS):
+            break
+        start -= 1
+    while start < first and text[slice(*words[start])] in NAME_JOINERS:
+        start += 1
+    return start

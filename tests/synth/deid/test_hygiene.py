@@ -125,3 +125,33 @@ def test_the_detector_output_composes_roles_places_and_hygiene(words_of):
         ("airport", "LYS"),
         ("date_travel", "29/9"),
     ]
+
+
+def test_one_token_is_one_value_of_one_type_unless_a_dash_joins_two(words_of):
+    text = "my salary is €52,000 now"
+    words = words_of(text)
+    tags = tagged(text, words, {"€52": "wage_gap", ",": "salary"})
+    tags[[text[s:e] for s, e in words].index("000")] = "I-salary"
+    assert spans(text, words, tidy_tags(text, words, tags)) == [("salary", "€52,000")]
+
+
+@pytest.mark.parametrize(
+    "text, marks, expected",
+    [
+        (
+            "I flew from Brussels Airport on Monday",
+            {"Brussels": "location", "Airport": "airport"},
+            [("airport", "Brussels Airport")],
+        ),
+        (
+            "out of Adolfo Suárez Madrid–Barajas Airport.",
+            {"Airport": "airport"},
+            [("airport", "Adolfo Suárez Madrid–Barajas Airport")],
+        ),
+        ("I landed at Heathrow late", {"Heathrow": "location"}, [("airport", "Heathrow")]),
+        ("I landed in Lyon late", {"Lyon": "location"}, [("location", "Lyon")]),
+    ],
+)
+def test_an_airport_is_named_whole_and_a_named_airport_is_no_place(words_of, text, marks, expected):
+    words = words_of(text)
+    assert spans(text, words, places_named(text, words, tagged(text, words, marks))) == expected
