@@ -9,7 +9,10 @@ docs/annotation.md ("Where a span starts and ends"), applied in this order:
   the brackets and quotes that open the token and the punctuation that closes it, and
   has one type ("€52,000" is not a pay gap followed by a salary);
 - `trim`: a span does not start with an opening bracket or end with closing punctuation,
-  and a type's own leading words stay out (a job title without its article);
+  a type's own leading words stay out (a job title without its article) and the words
+  a type takes in before it join it ("the 21st", "about six weeks");
+- `bridge`: pieces of one clause type a word or two apart in one sentence are one
+  clause ("[partner and] I [are separating]");
 - `function_words`: a span made only of function words or punctuation ("to", "my", a
   colon, "off") is dropped;
 - an inside tag with no beginning starts a span (synth.encoder's repair, before these).
@@ -23,7 +26,7 @@ from functools import cache
 from synth import DATA_DIR
 from synth.io.files import read_yaml
 
-RULES = ("snap", "trim", "function_words")
+RULES = ("snap", "trim", "bridge", "function_words")
 # What the detector outputs, in order: roles by context and places (synth.deid.roles),
 # then the hygiene rules. Each name can be left out to measure what it does.
 STEPS = ("roles", "places", *RULES)
@@ -50,6 +53,9 @@ def conventions() -> dict:
         "joiners": set(doc["joiners"]),
         "function_words": set(doc["function_words"].lower().split()),
         "leading": {t: {w.lower() for w in ws} for t, ws in doc["leading_words_outside"].items()},
+        "joins_before": {t: {w.lower() for w in ws} for t, ws in doc["joins_before"].items()},
+        "clause_types": set(doc["clause_types"]),
+        "clause_gap_words": int(doc["clause_gap_words"]),
     }
 
 
@@ -63,6 +69,9 @@ def tidy_tags(text: str, words: list[tuple[int, int]], tags: list[str], rules=RU
     spans = _spans(types, begins)
     if "trim" in rules:
         spans = [s for s in (_trimmed(text, words, span) for span in spans) if s]
+        spans = _joined_before(text, words, spans)
+    if "bridge" in rules:
+        spans = _bridged(text, words, spans)
     if "function_words" in rules:
         spans = [s for s in spans if not _only_function_words(text, words, s)]
     out = ["O"] * len(tags)
@@ -164,6 +173,47 @@ def _trimmed(text, words, span) -> tuple[str, int, int] | None:
     while last >= first and _word(text, words, last) in c["closers"]:
         last -= 1
     return (label, first, last) if first <= last else None
+
+
+def _joined_before(text, words, spans):
+    """Spans extended over the words their type takes in right before them."""
+    joins, out, taken = (
+        conventions()["joins_before"],
+        [],
+        {i for _, a, b in spans for i in range(a, b + 1)},
+    )
+    for label, first, last in spans:
+        while (
+            first > 0
+            and first - 1 not in taken
+            and _word(text, words, first - 1).lower() in joins.get(label, ())
+            and "\n" not in text[words[first - 1][1] : words[first][0]]
+        ):
+            first -= 1
+        out.append((label, first, last))
+    return out
+
+
+def _bridged(text, words, spans):
+    """Pieces of one clause type at most `clause_gap_words` apart, with no sentence end
+    or line break between them, as one span."""
+    c = conventions()
+    out = []
+    for span in spans:
+        if out and _bridgeable(text, words, out[-1], span, c):
+            out[-1] = (span[0], out[-1][1], span[2])
+        else:
+            out.append(span)
+    return out
+
+
+def _bridgeable(text, words, left, right, c) -> bool:
+    if left[0] != right[0] or left[0] not in c["clause_types"]:
+        return False
+    if right[1] - left[2] - 1 > c["clause_gap_words"]:
+        return False
+    gap = text[words[left[2]][1] : words[right[1]][0]]
+    return not any(mark in gap for mark in (".", "!", "?", "\n"))
 
 
 def _only_function_words(text, words, span) -> bool:

@@ -155,3 +155,36 @@ def test_one_token_is_one_value_of_one_type_unless_a_dash_joins_two(words_of):
 def test_an_airport_is_named_whole_and_a_named_airport_is_no_place(words_of, text, marks, expected):
     words = words_of(text)
     assert spans(text, words, places_named(text, words, tagged(text, words, marks))) == expected
+
+
+def test_a_date_takes_its_article_and_a_count_its_hedge(words_of):
+    text = "off from the 21st for about six weeks"
+    words = words_of(text)
+    tags = tagged(text, words, {"21st": "date_start_absence", "six": "number_of_days"})
+    tags[[text[s:e] for s, e in words].index("weeks")] = "I-number_of_days"
+    assert spans(text, words, tidy_tags(text, words, tags)) == [
+        ("date_start_absence", "the 21st"),
+        ("number_of_days", "about six weeks"),
+    ]
+
+
+def test_pieces_of_one_clause_in_one_sentence_are_one_clause(words_of):
+    text = "my partner and I are separating. and I move out"
+    words = words_of(text)
+    tags = tagged(
+        text,
+        words,
+        {
+            "partner": "description_life_event",
+            "are": "description_life_event",
+            "move": "description_life_event",
+        },
+    )
+    at = [text[s:e] for s, e in words]
+    tags[at.index("and")] = "I-description_life_event"
+    tags[at.index("separating")] = "I-description_life_event"
+    assert spans(text, words, tidy_tags(text, words, tags)) == [
+        ("description_life_event", "partner and I are separating"),
+        ("description_life_event", "move"),
+    ]
+    assert len(spans(text, words, tidy_tags(text, words, tags, rules=("snap",)))) == 3

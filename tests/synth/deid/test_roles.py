@@ -47,3 +47,11 @@ def test_a_clause_role_decides_a_tie_of_generic_ones_and_pieces_are_joined():
         "B-reason", "I-reason",
         "B-date_start_absence", "I-date_start_absence", "I-date_start_absence",
     ]  # fmt: skip
+
+
+def test_a_person_word_in_a_raise_ticket_is_part_of_the_job_title():
+    tags = ["B-work_title", "I-work_title", "B-to_who", "O", "B-salary", "B-increase_in_percentage"]
+    assert resolve_roles(tags, ticket_roles()) == [
+        "B-work_title", "I-work_title", "I-work_title", "O", "B-salary",
+        "B-increase_in_percentage",
+    ]  # fmt: skip
