@@ -54,8 +54,25 @@ def resolve_roles(tags: list[str], roles_of: dict[str, set[str]]) -> list[str]:
         options = [r for r in _group(role)["roles"] if r in own]
         if options:
             moved[role] = options[0]
-    resolved = [t[:2] + moved.get(t[2:], t[2:]) if t != "O" else t for t in tags]
+        elif role in kind_only_roles():
+            moved[role] = None
+    resolved = [_renamed(t, moved) for t in tags]
     return join_pieces(resolved)
+
+
+def _renamed(tag: str, moved: dict) -> str:
+    """The tag with its role moved (None: dropped)."""
+    if tag == "O":
+        return tag
+    role = moved.get(tag[2:], tag[2:])
+    return "O" if role is None else tag[:2] + role
+
+
+@cache
+def kind_only_roles() -> frozenset[str]:
+    """Roles that only their kind of ticket has and that are not personal data: a span
+    of one in a ticket of another kind is dropped (synth/data/deid/kind_only_roles.yaml)."""
+    return frozenset(read_yaml(DATA_DIR / "deid" / "kind_only_roles.yaml", "kind-only roles"))
 
 
 def join_pieces(tags: list[str]) -> list[str]:

@@ -55,3 +55,10 @@ def test_a_person_word_in_a_raise_ticket_is_part_of_the_job_title():
         "B-work_title", "I-work_title", "I-work_title", "O", "B-salary",
         "B-increase_in_percentage",
     ]  # fmt: skip
+
+
+def test_a_complaint_or_shift_reason_in_a_ticket_of_another_kind_is_dropped():
+    tags = ["B-location", "O", "B-date", "B-airport", "B-reason_of_change", "I-reason_of_change"]
+    assert resolve_roles(tags, ticket_roles()) == [
+        "B-location", "O", "B-date_travel", "B-airport", "O", "O",
+    ]  # fmt: skip
