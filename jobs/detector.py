@@ -1,6 +1,6 @@
 """Build hrsynth's personal-data detector: synthetic tickets → a BIO model, with a card.
 
-    hrsynth detector build                      (make detector; out/detector, 4,000 tickets)
+    hrsynth detector build                      (make detector; out/detector, 1,600 tickets)
     hrsynth detector build --num-docs 400 --backend ct2 --output out/small-detector
 
 1. Generates the training tickets (the generate job, --config; resumes when rerun).

@@ -214,9 +214,9 @@ class EvaluateOptions:
 class DetectorBuildOptions:
     config: str = option("configs/tickets.yaml", "generation config of the training tickets")
     output: str = option("out/detector", "folder for the tickets, the training run and model/")
-    # 1,600 tickets gave 0.39 exact F1 on eval/data/dev_people, 4,000 gave 0.53
-    # (benchmarks/results/detector.md): the default buys that for about 15 more minutes.
-    num_docs: int | None = option(4000, "training tickets")
+    # The size `make detector` finishes in within 45 minutes on an AVX2-only 2-core CPU
+    # (benchmarks/results/detector.md); more tickets score higher and take longer.
+    num_docs: int | None = option(1600, "training tickets")
     seed: int | None = option(None, "sampling and training seed (default: the config's)")
     backend: Literal["auto", "llama", "ct2", "hf"] | None = option(
         "ct2", "generation engine (ct2: CTranslate2 int8, the fastest on CPU)"

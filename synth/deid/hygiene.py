@@ -2,12 +2,16 @@
 
 The model tags the tokenizer's words, and the tokenizer cuts every punctuation mark
 out of a token: "29/9" is three words, "8%" two. A model that tags "29" and not "/9", or
-"8" and not "%", cuts the value where no writer would. Four rules, each in
-docs/annotation.md ("Where a span starts and ends"), applied in this order:
+"8" and not "%", cuts the value where no writer would. The rules, each in
+docs/annotation.md ("Where a span starts and ends"), applied in this order (the token
+rules before roles by context, the span rules after it: synth.deid.roles):
 
 - `snap`: a value covers the whole token it sits in (the words between spaces), without
   the brackets and quotes that open the token and the punctuation that closes it, and
   has one type ("€52,000" is not a pay gap followed by a salary);
+- `units`: an amount with a currency is money and one with a percent sign a percentage,
+  whatever the model typed them as, and a unit written right after a value joins it
+  ("[41.500] [euros]" is one salary);
 - `trim`: a span does not start with an opening bracket or end with closing punctuation,
   a type's own leading words stay out (a job title without its article) and the words
   a type takes in before it join it ("the 21st", "about six weeks");
@@ -26,10 +30,12 @@ from functools import cache
 from synth import DATA_DIR
 from synth.io.files import read_yaml
 
-RULES = ("snap", "trim", "bridge", "function_words")
-# What the detector outputs, in order: roles by context and places (synth.deid.roles),
-# then the hygiene rules. Each name can be left out to measure what it does.
-STEPS = ("roles", "places", *RULES)
+TOKEN_RULES = ("snap", "units")
+SPAN_RULES = ("trim", "bridge", "function_words")
+RULES = (*TOKEN_RULES, *SPAN_RULES)
+# What the detector outputs, in order: the token rules, roles by context and places
+# (synth.deid.roles), the span rules. Each name can be left out to measure what it does.
+STEPS = (*TOKEN_RULES, "roles", "places", *SPAN_RULES)
 
 
 def detector_tags(
@@ -38,10 +44,12 @@ def detector_tags(
     """The BIO model's word tags for `text` as the detector reports them."""
     from synth.deid.roles import join_pieces, places_named, resolve_roles, ticket_roles
 
-    tags = resolve_roles(raw, ticket_roles()) if "roles" in steps else join_pieces(raw)
+    tags = tidy_tags(text, words, join_pieces(raw), [r for r in TOKEN_RULES if r in steps])
+    if "roles" in steps:
+        tags = resolve_roles(tags, ticket_roles())
     if "places" in steps:
         tags = places_named(text, words, tags)
-    return tidy_tags(text, words, tags, [r for r in RULES if r in steps])
+    return tidy_tags(text, words, tags, [r for r in SPAN_RULES if r in steps])
 
 
 @cache
@@ -56,6 +64,14 @@ def conventions() -> dict:
         "joins_before": {t: {w.lower() for w in ws} for t, ws in doc["joins_before"].items()},
         "clause_types": set(doc["clause_types"]),
         "clause_gap_words": int(doc["clause_gap_words"]),
+        "units": {
+            kind: {
+                "role": u["role"],
+                "group": u["group"],
+                "markers": {m.lower() for m in u["markers"]},
+            }
+            for kind, u in doc["units"].items()
+        },
     }
 
 
@@ -67,6 +83,8 @@ def tidy_tags(text: str, words: list[tuple[int, int]], tags: list[str], rules=RU
         for core in token_cores(text, words):
             _fill(text, words, core, types, begins)
     spans = _spans(types, begins)
+    if "units" in rules:
+        spans = _with_units(text, words, spans)
     if "trim" in rules:
         spans = [s for s in (_trimmed(text, words, span) for span in spans) if s]
         spans = _joined_before(text, words, spans)
@@ -173,6 +191,68 @@ def _trimmed(text, words, span) -> tuple[str, int, int] | None:
     while last >= first and _word(text, words, last) in c["closers"]:
         last -= 1
     return (label, first, last) if first <= last else None
+
+
+def _unit_of(phrase: str) -> str | None:
+    """'money', 'percent' or None: the unit a phrase names (a marker as a word or a
+    sign inside a token: "€52,000", "45k EUR", "8%")."""
+    lower = phrase.lower()
+    tokens = set(lower.replace(",", " ").split())
+    for kind, u in conventions()["units"].items():
+        for marker in u["markers"]:
+            if (" " in marker and marker in lower) or marker in tokens:
+                return kind
+            if not marker.isalpha() and marker in lower:  # a sign inside a token
+                return kind
+    return None
+
+
+def _retyped(label: str, kind: str | None) -> str:
+    """The span's type once its unit is known: kept when it is of the unit's group."""
+    from synth.deid.roles import role_groups
+
+    if kind is None:
+        return label
+    unit = conventions()["units"][kind]
+    return label if label in role_groups()[unit["group"]]["roles"] else unit["role"]
+
+
+def _with_units(text, words, spans):
+    """Amounts typed by their unit; a unit right after a value (untagged, or a span of
+    its own made only of the unit) joins the value."""
+    out = []
+    taken = {i for _, a, b in spans for i in range(a, b + 1)}
+    for label, first, last in spans:
+        phrase = text[words[first][0] : words[last][1]]
+        if (
+            out
+            and _adjacent(text, words, out[-1][2], first)
+            and _unit_of(phrase)
+            and _only_unit(phrase)
+        ):
+            prev_label, prev_first, _ = out[-1]
+            out[-1] = (_retyped(prev_label, _unit_of(phrase)), prev_first, last)
+            continue
+        for size in (2, 1):  # "per cent", "euros", "%" right after the value
+            end = last + size
+            if end < len(words) and not any(i in taken for i in range(last + 1, end + 1)):
+                tail = text[words[last + 1][0] : words[end][1]]
+                if _adjacent(text, words, last, last + 1) and _only_unit(tail):
+                    last = end
+                    break
+        out.append((_retyped(label, _unit_of(text[words[first][0] : words[last][1]])), first, last))
+    return out
+
+
+def _only_unit(phrase: str) -> bool:
+    return phrase.lower().strip() in {
+        m for u in conventions()["units"].values() for m in u["markers"]
+    }
+
+
+def _adjacent(text, words, left: int, right: int) -> bool:
+    """Word `right` follows word `left` with at most spaces between them."""
+    return text[words[left][1] : words[right][0]].strip(" ") == ""
 
 
 def _joined_before(text, words, spans):

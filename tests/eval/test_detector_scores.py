@@ -19,13 +19,14 @@ def test_the_detector_output_is_scored_with_each_step_left_out_beside_it():
     from synth.encoder import load_tokenizer, resolve_encoder, word_tags
 
     tokenizer = load_tokenizer(resolve_encoder("minilm"))
-    text = "I would like an 8% raise."
-    gold = [word_tags(tokenizer, text, [(16, 18, "increase_in_percentage")])]
+    text = "Can I swap my shift on 29/9?"
+    gold = [word_tags(tokenizer, text, [(23, 27, "date")])]
     words = gold[0][0]
-    raw = ["B-increase_in_percentage" if text[s:e] == "8" else "O" for s, e in words]
+    raw = ["B-date" if text[s:e] == "29" else "O" for s, e in words]
     scores = ticket_bio_scores([text], gold, [raw])
-    assert scores["exact"]["f1"] == 1.0  # "8" snapped to "8%"
+    assert scores["exact"]["f1"] == 1.0  # "29" snapped to "29/9"
     assert scores["raw_model"]["exact"]["f1"] == 0.0
     assert scores["without_step"]["snap"]["exact_f1"] == 0.0
     assert scores["without_step"]["snap"]["errors"]["shorter"] == 1
     assert scores["without_step"]["function_words"]["exact_f1"] == 1.0
+    assert scores["spans"] == {"gold": 1, "predicted": 1}

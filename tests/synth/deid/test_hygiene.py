@@ -188,3 +188,32 @@ def test_pieces_of_one_clause_in_one_sentence_are_one_clause(words_of):
         ("description_life_event", "move"),
     ]
     assert len(spans(text, words, tidy_tags(text, words, tags, rules=("snap",)))) == 3
+
+
+@pytest.mark.parametrize(
+    "text, marks, expected",
+    [
+        ("from $68,000 to more", {"$": "increase_in_percentage"}, [("salary", "$68,000")]),
+        (
+            "from 41.500 euros to more",
+            {"41": "wage_gap", "euros": "salary"},
+            [("salary", "41.500 euros")],
+        ),
+        ("from 38 000 € to more", {"38": "wage_gap"}, [("salary", "38 000 €")]),
+        ("a 9 % raise", {"9": "salary"}, [("increase_in_percentage", "9 %")]),
+        (
+            "a 12 per cent raise",
+            {"12": "increase_in_percentage"},
+            [("increase_in_percentage", "12 per cent")],
+        ),
+    ],
+)
+def test_an_amount_is_typed_by_its_unit_and_takes_the_unit_after_it(
+    words_of, text, marks, expected
+):
+    words = words_of(text)
+    tags = tagged(text, words, marks)
+    at = [text[s:e] for s, e in words]
+    if "000" in at and text.startswith("from 38"):
+        tags[at.index("000")] = "I-wage_gap"
+    assert spans(text, words, tidy_tags(text, words, tags)) == expected
