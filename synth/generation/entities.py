@@ -47,6 +47,21 @@ STOP_WORDS = {
     "its",
     "as",
     "about",
+    # auxiliaries and negation: "could not" of a clause is no value of its own (an aside's
+    # "could not find the answer" is not the shift-change reason)
+    "could",
+    "would",
+    "can",
+    "will",
+    "not",
+    "no",
+    "has",
+    "have",
+    "had",
+    "were",
+    "do",
+    "does",
+    "did",
     # pronouns: "I" is capitalised but no name (a clause value starts with it)
     "i",
     "me",

@@ -10,8 +10,9 @@ alternative a string in which
 - `{symbol:form}` does the same with a verb form asked for (`base`, `s`, `past`, `ing`,
   `pp`), which the symbol's `[go|goes|went|going|gone]` groups follow (a group of four
   uses its past form as the participle),
-- `{name}` of a binding the caller gives (`value`: the sampled value the clause is
-  about, `name` and `first_name`: a colleague's name in the writer's locale).
+- `{name}` of a binding the caller gives (`value`: the sampled value as the clause
+  writes it, `name` and `first_name`: a colleague's name in the writer's locale);
+  `topic`, the sampled value itself, picks the value's own symbols (`by_value`).
 
 A grammar's top symbols are what a template asks for (`clause`, `predicate`,
 `noun_phrase`); `by_value` maps a sampled value to a prefix: PREFIX_clause is then
@@ -31,7 +32,7 @@ from synth.io.files import read_yaml
 
 GRAMMAR_DIR = CLAUSES_DIR / "grammar"
 FORMS = ("base", "s", "past", "ing", "pp")
-BINDINGS = ("value", "name", "first_name")
+BINDINGS = ("value", "topic", "name", "first_name")
 REFERENCE = re.compile(r"\{([a-z_]+)(?::([a-z]+))?\}")
 VERB = re.compile(r"\[([^\[\]|]+(?:\|[^\[\]|]+){3,4})\]")
 MAX_DEPTH = 12
@@ -86,10 +87,11 @@ def write(
     variable: str, symbol: str, rng: np.random.Generator, bindings: dict | None = None
 ) -> str:
     """One value of `variable`: its grammar's `symbol` expanded (the value's own
-    PREFIX_symbol when `by_value` names a prefix for bindings['value'])."""
+    PREFIX_symbol when `by_value` names a prefix for bindings['topic'], or for
+    bindings['value'] when no topic is given)."""
     g = grammars()[variable]
     bindings = bindings or {}
-    own = f"{g['by_value'].get(bindings.get('value'))}_{symbol}"
+    own = f"{g['by_value'].get(bindings.get('topic', bindings.get('value')))}_{symbol}"
     symbol = own if own in g["symbols"] else symbol
     text = _expand(g["symbols"], symbol, "base", rng, bindings, 0)
     return _tidy(text)

@@ -442,7 +442,7 @@ def _render_phrase(kind: str, grammar: str | None = None, lay_inside: bool = Fal
             # life event's grammar picks the event's own phrases from the sampled value.
             options = [value, *(phrases or [])] if lay_inside else [value]
             written = options[rng.integers(len(options))]
-            return clauses.write(grammar, "noun_phrase", rng, {"value": written})
+            return clauses.write(grammar, "noun_phrase", rng, {"value": written, "topic": value})
         if form == "grammar":
             return None
         return phrases[rng.integers(len(phrases))] if phrases else None

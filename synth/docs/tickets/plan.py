@@ -244,7 +244,8 @@ def with_clauses(values: dict, template, rng: np.random.Generator) -> tuple[dict
         if hand and (not grammar or rng.random() < HAND_SHARE):
             out[name] = hand[rng.integers(len(hand))].split("|")[-1].strip()
         else:
-            out[name] = clauses.write(name, symbol, rng, {"value": _clause_value(name, value, rng)})
+            bindings = {"value": _clause_value(name, value, rng), "topic": value}
+            out[name] = clauses.write(name, symbol, rng, bindings)
         written.add(name)
     return out, written
 
