@@ -72,6 +72,7 @@ def conventions() -> dict:
             }
             for kind, u in doc["units"].items()
         },
+        "unit_markers": {m.lower() for u in doc["units"].values() for m in u["markers"]},
     }
 
 
@@ -111,9 +112,9 @@ def token_cores(text: str, words: list[tuple[int, int]]) -> list[range]:
             start = i
     cores = []
     for first, end in tokens:
-        while first < end and text[slice(*words[first])] in c["openers"]:
+        while first < end and _word(text, words, first) in c["openers"]:
             first += 1
-        while end > first and text[slice(*words[end - 1])] in c["closers"]:
+        while end > first and _word(text, words, end - 1) in c["closers"]:
             end -= 1
         if end - first > 1:
             cores.append(range(first, end))
@@ -133,7 +134,7 @@ def _fill(text, words, core: range, types: list, begins: list) -> None:
         left = next((types[j] for j in reversed(range(core.start, i)) if types[j]), None)
         right_at = next((j for j in range(i + 1, core.stop) if types[j]), None)
         right = types[right_at] if right_at is not None else None
-        joiner = text[slice(*words[i])] in conventions()["joiners"]
+        joiner = _word(text, words, i) in conventions()["joiners"]
         if left and right and left != right and joiner:
             continue
         types[i] = left or right
@@ -151,7 +152,7 @@ def _unify(text, words, core: range, types: list, begins: list) -> None:
     tagged = [i for i in core if types[i] is not None]
     if len({types[i] for i in tagged}) < 2:
         return
-    if any(text[slice(*words[i])] in joiners for i in core if types[i] is None):
+    if any(_word(text, words, i) in joiners for i in core if types[i] is None):
         return
     counts = {}
     for i in tagged:
@@ -224,12 +225,7 @@ def _with_units(text, words, spans):
     taken = {i for _, a, b in spans for i in range(a, b + 1)}
     for label, first, last in spans:
         phrase = text[words[first][0] : words[last][1]]
-        if (
-            out
-            and _adjacent(text, words, out[-1][2], first)
-            and _unit_of(phrase)
-            and _only_unit(phrase)
-        ):
+        if out and _adjacent(text, words, out[-1][2], first) and _only_unit(phrase):
             prev_label, prev_first, _ = out[-1]
             out[-1] = (_retyped(prev_label, _unit_of(phrase)), prev_first, last)
             continue
@@ -245,9 +241,7 @@ def _with_units(text, words, spans):
 
 
 def _only_unit(phrase: str) -> bool:
-    return phrase.lower().strip() in {
-        m for u in conventions()["units"].values() for m in u["markers"]
-    }
+    return phrase.lower().strip() in conventions()["unit_markers"]
 
 
 def _adjacent(text, words, left: int, right: int) -> bool:
@@ -257,11 +251,9 @@ def _adjacent(text, words, left: int, right: int) -> bool:
 
 def _joined_before(text, words, spans):
     """Spans extended over the words their type takes in right before them."""
-    joins, out, taken = (
-        conventions()["joins_before"],
-        [],
-        {i for _, a, b in spans for i in range(a, b + 1)},
-    )
+    joins = conventions()["joins_before"]
+    taken = {i for _, a, b in spans for i in range(a, b + 1)}
+    out = []
     for label, first, last in spans:
         while (
             first > 0

@@ -117,7 +117,10 @@ def places_named(text: str, words: list[tuple[int, int]], tags: list[str]) -> li
       "Adolfo Suárez Madrid–Barajas Airport")."""
     airport_words, airport_names, cities = _airport_names()
     out = list(tags)
-    for label, first, last in _typed_spans(out, ("airport", "location")):
+    from seqeval.metrics.sequence_labeling import get_entities
+
+    places = [s for s in get_entities(out) if s[0] in ("airport", "location")]
+    for label, first, last in places:
         phrase = text[words[first][0] : words[last][1]]
         lower = phrase.lower()
         named = lower in airport_names or any(w in airport_words for w in lower.split())
@@ -129,19 +132,6 @@ def places_named(text: str, words: list[tuple[int, int]], tags: list[str]) -> li
             label = "airport"
         out[first : last + 1] = [f"B-{label}"] + [f"I-{label}"] * (last - first)
     return out
-
-
-def _typed_spans(tags: list[str], labels: tuple[str, ...]) -> list[tuple[str, int, int]]:
-    """(label, first word, last word) of the spans of these labels."""
-    spans = []
-    for i, tag in enumerate(tags):
-        if tag[2:] not in labels:
-            continue
-        if tag.startswith("I-") and spans and spans[-1][2] == i - 1 and spans[-1][0] == tag[2:]:
-            spans[-1] = (spans[-1][0], spans[-1][1], i)
-        else:
-            spans.append((tag[2:], i, i))
-    return spans
 
 
 NAME_JOINERS = {"-", "–", "'"}

@@ -104,21 +104,27 @@ class TwoNodes:
         os.killpg(self.worker.pid, signal.SIGKILL)
         self.worker.wait(timeout=30)
 
-    def wait_for_cpus(self, cpus: int, seconds: float = 90) -> None:
+    def wait_for_cpus(self, cpus: int, seconds: float = 240) -> None:
+        """Probe in a fresh process until the cluster shows `cpus`. A probe that hangs
+        (a driver can wait on a head whose GCS is still starting on a busy machine:
+        CI once saw one connect and never answer) is killed and the next one tried."""
         probe = (
             "import ray, sys; ray.init(address=sys.argv[1], log_to_driver=False); "
             "print(int(ray.available_resources().get('CPU', 0)))"
         )
         deadline = time.time() + seconds
         while time.time() < deadline:
-            answer = subprocess.run(
-                [sys.executable, "-c", probe, self.address],
-                check=False,
-                env=self.env,
-                capture_output=True,
-                text=True,
-                timeout=60,
-            )
+            try:
+                answer = subprocess.run(
+                    [sys.executable, "-c", probe, self.address],
+                    check=False,
+                    env=self.env,
+                    capture_output=True,
+                    text=True,
+                    timeout=45,
+                )
+            except subprocess.TimeoutExpired:
+                continue
             if answer.stdout.strip() == str(cpus):
                 return
             time.sleep(1)
