@@ -11,6 +11,7 @@ from jobs import (
     extract,
     fit,
     generate,
+    profile,
     push,
     refresh,
     serve,
@@ -21,6 +22,7 @@ from synth.config.options import add_options
 COMMANDS = {
     "extract": extract,
     "fit": fit,
+    "profile": profile,
     "generate": generate,
     "evaluate": evaluate,
     "cv-experiment": cv_experiment,

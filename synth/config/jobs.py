@@ -93,6 +93,32 @@ class FitOptions:
 
 
 @dataclass(kw_only=True)
+class ProfileOptions:
+    texts: str = option(help="private tickets: JSONL, JSON, CSV or Parquet (a file or a folder)")
+    epsilon: float = option(help="privacy budget ε of the whole profile")
+    output: str = option(help="profile file to write (JSON)")
+    text_field: str = option("text", "field holding each ticket's text")
+    label_field: str = option(
+        "label", "field holding its label (a taxonomy label or one --label-map maps)"
+    )
+    label_map: str | None = option(
+        None, "YAML {your label: taxonomy label} for tickets labelled in your own categories"
+    )
+    encoding: str = option("utf-8", "text encoding of CSV and JSONL files")
+    prior_strength: float = option(
+        1.0,
+        "weight of the shipped defaults, in units of each histogram's expected noise mass "
+        "(0: the noisy counts alone)",
+    )
+
+    def check(self) -> None:
+        check_epsilon("--epsilon", self.epsilon)
+        check_encoding("--encoding", self.encoding)
+        if not math.isfinite(self.prior_strength) or self.prior_strength < 0:
+            raise ConfigError(f"--prior-strength must be ≥ 0, got {self.prior_strength}")
+
+
+@dataclass(kw_only=True)
 class ExtractOptions:
     corpus: str = option(help="private CV corpus (CSV or JSONL)")
     output: str = option(help="attribute table to write (CSV)")

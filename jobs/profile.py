@@ -1,0 +1,93 @@
+"""Learn how a user's staff write, under ε-DP: a writing profile from private tickets.
+
+    python -m jobs.profile --texts tickets.jsonl --epsilon 4 --output out/profile.json
+    hrsynth profile --texts tickets.csv --label-field category --label-map labels.yaml …
+
+Releases noisy histograms of public features (synth/style/features.py): the label mix,
+length per label, greeting, closing, header lines, paragraphs, register, all lower case,
+no final punctuation, slips, and the forms of dates, counts of days, stays, amounts and
+percents; blends them with the shipped defaults (synth/style/prior.py) and writes the
+profile with its ledger. `generate` reads it (`tickets.writing_profile`). Reads private
+rows: never prints or writes one, nor any unnoised count.
+"""
+
+import sys
+
+from jobs.entry import main_for
+from synth import ConfigError
+from synth.config.jobs import ProfileOptions
+from synth.config.options import options_from
+
+OPTIONS = ProfileOptions
+
+
+def taxonomy_labels(labels: list, label_map: str | None) -> list[str] | None:
+    """Every ticket's taxonomy label, or None when no ticket has one."""
+    from synth.docs.tickets.taxonomy import load_taxonomy, resolve_label
+    from synth.io.files import read_yaml
+
+    if all(label is None for label in labels):
+        return None
+    missing = sum(label is None for label in labels)
+    if missing:
+        raise ConfigError(
+            f"--texts: {missing} of {len(labels)} tickets have no label; label every ticket, "
+            "or name a field none has with --label-field to learn no label mix"
+        )
+    taxonomy = load_taxonomy()
+    mapping = read_yaml(label_map, "label map") if label_map else {}
+    if not isinstance(mapping, dict):
+        raise ConfigError(
+            f"--label-map {label_map}: expected a mapping {{your label: taxonomy label}}"
+        )
+    known = {name: resolve_label(taxonomy, target) for name, target in mapping.items()}
+    unknown = sorted({label for label in labels if label not in known and label not in taxonomy})
+    if unknown:
+        shown = ", ".join(repr(x) for x in unknown[:3])
+        raise ConfigError(
+            f"--texts: {len(unknown)} labels are not taxonomy labels ({shown}"
+            f"{', …' if len(unknown) > 3 else ''}); map them with --label-map "
+            f"(taxonomy labels: {', '.join(taxonomy)})"
+        )
+    return [known.get(label, label) for label in labels]
+
+
+def run(options) -> dict:
+    args = options_from(ProfileOptions, options)
+    from synth.deid.corpus import read_documents
+    from synth.dp.noise import SECURE, noise_source
+    from synth.io.storage import write_json
+    from synth.style.features import Ticket
+    from synth.style.prior import load_prior, taxonomy_categories
+    from synth.style.release import release
+
+    documents = read_documents(
+        args.texts, args.text_field, "id", args.label_field, args.encoding
+    ).to_pydict()
+    labels = taxonomy_labels(documents["label"], args.label_map)
+    tickets = [
+        Ticket(text, labels[i] if labels else None) for i, text in enumerate(documents["text"])
+    ]
+    del documents
+    cats = taxonomy_categories(labels=labels is not None, written=False)
+    profile = release(
+        tickets, cats, args.epsilon, load_prior(), noise_source(), args.prior_strength
+    )
+    profile["noise"] = SECURE
+    profile["source"] = {"texts": str(args.texts), "labelled": labels is not None}
+    write_json(args.output, profile)
+    ledger = profile["ledger"]
+    print(
+        f"writing profile of {len(tickets)} tickets: {len(cats)} histograms, ε spent "
+        f"{ledger['spent']:.4g} of {args.epsilon} ({ledger['relation']})"
+    )
+    print(f"profile written to {args.output}")
+    return profile
+
+
+def main(argv=None) -> int:
+    return main_for(sys.modules[__name__], "profile", argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
