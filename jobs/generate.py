@@ -174,6 +174,7 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) ->
             "dp_samples": samples_file,
             **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
             **({"writing": notes["writing"]} if "writing" in notes else {}),
+            **({"writing_profile": notes["writing_profile"]} if "writing_profile" in notes else {}),
             "this_run": {
                 **timing,
                 "tokens_generated": tokens,

@@ -30,6 +30,9 @@ class PlannedDocument:
     style: str | None = None  # prompt style; None: the run's (CVs)
     target_words: int | None = None
     slip_rate: float = 0.0
+    lower_case: bool = False  # the whole text in lower case (synth/generation/casing.py)
+    bare_end: bool = False  # the message's last full stop dropped
+    closing: str = ""  # the sign-off text the document ends with, if any
     # variable -> the entity label its span gets in the output ('university_2' ->
     # 'university'); a variable not named here is its own label. Planning decides it, so
     # rendering needs no knowledge of document kinds.

@@ -62,6 +62,8 @@ class GenerateConfig:
         "value_forms": "canonical",
         "traits": {},
         "pii_audit": {},
+        "writing_profile": None,
+        "label_mix": "profile",
     }
 
     def to_dict(self) -> dict:
@@ -122,7 +124,7 @@ class GenerateConfig:
             content["taxonomy_files"] = self.input_files()
         if PLANNER_VERSION > 1:  # (1: before the key existed) the same seed plans otherwise
             content["planner_version"] = PLANNER_VERSION
-        for key in ("dp_model",):
+        for key in ("dp_model", "writing_profile"):  # an edited file is another run
             if content.get(key) and Path(content[key]).exists():
                 content[key + "_sha256"] = hashlib.sha256(
                     Path(content[key]).read_bytes()

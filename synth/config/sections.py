@@ -119,6 +119,16 @@ class TicketSettings:
         "register, greeting, sign-off, header, target length, omission, slips "
         "(synth/docs/tickets/traits.py)",
     )
+    writing_profile: str | None = option(
+        None,
+        "a writing profile from `hrsynth profile`: sets the traits, a length per label, the "
+        "forms' weights and the label mix from a user's own tickets (docs/profile.md)",
+    )
+    label_mix: Literal["profile", "balanced"] = option(
+        "profile",
+        "profile: the writing profile's label shares, when it has them; balanced: every "
+        "label equally often (without a profile, always balanced)",
+    )
 
 
 @dataclass
@@ -187,6 +197,8 @@ FLAT_KEYS = {
     "traits": ("tickets", "traits"),
     "engine": ("generator", "engine"),
     "pii_audit": ("audit", None),
+    "writing_profile": ("tickets", "writing_profile"),
+    "label_mix": ("tickets", "label_mix"),
 }
 
 

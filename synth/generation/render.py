@@ -1,9 +1,10 @@
 """Planned documents -> finished contract rows: slots filled, text cleaned, entities
-located, slips added outside the spans."""
+located, the writer's casing applied, slips added outside the spans."""
 
 import numpy as np
 
 from synth.contract import NO_VARIABLES
+from synth.generation.casing import bare_end, lower_case
 from synth.generation.engine import Engine
 from synth.generation.entities import attach_following, attached_words, locate
 from synth.generation.params import GenerationParams
@@ -35,6 +36,10 @@ def render(
         entities = attach_following(text, locate(text, doc.entities, doc.surface), attached_words())
         if draft.style == "free" and doc.entities and not entities:
             draft.errors = [NO_VARIABLES]  # the retries ran out: say why, once
+        if doc.bare_end:
+            text, entities = bare_end(text, entities, doc.closing)
+        if doc.lower_case:
+            text = lower_case(text)
         if doc.slip_rate:
             slips_rng = np.random.default_rng([seed, doc.index])
             text, entities = add_slips(text, entities, doc.slip_rate, slips_rng)

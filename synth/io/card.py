@@ -55,8 +55,29 @@ def header(manifest: dict, prefix: str = "") -> dict:
     }
 
 
+def _profile(manifest: dict) -> list[str]:
+    """The writing profile's line: what it learnt from, at what ε."""
+    profile = manifest.get("writing_profile")
+    if not profile:
+        return []
+    name = str(profile["file"]).rsplit("/", 1)[-1]
+    if not profile["private"]:
+        return [f"- `{name}`: a writing profile released without noise (not private)."]
+    ledger = profile["ledger"]
+    line = (
+        f"- `{name}`: a writing profile learnt from {profile['tickets']} private tickets, "
+        f"ε {ledger['spent']:.3g} of a budget of {ledger['budget']:.3g} (Laplace noise on "
+        f"{len(ledger['entries'])} histograms, sequential composition). Neighbouring "
+        f"relation: {ledger['relation']}. It sets how the tickets are written (traits, "
+        "lengths, forms, label mix), not their values."
+    )
+    return [line]
+
+
 def _ledgers(manifest: dict) -> list[str]:
     ledgers = manifest.get("epsilon_ledgers") or {}
+    if not ledgers and manifest.get("writing_profile"):
+        return _profile(manifest)
     if not ledgers:
         return [
             (
@@ -82,7 +103,7 @@ def _ledgers(manifest: dict) -> list[str]:
             "had any one person's row in the private table been different; the guarantee "
             "covers the attribute values, and the text only repeats them."
         )
-    return lines
+    return lines + _profile(manifest)
 
 
 def _table(counts: dict, head: tuple[str, str]) -> list[str]:

@@ -21,11 +21,10 @@ import math
 
 import numpy as np
 
+from synth.docs.tickets.writing_profile import FORMAT
 from synth.dp.ledger import Ledger
 from synth.dp.privbayes import COUNT_SENSITIVITY, noisy_counts
 from synth.style.features import Ticket, votes
-
-FORMAT = "hrsynth writing profile 1"
 
 
 def split(epsilon: float, cats: dict[str, tuple]) -> dict[str, float]:
@@ -99,6 +98,7 @@ def release(
         histograms[name] = {
             "categories": list(cats[name]),
             "noisy_counts": [round(float(x), 3) for x in noisy],
+            "prior": [round(float(x), 6) for x in p],
             "prior_weight": round(weight, 3),
             "distribution": [round(float(x), 6) for x in blend(noisy, p, len(tickets), weight)],
         }

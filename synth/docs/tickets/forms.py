@@ -102,13 +102,18 @@ class Writer:
 
 
 def render_values(
-    values: dict[str, str], writer: Writer, mode: str, rng: np.random.Generator
+    values: dict[str, str],
+    writer: Writer,
+    mode: str,
+    rng: np.random.Generator,
+    form_weights: dict | None = None,
 ) -> tuple[dict[str, str], dict[str, str]]:
     """({variable: text as written}, {variable: form used}) for one ticket.
 
     One habit per kind, drawn once; a value it does not fit draws among the forms that
     fit (and that form becomes the habit). A value no allowed form fits stays as sampled
-    (form 'canonical')."""
+    (form 'canonical'). `form_weights` (a writing profile's, used with mode 'all')
+    replace the catalogue's weights per kind."""
     catalogue, habits = load_catalogue(), {}
     surface, used = {}, {}
     for name, value in values.items():
@@ -117,6 +122,10 @@ def render_values(
             surface[name], used[name] = value, "canonical"
             continue
         weights = allowed(kind, mode)
+        if form_weights and kind in form_weights and mode == "all":
+            # a writing profile's shares (synth.docs.tickets.writing_profile)
+            weights = {f: form_weights[kind].get(f, 0.0) for f in weights}
+            weights = {f: v for f, v in weights.items() if v > 0} or allowed(kind, mode)
         if kind not in habits:
             habits[kind] = _draw(weights, rng)
         options = dict(weights)

@@ -40,6 +40,34 @@ def chosen_labels(cfg, taxonomy) -> list[str]:
     return [resolve_label(taxonomy, name) for name in cfg.run.labels]
 
 
+def read_profile(path: str | None, traits: dict, labels: list[str]):
+    """The writing profile's settings (synth.docs.tickets.writing_profile), or None."""
+    if not path:
+        return None
+    from synth.docs.tickets.writing_profile import check_profile, settings
+    from synth.io.storage import exists, filesystem, read_json
+
+    fs, where = filesystem(path)
+    if not exists(fs, where):
+        raise ConfigError(
+            f"tickets.writing_profile {path}: no such file; write it with `hrsynth profile`"
+        )
+    try:
+        doc = read_json(fs, where)
+    except ValueError:
+        doc = None
+    return settings(check_profile(doc, f"tickets.writing_profile {path}"), traits, labels)
+
+
+def weighted_labels(weights: dict[str, float], n: int, rng: np.random.Generator) -> np.ndarray:
+    """n labels drawn from a writing profile's label mix."""
+    names = list(weights)
+    p = np.array([weights[k] for k in names], float)
+    if p.sum() <= 0:
+        raise ConfigError("the writing profile gives the run's labels no weight: set label_mix: balanced")
+    return np.array(names, dtype=object)[rng.choice(len(names), size=n, p=p / p.sum())]
+
+
 def instruction(sub, persona: dict, values: dict) -> str:
     facts = "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in values.items())
     return (
@@ -65,10 +93,22 @@ class TicketPlanner:
         check_clause_symbols(self.taxonomy)
         self.model = load_model_file(cfg.run.dp_model)
         self.reference_date = dt.date.fromisoformat(cfg.run.reference_date)
-        self.traits = traits_from(cfg.tickets.traits)
+        self.profile = read_profile(cfg.tickets.writing_profile, cfg.tickets.traits, self.labels)
+        self.traits = traits_from(self.profile.traits if self.profile else cfg.tickets.traits)
+        self.label_weights = (
+            {label: self.profile.label_weights.get(label, 0.0) for label in self.labels}
+            if self.profile and self.profile.label_weights and cfg.tickets.label_mix == "profile"
+            else None
+        )
         self.styles = weights(cfg.generator.prompt_style, "prompt_style", STYLES)
         self.pools = template_pools(self.taxonomy, cfg.tickets.templates)
         self.notes = {"dp_models": {}}
+        if self.profile:
+            self.notes["writing_profile"] = {
+                "file": cfg.tickets.writing_profile,
+                **self.profile.about,
+                "label_mix": "profile" if self.label_weights else "balanced",
+            }
         for label in self.labels:
             if self.taxonomy[label].sampler != "health_absence":
                 continue
@@ -88,12 +128,18 @@ class TicketPlanner:
         first = shard * cfg.run.shard_size
         n = shard_rows(cfg.run.num_docs, cfg.run.shard_size, shard)
         rng, writer_rng, dp_rng, months_rng = shard_streams(cfg.run.seed, shard, 4)
-        per_doc = balanced_labels(self.labels, n, rng, start=first)
+        per_doc = (
+            weighted_labels(self.label_weights, n, rng)
+            if self.label_weights
+            else balanced_labels(self.labels, n, rng, start=first)
+        )
         personas = make_personas(n, cfg.run.countries, rng)
         ctx = SamplingContext(reference_date=self.reference_date)
         values, samples = self._values(per_doc, personas, ctx, rng, dp_rng, months_rng, first)
         writing = _Writing(
             traits=self.traits,
+            lengths=self.profile.lengths if self.profile else {},
+            form_weights=self.profile.form_weights if self.profile else {},
             styles=self.styles,
             pools=self.pools,
             value_forms=cfg.tickets.value_forms,
@@ -135,6 +181,8 @@ class _Writing:
     """What writing a ticket draws from: its settings, the two random streams, the tally."""
 
     traits: object
+    lengths: dict  # label -> target length, from a writing profile
+    form_weights: dict  # kind -> {form: weight}, from a writing profile
     styles: dict
     pools: dict
     value_forms: str
@@ -146,7 +194,7 @@ class _Writing:
 
 def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocument:
     """One ticket: its shape, style, template, the values' written forms and its header."""
-    shape = draw_shape(w.traits, sub, w.writer_rng)
+    shape = draw_shape(w.traits, sub, w.writer_rng, w.lengths.get(sub.label))
     style = draw(w.styles, w.writer_rng)
     template = (
         None
@@ -168,7 +216,11 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
     shown = kept + [v for v in sub.context_variables if v in values]
     writer = Writer(persona["country_code"], persona["locale"], w.reference_date)
     surface, forms = render_values(
-        {k: values[k] for k in shown if k not in as_clauses}, writer, w.value_forms, w.writer_rng
+        {k: values[k] for k in shown if k not in as_clauses},
+        writer,
+        w.value_forms,
+        w.writer_rng,
+        w.form_weights,
     )
     # A clause is already written as the writer would: no surface form on top of it.
     surface |= {k: values[k] for k in shown if k in as_clauses}
@@ -194,6 +246,7 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
     ]
     planted = kept + written
     w.tally.add(sub, shape, style, template, {k: forms[k] for k in kept}, left_out)
+    pieces = ticket_pieces(template, shape, all_values, w.writer_rng)
     return PlannedDocument(
         index=i,
         shard=shard,
@@ -204,7 +257,7 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
         subcategory=sub.subcategory,
         template_id=template.id if template else FREE_TEMPLATE_ID,
         header=header if shape.header else "",
-        pieces=ticket_pieces(template, shape, all_values, w.writer_rng),
+        pieces=pieces,
         instruction=(
             free_card(sub, persona, entity_surface, shape)
             if style == "free"
@@ -217,6 +270,9 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
         style=style,
         target_words=shape.target_words,
         slip_rate=w.traits.slip_rate,
+        lower_case=shape.lower_case,
+        bare_end=shape.bare_end,
+        closing=pieces[-1][pieces[-1].rfind("\n\n") :] if shape.sign_off and template else "",
     )
 
 

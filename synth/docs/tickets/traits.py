@@ -33,6 +33,10 @@ class Traits:
     # probability of a sentence about non-personal dates, numbers and documents
     # (synth/data/shape.yaml `asides`), left unmarked
     aside: float = 0.0
+    # probability that a ticket is all in lower case, and that its message ends without
+    # a full stop (a writing profile sets them; synth/generation/casing.py applies them)
+    lower_case: float = 0.0
+    no_final_punctuation: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -49,6 +53,8 @@ class Shape:
     target_words: int | None
     omitted: frozenset
     aside: bool = False
+    lower_case: bool = False
+    bare_end: bool = False
 
 
 def _share(doc: dict, name: str) -> float:
@@ -80,7 +86,15 @@ def traits_from(doc: dict | None) -> Traits:
     reject_unknown(doc, Traits, "traits: ")
     if "register" in doc:
         doc["register"] = weights(doc["register"], "traits.register", REGISTERS)
-    for name in ("greeting", "sign_off", "header", "slip_rate", "aside"):
+    for name in (
+        "greeting",
+        "sign_off",
+        "header",
+        "slip_rate",
+        "aside",
+        "lower_case",
+        "no_final_punctuation",
+    ):
         if name in doc:
             doc[name] = _share(doc, name)
     if doc.get("length") is not None:
@@ -116,7 +130,11 @@ def target_words(length: dict, rng: np.random.Generator) -> int:
     return max(8, round(rng.lognormal(mu, np.sqrt(sigma2))))
 
 
-def draw_shape(traits: Traits, sub: Subcategory, rng: np.random.Generator) -> Shape:
+def draw_shape(
+    traits: Traits, sub: Subcategory, rng: np.random.Generator, length: dict | None = None
+) -> Shape:
+    """One ticket's shape; `length` (a writing profile's, per label) replaces traits'."""
+    length = length or traits.length
     omitted = frozenset(
         name
         for name, rate in (sub.omission or {}).items()
@@ -127,7 +145,10 @@ def draw_shape(traits: Traits, sub: Subcategory, rng: np.random.Generator) -> Sh
         greeting=_happens(traits.greeting, rng),
         sign_off=_happens(traits.sign_off, rng),
         header=_happens(traits.header, rng),
-        target_words=target_words(traits.length, rng) if traits.length else None,
+        target_words=target_words(length, rng) if length else None,
         omitted=omitted,
         aside=_happens(traits.aside, rng),  # drawn last: configs without asides draw as before
+        # no draw at 0: configs without a writing profile draw as before
+        lower_case=_happens(traits.lower_case, rng),
+        bare_end=_happens(traits.no_final_punctuation, rng),
     )
