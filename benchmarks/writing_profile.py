@@ -54,8 +54,7 @@ def halves(name: str, seed: int = 0) -> tuple[list[Ticket], list[Ticket]]:
     rows = [json.loads(line) for line in (CORPORA_DIR / file).read_text().splitlines()]
     order = np.random.default_rng(seed).permutation(len(rows))
     tickets = [
-        Ticket(rows[i]["text"], mapping[rows[i]["label"]] if mapping else COMPLAINT)
-        for i in order
+        Ticket(rows[i]["text"], mapping[rows[i]["label"]] if mapping else COMPLAINT) for i in order
     ]
     half = len(tickets) // 2
     return tickets[:half], tickets[half:]
