@@ -9,6 +9,7 @@ its own process group, stopped by signalling that group, so other Ray clusters o
 machine live on. Bounded: every wait has a deadline.
 """
 
+import contextlib
 import json
 import os
 import signal
@@ -45,8 +46,17 @@ def node_ports() -> list[str]:
     ]
 
 
+class NodeExited(RuntimeError):
+    """A `ray start --block` process ended before its node joined (a port taken between
+    choosing it and binding it, a head that could not start its GCS)."""
+
+
 class TwoNodes:
-    """A head (0 CPUs) and a worker node (2 CPUs); the worker can be killed and replaced."""
+    """A head (0 CPUs) and a worker node (2 CPUs); the worker can be killed and replaced.
+    Each node's console goes to a file in the test's folder, so a start that fails says
+    why; a node whose process ends before it joins is started again on fresh ports."""
+
+    TRIES = 3
 
     def __init__(self, tmp: Path):
         self.env = {
@@ -56,64 +66,96 @@ class TwoNodes:
             "RAY_USAGE_STATS_ENABLED": "0",
         }
         self.env.pop("RAY_ADDRESS", None)
-        self.tmp, self.port = tmp, free_port()
+        self.tmp, self.head, self.worker = tmp, None, None
+        self.consoles: dict[int, Path] = {}  # pid -> the file its console went to
+        for attempt in range(self.TRIES):
+            try:
+                self.start_head()
+                self.start_worker(seconds=150)
+                return
+            except (NodeExited, TimeoutError):
+                self.stop()
+                if attempt == self.TRIES - 1:
+                    raise
+
+    def start_head(self) -> None:
+        self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.head = self._start(
-            [
-                "--head",
-                "--port",
-                str(self.port),
-                "--num-cpus",
-                "0",
-                "--include-dashboard",
-                "false",
-                "--ray-client-server-port",
-                str(free_port()),
-            ]
-        )
-        self.worker = None
-        self.start_worker()
+        head = ["--head", "--port", str(self.port), "--num-cpus", "0"]
+        head += ["--include-dashboard", "false"]
+        self.head = self._start(head + ["--ray-client-server-port", str(free_port())])
 
     def _start(self, words: list[str]) -> subprocess.Popen:
-        return subprocess.Popen(
-            [
-                BIN / "ray",
-                "start",
-                "--block",
-                "--node-ip-address",
-                "127.0.0.1",
-                "--object-store-memory",
-                str(100 * 2**20),
-                "--disable-usage-stats",
-                *node_ports(),
-                *words,
-            ],
-            env=self.env,
-            cwd=self.tmp,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        path = self.tmp / f"node-{len(self.consoles)}.log"
+        with open(path, "w") as console:
+            node = subprocess.Popen(
+                [
+                    BIN / "ray",
+                    "start",
+                    "--block",
+                    "--node-ip-address",
+                    "127.0.0.1",
+                    "--object-store-memory",
+                    str(100 * 2**20),
+                    "--disable-usage-stats",
+                    *node_ports(),
+                    *words,
+                ],
+                env=self.env,
+                cwd=self.tmp,
+                stdout=console,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.consoles[node.pid] = path
+        return node
 
-    def start_worker(self) -> None:
-        self.worker = self._start(["--address", self.address, "--num-cpus", "2"])
-        self.wait_for_cpus(2)
+    def console(self, node: subprocess.Popen | None) -> str:
+        """The last lines `ray start` printed for `node`."""
+        if node is None:
+            return "(not started)"
+        return self.consoles[node.pid].read_text(errors="replace")[-2000:]
+
+    def start_worker(self, seconds: float = 240) -> None:
+        """Start a worker node and wait until it shows its CPUs; a worker whose process
+        ends first is started again on fresh ports, up to TRIES times."""
+        for attempt in range(self.TRIES):
+            if self.worker is not None:  # a worker that exited may leave its raylet behind
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.worker.pid, signal.SIGKILL)
+            self.worker = self._start(["--address", self.address, "--num-cpus", "2"])
+            try:
+                self.wait_for_cpus(2, seconds)
+                return
+            except NodeExited:
+                if self.head.poll() is not None or attempt == self.TRIES - 1:
+                    raise
 
     def kill_worker(self) -> None:
         """SIGKILL the worker node's process group: its raylet and every actor on it."""
         os.killpg(self.worker.pid, signal.SIGKILL)
         self.worker.wait(timeout=30)
 
+    def check_alive(self) -> None:
+        for name, node in (("head", self.head), ("worker", self.worker)):
+            if node.poll() is not None:
+                raise NodeExited(
+                    f"the {name} node's `ray start` exited with {node.returncode}:\n"
+                    + self.console(node)
+                )
+
     def wait_for_cpus(self, cpus: int, seconds: float = 240) -> None:
         """Probe in a fresh process until the cluster shows `cpus`. A probe that hangs
         (a driver can wait on a head whose GCS is still starting on a busy machine:
-        CI once saw one connect and never answer) is killed and the next one tried."""
+        CI once saw one connect and never answer) is killed and the next one tried; a
+        node whose process has ended is reported at once (NodeExited)."""
         probe = (
             "import ray, sys; ray.init(address=sys.argv[1], log_to_driver=False); "
             "print(int(ray.available_resources().get('CPU', 0)))"
         )
-        deadline = time.time() + seconds
+        deadline, answer = time.time() + seconds, None
         while time.time() < deadline:
+            self.check_alive()
             try:
                 answer = subprocess.run(
                     [sys.executable, "-c", probe, self.address],
@@ -128,7 +170,12 @@ class TwoNodes:
             if answer.stdout.strip() == str(cpus):
                 return
             time.sleep(1)
-        raise TimeoutError(f"the cluster at {self.address} never showed {cpus} CPUs")
+        said = "" if answer is None else (answer.stdout + answer.stderr)[-1500:]
+        raise TimeoutError(
+            f"the cluster at {self.address} never showed {cpus} CPUs; the last probe "
+            f"said:\n{said}\nthe head's console:\n{self.console(self.head)}\n"
+            f"the worker's console:\n{self.console(self.worker)}"
+        )
 
     def job(self, module: str, *args: str) -> subprocess.Popen:
         return subprocess.Popen(
@@ -142,13 +189,18 @@ class TwoNodes:
         )
 
     def stop(self) -> None:
+        """Stop both nodes' process groups, also when `ray start` itself has exited (its
+        GCS or raylet may live on in the group)."""
         for node in (self.worker, self.head):
-            if node is not None and node.poll() is None:
+            if node is None:
+                continue
+            try:
                 os.killpg(node.pid, signal.SIGTERM)
-                try:
-                    node.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    os.killpg(node.pid, signal.SIGKILL)
+                node.wait(timeout=10)
+            except ProcessLookupError:
+                continue
+            except subprocess.TimeoutExpired:
+                os.killpg(node.pid, signal.SIGKILL)
 
 
 @pytest.fixture
