@@ -72,8 +72,8 @@ def words_per_label(tickets: list[Ticket]) -> dict[str, float]:
     return out
 
 
-def compare(synthetic: list[Ticket], held_out: list[Ticket], held_vectors) -> dict:
-    from eval.deid import sentence_embeddings
+def compare(synthetic: list[Ticket], held_out: list[Ticket], held_vectors, buckets=None) -> dict:
+    from synth.encoder import sentence_embeddings
 
     cats = taxonomy_categories(labels=True, written=False)
     ours, theirs = distributions(synthetic, cats), distributions(held_out, cats)
@@ -82,16 +82,21 @@ def compare(synthetic: list[Ticket], held_out: list[Ticket], held_vectors) -> di
     return {
         "tvd": {name: round(tvd(ours[name], theirs[name]), 3) for name in cats},
         "words_per_label": words_per_label(synthetic),
-        "mauve": round(mauve(vectors, held_vectors), 3),
+        "mauve": round(mauve(vectors, held_vectors, buckets), 3),
         "nearest_similarity": round(float(nearest.mean()), 3),
     }
 
 
-def mauve(p: np.ndarray, q: np.ndarray) -> float:
+def mauve(p: np.ndarray, q: np.ndarray, buckets: int | None = None) -> float:
+    """MAUVE with `buckets` clusters (default: one per ten synthetic texts)."""
     import mauve as mauve_text
 
     out = mauve_text.compute_mauve(
-        p_features=p, q_features=q, verbose=False, seed=0, num_buckets=max(2, len(p) // 10)
+        p_features=p,
+        q_features=q,
+        verbose=False,
+        seed=0,
+        num_buckets=buckets or max(2, len(p) // 10),
     )
     return float(out.mauve)
 
@@ -126,7 +131,7 @@ def release_profile(private: list[Ticket], epsilon: float, path: Path) -> dict:
 
 
 def main(argv=None) -> dict:
-    from eval.deid import sentence_embeddings
+    from synth.encoder import sentence_embeddings
     from synth.generation.backends import build_engine
     from synth.io.storage import write_json
 

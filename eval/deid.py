@@ -16,7 +16,6 @@
   post-hoc test between pairs, Holm-adjusted (scikit-posthocs), as the seed paper does.
 """
 
-import functools
 import time
 from collections import defaultdict
 
@@ -85,43 +84,12 @@ def privacy_summary(
     }
 
 
-@functools.cache
-def _embedding_model():
-    """The packaged encoder and its tokenizer, loaded once per process: every method and
-    detector combination of an evaluation embeds its outputs with it."""
-    from transformers import AutoModel
-
-    from synth.encoder import load_tokenizer, resolve_encoder
-
-    name = resolve_encoder(None)
-    return load_tokenizer(name), AutoModel.from_pretrained(name).eval()
-
-
-def sentence_embeddings(texts: list[str], batch_size: int = 32) -> np.ndarray:
-    """Mean-pooled, L2-normalised MiniLM embeddings (the packaged encoder)."""
-    import torch
-
-    from synth.encoder import encode
-
-    tokenizer, model = _embedding_model()
-    out = []
-    with torch.no_grad():
-        for i in range(0, len(texts), batch_size):
-            enc = encode(tokenizer, texts[i : i + batch_size])
-            enc.pop("offset_mapping")
-            hidden = model(**enc).last_hidden_state
-            mask = enc["attention_mask"].unsqueeze(-1).float()
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
-            out.append(torch.nn.functional.normalize(pooled, dim=-1).numpy())
-    return np.concatenate(out)
-
-
 def closeness(originals: list[str], outputs: list[str], per_document: bool = False) -> dict:
     """BERTScore F1 and embedding cosine between each original and its output (means;
     with `per_document`, the lists too)."""
     from bert_score import score
 
-    from synth.encoder import resolve_encoder
+    from synth.encoder import resolve_encoder, sentence_embeddings
 
     # bert-score 0.3.13 fails on an empty text under transformers 5: score "." instead.
     _, _, f1 = score(
@@ -175,6 +143,8 @@ def utility(texts: list[str], labels: list[str], seed: int = 0, folds: int = 5) 
     folds = min(folds, min(Counter(labels).values()))
     if folds < 2:
         return None
+    from synth.encoder import sentence_embeddings
+
     x, y = sentence_embeddings(texts), np.array(labels)
     predicted = np.empty_like(y)
     for train, test in StratifiedKFold(folds, shuffle=True, random_state=seed).split(x, y):

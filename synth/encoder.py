@@ -9,8 +9,10 @@ training and test handled the same way (sliding windows would need a rule to mer
 windows' votes that the thesis did not use).
 """
 
+import functools
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from synth import ConfigError
@@ -167,3 +169,28 @@ def _repair(tags: list[str]) -> list[str]:
         fixed.append(tag)
         previous = tag
     return fixed
+
+
+@functools.cache
+def _embedding_model():
+    """The packaged encoder and its tokenizer, loaded once per process: an evaluation embeds
+    every method's outputs with it, Private Evolution every round's candidates."""
+    from transformers import AutoModel
+
+    name = resolve_encoder(None)
+    return load_tokenizer(name), AutoModel.from_pretrained(name).eval()
+
+
+def sentence_embeddings(texts: list[str], batch_size: int = 32) -> np.ndarray:
+    """Mean-pooled, L2-normalised MiniLM embeddings (the packaged encoder)."""
+    tokenizer, model = _embedding_model()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(texts), batch_size):
+            enc = encode(tokenizer, texts[i : i + batch_size])
+            enc.pop("offset_mapping")
+            hidden = model(**enc).last_hidden_state
+            mask = enc["attention_mask"].unsqueeze(-1).float()
+            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
+            out.append(torch.nn.functional.normalize(pooled, dim=-1).numpy())
+    return np.concatenate(out)

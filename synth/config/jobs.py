@@ -135,6 +135,40 @@ class ExtractOptions:
 
 
 @dataclass(kw_only=True)
+class EvolveOptions:
+    texts: str = option(help="private tickets: JSONL, JSON, CSV or Parquet (a file or a folder)")
+    profile: str = option(help="writing profile learnt from the same tickets (hrsynth profile)")
+    epsilon: float = option(help="privacy budget ε of all the rounds together")
+    output: str = option(help="evolved writing profile to write (JSON)")
+    delta: float = option(1e-5, "δ of the rounds' (ε, δ) guarantee; must be below 1 / tickets")
+    rounds: int = option(3, "rounds of votes (each one noisy histogram)")
+    pool: int = option(64, "candidate tickets per round")
+    config: str = option(
+        "configs/tickets.yaml", "generation config the candidates are planned with"
+    )
+    seed: int = option(0, "seed of the candidates' plans and texts (the noise has none)")
+    model: str | None = option(None, "generator (default: the config's)")
+    backend: Literal["auto", "llama", "ct2", "hf"] | None = option(
+        None, "engine (default: the config's)"
+    )
+    population: str | None = option(
+        None, "also write the last round's candidates (synthetic texts) to this JSONL file"
+    )
+    text_field: str = option("text", "field holding each ticket's text")
+    encoding: str = option("utf-8", "text encoding of CSV and JSONL files")
+
+    def check(self) -> None:
+        check_epsilon("--epsilon", self.epsilon)
+        check_share("--delta", self.delta, low_open=True, example="1e-5")
+        check_positive(rounds=self.rounds)
+        if self.pool < 2:
+            raise ConfigError(
+                f"--pool must be at least 2 (half are kept, half varied), got {self.pool}"
+            )
+        check_encoding("--encoding", self.encoding)
+
+
+@dataclass(kw_only=True)
 class GenerateOptions:
     """The generate job's own options; each one left empty keeps the config file's value."""
 

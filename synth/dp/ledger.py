@@ -20,7 +20,14 @@ class Ledger:
     def spent(self) -> float:
         return math.fsum(e["epsilon"] for e in self.entries)
 
-    def spend(self, purpose: str, epsilon: float, sensitivity: float, mechanism: str) -> None:
+    @property
+    def delta(self) -> float:
+        return math.fsum(e.get("delta", 0.0) for e in self.entries)
+
+    def spend(
+        self, purpose: str, epsilon: float, sensitivity: float, mechanism: str, delta: float = 0.0
+    ) -> None:
+        """Record one mechanism call; `delta` > 0 for an (ε, δ) one (its δs add up too)."""
         if epsilon <= 0:
             raise ValueError(f"a mechanism call must spend ε > 0, got {epsilon}")
         if math.fsum([self.spent, epsilon]) > self.budget:
@@ -34,12 +41,14 @@ class Ledger:
                 "sensitivity": sensitivity,
                 "mechanism": mechanism,
             }
+            | ({"delta": delta} if delta > 0 else {})
         )
 
     def to_dict(self) -> dict:
         return {
             "budget": self.budget,
             "spent": self.spent,
+            **({"delta": self.delta} if self.delta > 0 else {}),
             "relation": RELATION,
             "composition": "sequential",
             "entries": self.entries,

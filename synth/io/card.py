@@ -63,13 +63,24 @@ def _profile(manifest: dict) -> list[str]:
     name = str(profile["file"]).rsplit("/", 1)[-1]
     if not profile["private"]:
         return [f"- `{name}`: a writing profile released without noise (not private)."]
-    ledger = profile["ledger"]
+    ledger, evolution = profile["ledger"], profile.get("evolution")
+    laplace = sum(e["mechanism"] == "Laplace" for e in ledger["entries"])
     line = (
         f"- `{name}`: a writing profile learnt from {profile['tickets']} private tickets, "
         f"ε {ledger['spent']:.3g} of a budget of {ledger['budget']:.3g} (Laplace noise on "
-        f"{len(ledger['entries'])} histograms, sequential composition). Neighbouring "
-        f"relation: {ledger['relation']}. It sets how the tickets are written (traits, "
-        "lengths, forms, label mix), not their values."
+        f"{laplace} histograms"
+    )
+    if evolution:
+        line += (
+            f"; Private Evolution: {evolution['rounds']} rounds of Gaussian-noised nearest-"
+            f"candidate votes, ε {evolution['epsilon']:.3g} at δ {evolution['delta']:.3g} "
+            "by the PRV accountant"
+        )
+    line += (
+        f"; sequential composition). Neighbouring relation: {ledger['relation']}. It sets "
+        "how the tickets are written (traits, lengths, forms, label mix"
+        + (", templates" if evolution else "")
+        + "), not their values."
     )
     return [line]
 

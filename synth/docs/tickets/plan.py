@@ -44,19 +44,9 @@ def read_profile(path: str | None, traits: dict, labels: list[str]):
     """The writing profile's settings (synth.docs.tickets.writing_profile), or None."""
     if not path:
         return None
-    from synth.docs.tickets.writing_profile import check_profile, settings
-    from synth.io.storage import exists, filesystem, read_json
+    from synth.docs.tickets.writing_profile import load_profile, settings
 
-    fs, where = filesystem(path)
-    if not exists(fs, where):
-        raise ConfigError(
-            f"tickets.writing_profile {path}: no such file; write it with `hrsynth profile`"
-        )
-    try:
-        doc = read_json(fs, where)
-    except ValueError:
-        doc = None
-    return settings(check_profile(doc, f"tickets.writing_profile {path}"), traits, labels)
+    return settings(load_profile(path, f"tickets.writing_profile {path}"), traits, labels)
 
 
 def weighted_labels(weights: dict[str, float], n: int, rng: np.random.Generator) -> np.ndarray:
@@ -140,6 +130,7 @@ class TicketPlanner:
             traits=self.traits,
             lengths=self.profile.lengths if self.profile else {},
             form_weights=self.profile.form_weights if self.profile else {},
+            template_weights=self.profile.template_weights if self.profile else {},
             styles=self.styles,
             pools=self.pools,
             value_forms=cfg.tickets.value_forms,
@@ -183,6 +174,7 @@ class _Writing:
     traits: object
     lengths: dict  # label -> target length, from a writing profile
     form_weights: dict  # kind -> {form: weight}, from a writing profile
+    template_weights: dict  # label -> {template id: weight}, from Private Evolution
     styles: dict
     pools: dict
     value_forms: str
@@ -199,7 +191,14 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
     template = (
         None
         if style == "free"
-        else choose_template(sub, w.pools[sub.label], shape, w.traits.omission, w.rng)
+        else choose_template(
+            sub,
+            w.pools[sub.label],
+            shape,
+            w.traits.omission,
+            w.rng,
+            w.template_weights.get(sub.label),
+        )
     )
     # With omission on, a variable the chosen template does not write is left out too,
     # and one it writes is kept (planted with its span) even when the shape omitted it:

@@ -60,10 +60,17 @@ def template_pools(taxonomy: dict[str, Subcategory], choice) -> dict[str, list[T
 
 
 def choose_template(
-    sub: Subcategory, pool: list[Template], shape: Shape, omission: bool, rng: np.random.Generator
+    sub: Subcategory,
+    pool: list[Template],
+    shape: Shape,
+    omission: bool,
+    rng: np.random.Generator,
+    weights: dict[str, float] | None = None,
 ) -> Template:
     """A template of the ticket's register (else any); with omission on, one writing
-    exactly the kept variables when one does, else a subset of them, else any."""
+    exactly the kept variables when one does, else a subset of them, else any. Uniform
+    among those, or by `weights` (template id -> weight, from Private Evolution: a
+    template missing from it weighs as the smallest one named)."""
     candidates = [t for t in pool if t.register == shape.register] or pool
     if omission:
         kept = set(sub.variables) - shape.omitted
@@ -74,6 +81,11 @@ def choose_template(
         candidates = [t for t in candidates if fixed_words(t) <= shape.target_words / 2] or [
             min(candidates, key=fixed_words)
         ]
+    if weights:
+        floor = min(weights.values())
+        w = np.array([weights.get(t.id, floor) for t in candidates], dtype=float)
+        if w.sum() > 0:
+            return candidates[rng.choice(len(candidates), p=w / w.sum())]
     return candidates[rng.integers(len(candidates))]
 
 

@@ -24,6 +24,7 @@ class ProfileSettings:
     lengths: dict  # label -> {mean, sd} target words (a label the profile lacks: traits')
     form_weights: dict  # kind -> {form: weight} (a kind nobody wrote: forms.yaml's)
     label_weights: dict | None  # label -> share; None: the profile has no label mix
+    template_weights: dict  # label -> {template id: weight}: Private Evolution's, or {}
     about: dict  # what the manifest and the card say about the profile
 
 
@@ -34,6 +35,20 @@ def check_profile(doc, where: str) -> dict:
             "`hrsynth profile --texts … --epsilon … --output …`"
         )
     return doc
+
+
+def load_profile(path: str, where: str) -> dict:
+    """The checked profile document at `path` (a file or URI); `where` names the setting."""
+    from synth.io.storage import exists, filesystem, read_json
+
+    fs, inside = filesystem(path)
+    if not exists(fs, inside):
+        raise ConfigError(f"{where}: no such file; write it with `hrsynth profile`")
+    try:
+        doc = read_json(fs, inside)
+    except ValueError:
+        doc = None
+    return check_profile(doc, where)
 
 
 def shares(profile: dict, name: str, field: str = "distribution") -> dict[str, float]:
@@ -141,10 +156,16 @@ def settings(profile: dict, traits: dict, labels: list[str]) -> ProfileSettings:
         lengths=_lengths(profile, base, labels),
         form_weights=forms,
         label_weights=label_mix,
+        template_weights=(profile.get("evolution") or {}).get("template_weights", {}),
         about={
             "epsilon": profile["epsilon"],
             "private": profile["private"],
             "tickets": profile["tickets"],
             "ledger": profile["ledger"],
-        },
+        }
+        | (
+            {"evolution": {k: v for k, v in profile["evolution"].items() if k != "template_weights"}}
+            if profile.get("evolution")
+            else {}
+        ),
     )

@@ -105,3 +105,23 @@ def test_the_planner_draws_labels_and_casing_from_the_profile(tmp_path):
     assert abs(np.mean([d.lower_case for d in docs]) - 0.5) < 0.11
     balanced = planner(tmp_path, doc, label_mix="balanced").plan_shard(0).docs
     assert sum(d.label == COMPLAINT for d in balanced) == 200
+
+
+def test_private_evolutions_template_weights_steer_the_template_choice(tmp_path):
+    """One pay-rise template weighted 1, the others 1e-9: it is written in (nearly)
+    every pay-rise ticket, against about one in four without weights (exact here: the
+    seeds are fixed)."""
+    doc = profile()
+    plain = [d for d in planner(tmp_path, doc).plan_shard(0).docs if d.label == RAISE]
+    favourite = plain[0].template_id
+    others = {d.template_id for d in plain} - {favourite}
+    doc["evolution"] = {
+        "rounds": 1,
+        "epsilon": 1.0,
+        "delta": 1e-5,
+        "template_weights": {RAISE: {favourite: 1.0, **dict.fromkeys(others, 1e-9)}},
+    }
+    steered = [d for d in planner(tmp_path, doc).plan_shard(0).docs if d.label == RAISE]
+    share = np.mean([d.template_id == favourite for d in steered])
+    before = np.mean([d.template_id == favourite for d in plain])
+    assert share > 0.9 and before < 0.6
