@@ -80,8 +80,13 @@ def categories(labels: tuple[str, ...] | None, variables: dict | None) -> dict[s
 
 
 def _starts_with(line: str, phrases: list[str]) -> bool:
-    low = line.lower()
-    return any(re.match(rf"{re.escape(p)}\b", low) for p in phrases)
+    return _opening(tuple(phrases)).match(line.lower()) is not None
+
+
+@cache
+def _opening(phrases: tuple[str, ...]) -> re.Pattern:
+    """One pattern for 'starts with any of these phrases as whole words', built once."""
+    return re.compile("|".join(rf"{re.escape(p)}\b" for p in phrases))
 
 
 def split_header(lines: list[str]) -> tuple[list[str], list[str]]:

@@ -45,7 +45,7 @@ def true_counts(tickets: list[Ticket], cats: dict[str, tuple]) -> dict[str, np.n
     return counts
 
 
-def prior_shares(table: dict[str, float], categories: tuple) -> np.ndarray:
+def prior_vector(table: dict[str, float], categories: tuple) -> np.ndarray:
     """The prior over `categories`: a length without labels is the prior's length per
     label summed over labels; a histogram the prior lacks is uniform."""
     p = np.array(
@@ -83,7 +83,7 @@ def release(
     shares = split(epsilon, cats) if private else {name: math.inf for name in cats}
     histograms = {}
     for name, counts in true_counts(tickets, cats).items():
-        p = prior_shares(prior.get(name, {}), cats[name])
+        p = prior_vector(prior.get(name, {}), cats[name])
         if private:
             noisy = noisy_counts(counts, shares[name], rng)
             ledger.spend(
@@ -102,7 +102,6 @@ def release(
             "prior_weight": round(weight, 3),
             "distribution": [round(float(x), 6) for x in blend(noisy, p, len(tickets), weight)],
         }
-        del counts
     return {
         "format": FORMAT,
         "epsilon": epsilon if private else None,

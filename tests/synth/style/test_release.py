@@ -69,4 +69,4 @@ def test_few_tickets_at_small_epsilon_stay_near_the_prior():
 
 def test_the_prior_of_an_unlabelled_length_sums_the_labels():
     table = {"A|<=15": 0.2, "B|<=15": 0.2, "A|<=30": 0.6}
-    assert rel.prior_shares(table, ("<=15", "<=30", ">320")).tolist() == [0.4, 0.6, 0.0]
+    assert rel.prior_vector(table, ("<=15", "<=30", ">320")).tolist() == [0.4, 0.6, 0.0]
