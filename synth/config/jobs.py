@@ -104,6 +104,11 @@ class ProfileOptions:
     label_map: str | None = option(
         None, "YAML {your label: taxonomy label} for tickets labelled in your own categories"
     )
+    variables_field: str | None = option(
+        None,
+        "field listing the taxonomy variables each ticket writes (names, or spans with a "
+        "'label'): adds how often each is left out (labelled tickets only)",
+    )
     encoding: str = option("utf-8", "text encoding of CSV and JSONL files")
     prior_strength: float = option(
         1.0,

@@ -46,6 +46,7 @@ def read_documents(
     label_field: str = "label",
     encoding: str = "utf-8",
     keep_ids: bool = False,
+    variables_field: str | None = None,
 ) -> pa.Table:
     """(id, original_id, text, label) for every document in `source`, a file or a folder
     of files of one format, each record checked on its own: text must be text, an id and
@@ -55,6 +56,10 @@ def read_documents(
     `id` is what the shareable output carries: the document's position in the input,
     unless `keep_ids` (the user says the ids are not personal data); HR exports often key
     rows by e-mail or national id, so the original id goes only to the key.
+
+    With `variables_field`, a `variables` column too: the names of the variables each
+    document writes (a list of names, of spans with a `label`, or in CSV a `;`-separated
+    text), read by `hrsynth profile` to learn how often each is left out.
 
     Errors name the file, the line and what is wrong, never the content: the input is
     private, and messages reach consoles and logs."""
@@ -69,6 +74,7 @@ def read_documents(
         raise ConfigError(f"--input {source}: no such file or folder")
     fields = {"text": text_field, "id": id_field, "label": label_field}
     columns = {"id": [], "text": [], "label": []}
+    variables: list[list[str]] = []
     id_given = None  # whether the first record had an id: the others must agree
     for file in files:
         for where, record in _records(file, encoding):
@@ -84,13 +90,15 @@ def read_documents(
                 )
             for name, values in columns.items():
                 values.append(row[name])
+            if variables_field is not None:
+                variables.append(_variables(record, variables_field, f"--input {file}: {where}"))
     if not columns["text"]:
         raise ConfigError(f"--input {source}: no documents in it")
     positions = [str(i) for i in range(len(columns["text"]))]
     original = columns["id"] if id_given else positions
     if len(set(original)) != len(original):
         raise ConfigError(f"--input {source}: field '{id_field}' repeats ids; ids must be unique")
-    return pa.table(
+    table = pa.table(
         {
             "id": original if keep_ids else positions,
             "original_id": original,
@@ -98,6 +106,32 @@ def read_documents(
             "label": columns["label"],
         },
         DOCUMENT_SCHEMA,
+    )
+    if variables_field is not None:
+        table = table.append_column("variables", pa.array(variables, pa.list_(pa.string())))
+    return table
+
+
+def _variables(record: dict, field: str, where: str) -> list[str]:
+    """The variable names a record lists in `field`: names, spans with a `label`, or a
+    `;`-separated text (CSV); a missing or empty field: none."""
+    value = record.get(field)
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        try:
+            value = json.loads(value) if value.lstrip().startswith("[") else value.split(";")
+        except json.JSONDecodeError:
+            raise ConfigError(f"{where}: field '{field}' is not a JSON list") from None
+    if not isinstance(value, list):
+        value = value.tolist() if hasattr(value, "tolist") else value
+    if isinstance(value, list):
+        names = [v.get("label") if isinstance(v, dict) else v for v in value]
+        if all(isinstance(n, str) and n.strip() for n in names):
+            return [n.strip() for n in names]
+    raise ConfigError(
+        f"{where}: field '{field}' is {_kind(value)}; give a list of variable names or of "
+        "spans with a 'label' (in CSV: names separated by ';')"
     )
 
 

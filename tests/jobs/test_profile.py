@@ -69,9 +69,53 @@ def test_unlabelled_tickets_give_no_label_mix(tmp_path):
         ([{"body": TEXTS[0]}], [], "no text field 'text'"),
         ([{"text": TEXTS[0]}], ["--epsilon", "0"], "--epsilon must be a number in (0"),
         ([{"text": TEXTS[0]}], ["--prior-strength", "-1"], "--prior-strength must be ≥ 0"),
+        (
+            [{"text": TEXTS[0], "vars": ["to_who"]}],
+            ["--variables-field", "vars"],
+            "--variables-field vars: which variables a ticket leaves out depends on its label",
+        ),
+        (
+            [{"text": TEXTS[0], "label": "Complaint_Complaint", "vars": 3}],
+            ["--variables-field", "vars"],
+            "field 'vars' is a number; give a list of variable names",
+        ),
     ],
 )
 def test_bad_input_is_one_line_before_any_work(tmp_path, capsys, rows, extra, message):
     code, out = run(tmp_path, "--texts", str(write(tmp_path, rows)), *extra)
     assert code == 2 and not out.exists()
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        lambda names: names,  # names
+        lambda names: [{"start": 0, "end": 3, "label": n} for n in names],  # spans
+        lambda names: ";".join(names),  # a CSV cell
+    ],
+)
+def test_the_variables_written_give_how_often_each_is_left_out(tmp_path, written):
+    """20 complaints, 15 of which name the person complained about: read as names, spans
+    or a CSV cell, the unnoised counts are exactly 15 written and 5 left out; the job
+    releases that histogram (noised)."""
+    from synth.config.jobs import ProfileOptions
+    from synth.style.prior import taxonomy_categories
+    from synth.style.release import true_counts
+
+    rows = [
+        {"text": TEXTS[3], "label": "Complaint_Complaint", "vars": written(["to_who"] * (i < 15))}
+        for i in range(20)
+    ]
+    texts = str(write(tmp_path, rows))
+    args = ProfileOptions(texts=texts, epsilon=4, output="x", variables_field="vars")
+    cats = taxonomy_categories()
+    counts = dict(
+        zip(cats["written"], true_counts(profile_job.read_tickets(args), cats)["written"])
+    )
+    assert counts["Complaint_Complaint|to_who|yes"] == 15
+    assert counts["Complaint_Complaint|to_who|no"] == 5
+    code, out = run(tmp_path, "--texts", texts, "--variables-field", "vars")
+    assert code == 0
+    hist = json.loads(out.read_text())["histograms"]["written"]
+    assert "Complaint_Complaint|to_who|no" in hist["categories"]

@@ -40,13 +40,15 @@ def chosen_labels(cfg, taxonomy) -> list[str]:
     return [resolve_label(taxonomy, name) for name in cfg.run.labels]
 
 
-def read_profile(path: str | None, traits: dict, labels: list[str]):
-    """The writing profile's settings (synth.docs.tickets.writing_profile), or None."""
+def read_profile(path: str | None, traits: dict, labels: list[str], omission: dict):
+    """The writing profile's settings (synth.docs.tickets.writing_profile), or None;
+    `omission` is the taxonomy's rates (label -> {variable: rate})."""
     if not path:
         return None
     from synth.docs.tickets.writing_profile import load_profile, settings
 
-    return settings(load_profile(path, f"tickets.writing_profile {path}"), traits, labels)
+    doc = load_profile(path, f"tickets.writing_profile {path}")
+    return settings(doc, traits, labels, omission)
 
 
 def weighted_labels(weights: dict[str, float], n: int, rng: np.random.Generator) -> np.ndarray:
@@ -83,7 +85,12 @@ class TicketPlanner:
         check_clause_symbols(self.taxonomy)
         self.model = load_model_file(cfg.run.dp_model)
         self.reference_date = dt.date.fromisoformat(cfg.run.reference_date)
-        self.profile = read_profile(cfg.tickets.writing_profile, cfg.tickets.traits, self.labels)
+        self.profile = read_profile(
+            cfg.tickets.writing_profile,
+            cfg.tickets.traits,
+            self.labels,
+            {label: dict(self.taxonomy[label].omission or {}) for label in self.labels},
+        )
         self.traits = traits_from(self.profile.traits if self.profile else cfg.tickets.traits)
         self.label_weights = (
             {label: self.profile.label_weights.get(label, 0.0) for label in self.labels}
@@ -131,6 +138,7 @@ class TicketPlanner:
             lengths=self.profile.lengths if self.profile else {},
             form_weights=self.profile.form_weights if self.profile else {},
             template_weights=self.profile.template_weights if self.profile else {},
+            omission=self.profile.omission if self.profile else {},
             styles=self.styles,
             pools=self.pools,
             value_forms=cfg.tickets.value_forms,
@@ -175,6 +183,7 @@ class _Writing:
     lengths: dict  # label -> target length, from a writing profile
     form_weights: dict  # kind -> {form: weight}, from a writing profile
     template_weights: dict  # label -> {template id: weight}, from Private Evolution
+    omission: dict  # label -> {variable: rate}, from a writing profile (else the taxonomy's)
     styles: dict
     pools: dict
     value_forms: str
@@ -186,7 +195,9 @@ class _Writing:
 
 def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocument:
     """One ticket: its shape, style, template, the values' written forms and its header."""
-    shape = draw_shape(w.traits, sub, w.writer_rng, w.lengths.get(sub.label))
+    shape = draw_shape(
+        w.traits, sub, w.writer_rng, w.lengths.get(sub.label), w.omission.get(sub.label)
+    )
     style = draw(w.styles, w.writer_rng)
     template = (
         None

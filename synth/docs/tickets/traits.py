@@ -131,13 +131,18 @@ def target_words(length: dict, rng: np.random.Generator) -> int:
 
 
 def draw_shape(
-    traits: Traits, sub: Subcategory, rng: np.random.Generator, length: dict | None = None
+    traits: Traits,
+    sub: Subcategory,
+    rng: np.random.Generator,
+    length: dict | None = None,
+    omission: dict | None = None,
 ) -> Shape:
-    """One ticket's shape; `length` (a writing profile's, per label) replaces traits'."""
+    """One ticket's shape; `length` and `omission` ({variable: rate}), a writing
+    profile's for the label, replace traits' length and the taxonomy's rates."""
     length = length or traits.length
     omitted = frozenset(
         name
-        for name, rate in (sub.omission or {}).items()
+        for name, rate in ({**(sub.omission or {}), **(omission or {})}).items()
         if traits.omission and rng.random() < rate
     )
     return Shape(

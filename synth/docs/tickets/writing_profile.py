@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from synth import ConfigError
 
 FORMAT = "hrsynth writing profile 1"
+MAX_OMISSION = 0.95  # a variable is never left out of every ticket: its label needs it
 OPEN = 1.4  # the open last bucket of a length or slip share ends at 1.4 × its bound
 
 
@@ -25,6 +26,7 @@ class ProfileSettings:
     form_weights: dict  # kind -> {form: weight} (a kind nobody wrote: forms.yaml's)
     label_weights: dict | None  # label -> share; None: the profile has no label mix
     template_weights: dict  # label -> {template id: weight}: Private Evolution's, or {}
+    omission: dict  # label -> {variable: rate left out}: from the `written` histogram, or {}
     about: dict  # what the manifest and the card say about the profile
 
 
@@ -128,8 +130,32 @@ def _slip_rate(profile: dict, knob: float) -> float:
     return min(knob * mine / theirs, 0.3) if theirs > 0 else min(mine, 0.3)
 
 
-def settings(profile: dict, traits: dict, labels: list[str]) -> ProfileSettings:
-    """generate's settings from a checked profile; `traits` is the config's `traits:`."""
+def _left_out(dist: dict[str, float], label: str, variable: str) -> float | None:
+    """The share of a label's tickets that leave `variable` out, or None (no mass)."""
+    yes, no = (dist.get(f"{label}|{variable}|{s}", 0.0) for s in ("yes", "no"))
+    return no / (yes + no) if yes + no > 0 else None
+
+
+def _omission(profile: dict, rates: dict[str, dict[str, float]]) -> dict:
+    """Each taxonomy rate (`rates`: label -> {variable: rate}) scaled by the profile's
+    left-out share / the default tickets' (templates that do not write a variable leave
+    it out too, so the measured share is above the rate), at most MAX_OMISSION."""
+    mine, theirs = shares(profile, "written"), prior_shares(profile, "written")
+    out: dict = {}
+    for label, variables in rates.items():
+        for variable, rate in variables.items():
+            share = _left_out(mine, label, variable)
+            if share is not None:
+                prior = _left_out(theirs, label, variable) or 0.0
+                out.setdefault(label, {})[variable] = min(_scaled(rate, share, prior), MAX_OMISSION)
+    return out
+
+
+def settings(
+    profile: dict, traits: dict, labels: list[str], omission_rates: dict | None = None
+) -> ProfileSettings:
+    """generate's settings from a checked profile; `traits` is the config's `traits:`,
+    `omission_rates` the taxonomy's (label -> {variable: rate})."""
     from synth.docs.tickets.traits import Traits
 
     base = {**Traits().to_dict(), **traits}
@@ -151,12 +177,16 @@ def settings(profile: dict, traits: dict, labels: list[str]) -> ProfileSettings:
             if math.fsum(used.values()) > 0:
                 forms[name.removeprefix("form_")] = used
     label_mix = shares(profile, "label") or None
+    omission = _omission(profile, omission_rates or {})
+    if omission:
+        new["omission"] = True
     return ProfileSettings(
         traits=new,
         lengths=_lengths(profile, base, labels),
         form_weights=forms,
         label_weights=label_mix,
         template_weights=(profile.get("evolution") or {}).get("template_weights", {}),
+        omission=omission,
         about={
             "epsilon": profile["epsilon"],
             "private": profile["private"],

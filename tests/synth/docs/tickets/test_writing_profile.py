@@ -125,3 +125,37 @@ def test_private_evolutions_template_weights_steer_the_template_choice(tmp_path)
     share = np.mean([d.template_id == favourite for d in steered])
     before = np.mean([d.template_id == favourite for d in plain])
     assert share > 0.9 and before < 0.6
+
+
+def test_the_left_out_share_scales_the_taxonomys_omission_rate():
+    """A complaint leaves the person out in 0.6 of the user's tickets against 0.3 of the
+    default tickets: the taxonomy's 0.3 doubles; omission is switched on."""
+    doc = profile()
+    doc["histograms"]["written"] = hist(
+        {f"{COMPLAINT}|to_who|yes": 0.4, f"{COMPLAINT}|to_who|no": 0.6},
+        {f"{COMPLAINT}|to_who|yes": 0.7, f"{COMPLAINT}|to_who|no": 0.3},
+    )
+    got = settings(doc, TRAITS, [COMPLAINT], {COMPLAINT: {"to_who": 0.3}, RAISE: {"salary": 0.2}})
+    assert got.omission == {COMPLAINT: {"to_who": pytest.approx(0.6)}}
+    assert got.traits["omission"] is True
+    assert settings(profile(), TRAITS, [COMPLAINT], {COMPLAINT: {"to_who": 0.3}}).omission == {}
+
+
+def test_the_planner_leaves_variables_out_at_the_profiles_rate(tmp_path):
+    """Complaints whose writers leave the person out three times as often as the default
+    tickets do (0.9 against 0.3): the taxonomy's rate 0.3 becomes 0.9, and about three
+    times as many planned complaints lack the person (fixed seeds: exact counts)."""
+    doc = profile()
+    doc["histograms"]["label"] = hist({COMPLAINT: 0.5, RAISE: 0.5}, {COMPLAINT: 0.5, RAISE: 0.5})
+    setup = {"templates": "all", "traits": {"greeting": 0.7, "omission": True}}
+    plain = [d for d in planner(tmp_path, doc, **setup).plan_shard(0).docs if d.label == COMPLAINT]
+    doc["histograms"]["written"] = hist(
+        {f"{COMPLAINT}|to_who|yes": 0.1, f"{COMPLAINT}|to_who|no": 0.9},
+        {f"{COMPLAINT}|to_who|yes": 0.7, f"{COMPLAINT}|to_who|no": 0.3},
+    )
+    steered = [
+        d for d in planner(tmp_path, doc, **setup).plan_shard(0).docs if d.label == COMPLAINT
+    ]
+    before = np.mean(["to_who" not in d.entities for d in plain])
+    after = np.mean(["to_who" not in d.entities for d in steered])
+    assert 0.15 < before < 0.45 and after > 0.75
