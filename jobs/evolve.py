@@ -42,6 +42,7 @@ class Candidates:
         from synth.generation.backends import build_engine
 
         overrides = {"seed": args.seed, "model": args.model, "backend": args.backend}
+        overrides["dp_model"] = args.dp_model
         self.cfg = load_config(args.config, overrides).updated(writing_profile=profile_path)
         gen = self.cfg.generator
         self.engine = build_engine(gen.model, gen.backend, "auto", gen.dtype)

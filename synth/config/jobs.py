@@ -156,6 +156,9 @@ class EvolveOptions:
     backend: Literal["auto", "llama", "ct2", "hf"] | None = option(
         None, "engine (default: the config's)"
     )
+    dp_model: str | None = option(
+        None, "PrivBayes model file for health-absence candidates (default: the config's)"
+    )
     population: str | None = option(
         None, "also write the last round's candidates (synthetic texts) to this JSONL file"
     )

@@ -26,7 +26,7 @@ def eight_grams(text: str) -> set:
 
 
 @pytest.fixture(scope="module")
-def evolved(tmp_path_factory):
+def evolved(tmp_path_factory, dp_model):
     tmp = tmp_path_factory.mktemp("evolve")
     texts = tmp / "tickets.jsonl"
     texts.write_text("".join(json.dumps({"text": t}) + "\n" for t in TEXTS * 10))
@@ -37,6 +37,7 @@ def evolved(tmp_path_factory):
     out, population = tmp / "evolved.json", tmp / "population.jsonl"
     args = ["--texts", str(texts), "--profile", str(profile), "--epsilon", "2", "--delta", "1e-3"]
     args += ["--rounds", "2", "--pool", "6", "--output", str(out), "--population", str(population)]
+    args += ["--dp-model", str(dp_model)]  # a fresh clone has no out/absence_model.json
     assert evolve_job.main(args) == 0
     return tmp, json.loads(out.read_text()), population.read_text()
 
