@@ -26,7 +26,7 @@ import ray
 from jobs.on_ray.session import connect, data_context
 from synth.deid.audit import AuditSettings
 from synth.docs import Planner, shard_rows
-from synth.generation.backends import backend_for, engine_factory
+from synth.generation.backends import backend_for, engine_factory, module
 from synth.generation.params import GenerationParams
 from synth.shard_writer import ShardWriter
 
@@ -141,9 +141,8 @@ def generate(
     shards = np.asarray(shards, dtype=np.int64)
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
-    served = (
-        backend_for(cfg.generator.model, cfg.generator.backend) == "openai"
-    )  # the engine, decided once
+    gen = cfg.generator  # the engine, decided once
+    served = getattr(module(backend_for(gen.model, gen.backend)), "SERVED", False)
     gpus = not served and (
         cfg.generator.device.startswith("cuda")
         or (cfg.generator.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)

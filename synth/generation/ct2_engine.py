@@ -266,3 +266,32 @@ class CT2Engine:
             return is_finished(text, params.sentences_per_slot, params.paragraphs_per_slot)
 
         return step
+
+
+# --- the backend surface (synth.generation.engine) ---------------------------------------
+
+LABEL = "CTranslate2"
+
+
+def check(spec, params: GenerationParams) -> None:
+    if spec.device != "auto":
+        pick_device_type(spec.device, spec.dtype)  # names the types this device runs
+    elif spec.dtype not in ("auto", *CPU_TYPES, *CUDA_TYPES):
+        raise ConfigError(
+            f"dtype {spec.dtype!r} is not one backend ct2 runs; use auto, one of "
+            f"{[*CPU_TYPES, *CUDA_TYPES]}, or set backend: hf"
+        )
+    check_params(params)
+
+
+def prepare(spec) -> None:
+    """Converted here once, into the cache the actors load from."""
+    converted_model(spec.model, pick_device_type(spec.device, spec.dtype)[2])
+
+
+def build(spec) -> CT2Engine:
+    return CT2Engine(spec.model, spec.device, spec.dtype, spec.threads)
+
+
+def describe(spec) -> str:
+    return f"{LABEL} {pick_device_type(spec.device, spec.dtype)[2]}"

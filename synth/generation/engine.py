@@ -4,15 +4,33 @@ An engine continues many prompts in one call with given generation parameters, a
 reports the tokens it read and wrote per prompt (the manifest's throughput and a
 served engine's bill). It renders a chat opening when a prompt style needs one, so an
 engine behind an HTTP endpoint or with a prefix cache can apply its own template.
-Four are shipped, listed in synth.generation.backends (which picks one for a config):
-llama.cpp in-process (llama_engine), CTranslate2 in-process (ct2_engine), Hugging Face
-in-process (hf_engine) and any OpenAI-compatible endpoint (openai_engine, for
-`model: openai:NAME`); tests also use scripted engines.
+Four are shipped, one module each, listed in synth.generation.backends (which picks one
+for a config): llama.cpp in-process (llama_engine), CTranslate2 in-process (ct2_engine),
+Hugging Face in-process (hf_engine) and any OpenAI-compatible endpoint (openai_engine,
+for `model: openai:NAME`); tests also use scripted engines.
+
+Each backend module ends with the same small surface, which is all the registry calls:
+`LABEL`, `check(spec, params)` at config time (no model loaded), `prepare(spec)` on the
+driver before Ray starts, `build(spec)` where the engine runs, `describe(spec)` for the
+start line, and `SERVED = True` where the module runs models named `<backend>:NAME`.
 """
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from synth.generation.params import GenerationParams
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """What every backend is built from: the config's generator fields (and a thread
+    count where the caller fixes one); picklable, so an actor can build from it."""
+
+    model: str
+    device: str = "auto"
+    dtype: str = "auto"
+    threads: int | None = None
+    endpoint: object = None  # the `engine:` block of a served model (openai_engine.Endpoint)
 
 
 class FailedPrompt(str):

@@ -297,3 +297,31 @@ class HFEngine:
         )
         texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
         return texts, [len(n) for n in new]
+
+
+# --- the backend surface (synth.generation.engine) ---------------------------------------
+
+LABEL = "Hugging Face"
+DTYPES = ("auto", "float32", "bfloat16", "float16")
+
+
+def check(spec, params: GenerationParams) -> None:
+    if spec.dtype not in DTYPES:
+        raise ConfigError(
+            f"dtype {spec.dtype!r} is CTranslate2's; backend hf takes one of {list(DTYPES)}"
+        )
+
+
+def prepare(spec) -> None:
+    resolve_model(spec.model)
+
+
+def build(spec) -> HFEngine:
+    if spec.threads:
+        torch.set_num_threads(spec.threads)
+    return HFEngine(spec.model, spec.device, spec.dtype)
+
+
+def describe(spec) -> str:
+    dtype = pick_device_dtype(spec.device, spec.dtype)[1]
+    return f"{LABEL} {str(dtype).removeprefix('torch.')}"

@@ -323,3 +323,34 @@ class LlamaEngine:
             self.slots, self.context_per_slot = slots, context
             self.server = self._start()
             return True
+
+
+# --- the backend surface (synth.generation.engine) ---------------------------------------
+
+LABEL = "llama.cpp"
+
+
+def check(spec, params: GenerationParams) -> None:
+    check_params(params, spec.dtype)
+
+
+def prepare(spec) -> None:
+    _xllamacpp()
+    gguf_path(spec.model)
+
+
+def build(spec) -> LlamaEngine:
+    return LlamaEngine(spec.model, spec.device, spec.dtype, spec.threads)
+
+
+def describe(spec) -> str:
+    return f"{LABEL} {gguf_path(spec.model).name}"
+
+
+def runs(model: str) -> bool:
+    """Whether `auto` may pick this engine for `model`: xllamacpp installed, GGUF file."""
+    import importlib.util
+
+    return importlib.util.find_spec("xllamacpp") is not None and bool(
+        resolve_model(model).gguf_file
+    )

@@ -232,3 +232,25 @@ class OpenAIEngine:
             slot = max(now, self._next_slot)
             self._next_slot = slot + 1.0 / rate
         time.sleep(max(0.0, slot - now))
+
+
+# --- the backend surface (synth.generation.engine) ---------------------------------------
+
+LABEL = "served endpoint"
+SERVED = True  # runs `model: openai:NAME` only, and every such model
+
+
+def check(spec, params: GenerationParams) -> None:
+    check_supported(params)
+
+
+def prepare(spec) -> None:
+    OpenAIEngine(spec.model, spec.endpoint).check_reachable()
+
+
+def build(spec) -> OpenAIEngine:
+    return OpenAIEngine(spec.model, spec.endpoint)
+
+
+def describe(spec) -> str:
+    return f"{LABEL} {spec.model}"

@@ -191,7 +191,7 @@ def test_tickets_generated_through_a_served_endpoint(tmp_path):
 def test_the_other_in_process_engines_run_the_job(tmp_path, dp_model, backend):
     """--backend on the actors: the same contract from each in-process engine that auto
     does not pick here (auto's is the `generated` run above)."""
-    from synth.generation.backends import AUTO, BACKENDS, cpu_kind
+    from synth.generation.backends import AUTO, cpu_kind, module
 
     if backend == AUTO[cpu_kind()]:
         pytest.skip(f"{backend} is auto's choice on this CPU: the generated fixture runs it")
@@ -201,7 +201,7 @@ def test_the_other_in_process_engines_run_the_job(tmp_path, dp_model, backend):
         "--dp-model", str(dp_model), "--output", str(out), "--seed", "2",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
-    assert f"engine: {BACKENDS[backend].label}" in done.stdout
+    assert f"engine: {module(backend).LABEL}" in done.stdout
     rows = pq.read_table(out).to_pylist()
     assert len(rows) == 4 and all(check_row(r) == [] for r in rows)
     manifest = json.loads((out / "_manifest.json").read_text())

