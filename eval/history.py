@@ -47,39 +47,14 @@ def config_key(config: dict, test_sha256: str) -> str:
 
 
 def headline(result: dict) -> list[tuple[str, str, float, bool]]:
-    """(task, metric, value, higher is better) for the numbers worth tracking."""
-    out = []
-    for task, s in result["tasks"].items():
-        if "macro_f1" in s:
-            out += [(task, k, s[k], True) for k in ("macro_f1", "weighted_f1", "accuracy")]
-        elif "exact" in s:
-            out += [(task, f"{k}_f1", s[k]["f1"], True) for k in ("exact", "partial")]
-        elif "end_to_end_recall" in s:
-            out += [(task, k, s[k], True) for k in ("f1", "end_to_end_recall")]
-        elif task == "privacy":
-            a = s.get("attributes", {})
-            if "exact_match_rate" in a:
-                out += [(task, k, a[k], False) for k in ("exact_match_rate", "near_match_rate")]
-            share = s["characters_reproduced"]["share"]
-            if share is not None:
-                out.append((task, "characters_reproduced", share, False))
-            audit = s.get("pii_audit")
-            if audit and audit["rows"]:
-                share = audit["rows_with_findings"] / audit["rows"]
-                out.append((task, "rows_with_unplanted_personal_data", share, False))
-        elif task == "deid":
-            for combo, entry in s["detectors"].items():
-                out.append(
-                    (
-                        task,
-                        f"{combo} detection_f1",
-                        entry["detection"]["all"]["overlap"]["f1"],
-                        True,
-                    )
-                )
-                for method, m in entry["methods"].items():
-                    out.append((task, f"{combo} {method} privacy_mean", m["privacy"]["mean"], True))
-    return [(t, m, float(v), h) for t, m, v, h in out if v is not None]
+    """(task, metric, value, higher is better) for the numbers worth tracking: what each
+    task's summary names (eval.summaries)."""
+    return [
+        (task, metric, float(value), higher)
+        for task, s in result["tasks"].items()
+        for metric, value, higher in s.get("summary", {}).get("headline", [])
+        if value is not None
+    ]
 
 
 def read_history(path: str) -> pa.Table:

@@ -14,7 +14,7 @@ matplotlib.use("Agg")  # files only: jobs run headless on cluster nodes
 import matplotlib.pyplot as plt
 import numpy as np
 
-INTRINSIC = ("ttr_1", "ttr_2", "noun_ratio", "propn_ratio", "verb_ratio")
+from eval.summaries import INTRINSIC
 
 
 def _short(label: str) -> str:
@@ -76,25 +76,35 @@ def intrinsic_plot(scores: dict, path: Path) -> None:
     plt.close(fig)
 
 
-def write_plots(result: dict, out: Path) -> list[str]:
-    """Every plot the result has data for; returns the file names."""
+def write_plots(result: dict, out: Path, plotters: dict) -> list[str]:
+    """Every plot the result's tasks draw (`plotters`: task -> its plots function, or
+    None); returns the file names."""
     written = []
-
-    def save(name, draw, *args):
-        draw(*args, out / name)
-        written.append(name)
-
     for task, s in result["tasks"].items():
-        if "confusion" in s:
-            save(f"{task}_confusion.png", confusion_plot, s, f"{task}: confusion matrix")
-            save(f"{task}_f1.png", f1_bars, s["per_class"], f"{task}: F1 per label")
-        elif "per_type_exact" in s:
-            save(f"{task}_f1.png", f1_bars, s["per_type_exact"], f"{task}: exact F1 per type")
-        elif task == "intrinsic":
-            save("intrinsic.png", intrinsic_plot, s)
-        elif task == "deid":
-            save("deid_privacy.png", deid_plot, s)
+        if plotters.get(task):
+            written += plotters[task](s, task, out)
     return written
+
+
+def classification_plots(s: dict, task: str, out: Path) -> list[str]:
+    confusion_plot(s, f"{task}: confusion matrix", out / f"{task}_confusion.png")
+    f1_bars(s["per_class"], f"{task}: F1 per label", out / f"{task}_f1.png")
+    return [f"{task}_confusion.png", f"{task}_f1.png"]
+
+
+def entity_plots(s: dict, task: str, out: Path) -> list[str]:
+    f1_bars(s["per_type_exact"], f"{task}: exact F1 per type", out / f"{task}_f1.png")
+    return [f"{task}_f1.png"]
+
+
+def intrinsic_plots(s: dict, task: str, out: Path) -> list[str]:
+    intrinsic_plot(s, out / f"{task}.png")
+    return [f"{task}.png"]
+
+
+def deid_plots(s: dict, task: str, out: Path) -> list[str]:
+    deid_plot(s, out / f"{task}_privacy.png")
+    return [f"{task}_privacy.png"]
 
 
 def deid_plot(s: dict, path: Path) -> None:
@@ -116,92 +126,6 @@ def deid_plot(s: dict, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
-
-
-def _pairs(task: str, s: dict) -> list[tuple[str, object]]:
-    if "macro_f1" in s:
-        return [
-            ("macro F1", s["macro_f1"]),
-            ("weighted F1", s["weighted_f1"]),
-            ("accuracy", s["accuracy"]),
-        ]
-    if "exact" in s:
-        return [("F1 exact", s["exact"]["f1"]), ("F1 partial", s["partial"]["f1"])]
-    if "end_to_end_recall" in s:
-        return [("F1 (candidates)", s["f1"]), ("end-to-end recall", s["end_to_end_recall"])]
-    if task == "deid":
-        return _deid_pairs(s)
-    if task == "intrinsic":
-        return [
-            (
-                f"{k} synthetic / real",
-                f"{s['synthetic']['overall'][k]:.3f} / {s['real']['overall'][k]:.3f}",
-            )
-            for k in (
-                *INTRINSIC,
-                "np_ratio",
-                "np_length",
-                "verb_subtree_length",
-                "log_frequency",
-                "words_mean",
-            )
-            if k in s["synthetic"]["overall"] and k in s["real"]["overall"]
-        ]
-    a, chars = s.get("attributes", {}), s["characters_reproduced"]
-    pairs = [
-        (
-            "private characters reproduced",
-            chars["share"] if chars["share"] is not None else chars["note"],
-        )
-    ]
-    if "pii_audit" in s:
-        audit = s["pii_audit"]
-        found = ", ".join(f"{t} {n}" for t, n in audit["findings_per_type"].items()) or "none"
-        pairs.append(
-            (
-                f"documents with personal data not planted (audit, policy {audit['policy']})",
-                f"{audit['rows_with_findings']} of {audit['rows']} ({found})",
-            )
-        )
-    if "exact_match_rate" in a:
-        pairs += [
-            ("exact match rate", a["exact_match_rate"]),
-            ("near match rate (≤ 1 attribute apart)", a["near_match_rate"]),
-        ]
-        h = a["holdout"]
-        if h:
-            b = h["baseline_holdout_to_fitted"]
-            pairs += [
-                (
-                    "held-out rows: exact / near match",
-                    f"{b['exact_match_rate']:.3f} / {b['near_match_rate']:.3f}",
-                ),
-                (
-                    "closer to fitted than held-out (0.5 = no memorising)",
-                    h["closer_to_fitted_share"],
-                ),
-            ]
-        else:
-            pairs.append(("DCR vs held-out", a["holdout_note"]))
-    return pairs
-
-
-def _deid_pairs(s: dict) -> list[tuple[str, object]]:
-    pairs = []
-    for combo, entry in s["detectors"].items():
-        pairs.append(
-            (f"{combo}: detection F1 (overlap)", entry["detection"]["all"]["overlap"]["f1"])
-        )
-        for method, m in entry["methods"].items():
-            drop = m["utility_drop"]
-            shown = "n/a" if drop is None else f"{drop:+.3f}"
-            pairs.append(
-                (
-                    f"{combo} {method}: privacy mean / p5, utility drop",
-                    f"{m['privacy']['mean']:.3f} / {m['privacy']['p5']:.3f}, {shown}",
-                )
-            )
-    return pairs
 
 
 def _history_lines(history: dict | None) -> list[str]:
@@ -238,7 +162,7 @@ def markdown(result: dict, plots: list[str], history: dict | None = None) -> str
         "| --- | --- | ---: | ---: |",
     ]
     for task, s in result["tasks"].items():
-        for name, value in _pairs(task, s):
+        for name, value in s["summary"]["rows"]:
             shown = f"{value:.3f}" if isinstance(value, float) else value
             lines.append(f"| {task} | {name} | {shown} | {s['wall_s']:.1f} |")
     baseline = result.get("random_baseline") or {}

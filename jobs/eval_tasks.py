@@ -5,12 +5,17 @@ the tasks that apply to it (DocKind.EVAL_TASKS, None: all of them).
 
 A task is `run(ctx, args) -> (scores, left)`: `ctx` holds the training rows and their
 Ray Dataset, the test set, labels and training settings (jobs/evaluate.py builds it);
-`left` holds exactly the keys the task declares in `leaves`.
+`left` holds exactly the keys the task declares in `leaves`. It also names how its
+scores read (`summary`, eval.summaries: report rows and headline metrics) and the plots
+it draws, so report, history and sinks never ask which task they hold. A new task is a
+function here (or in any module) and one entry in TASKS.
 """
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from eval import summaries
 from synth.docs import kind
 
 
@@ -21,6 +26,13 @@ class Task:
     needs: tuple[str, ...] = ()  # what it reads, when there, that another task leaves
     leaves: tuple[str, ...] = ()  # what it leaves in the context for later tasks
     private: bool = False  # reads the private table (--private and --schema)
+    summary: Callable[[dict], dict] = summaries.classification  # its report rows and headline
+    plots: Callable | None = None  # (scores, task, out folder) -> file names written
+
+
+def _report(name: str) -> Callable:
+    """A plots function of eval.report, imported (with matplotlib) when a report is drawn."""
+    return lambda s, task, out: getattr(importlib.import_module("eval.report"), name)(s, task, out)
 
 
 def classify(ctx: dict, args) -> tuple[dict, dict]:
@@ -161,13 +173,30 @@ def _fit_args(ctx: dict) -> tuple:
 TASKS = {
     t.name: t
     for t in (
-        Task("classify", classify),
-        Task("bio_ner", bio_ner, leaves=("ner_model",)),
-        Task("cls_entity_ner", cls_entity_ner),
-        Task("fasttext", fasttext),
-        Task("intrinsic", intrinsic_metrics),
-        Task("privacy", privacy, private=True),
-        Task("deid", deid, needs=("ner_model",)),
+        Task("classify", classify, plots=_report("classification_plots")),
+        Task(
+            "bio_ner",
+            bio_ner,
+            leaves=("ner_model",),
+            summary=summaries.entities,
+            plots=_report("entity_plots"),
+        ),
+        Task("cls_entity_ner", cls_entity_ner, summary=summaries.candidates),
+        Task("fasttext", fasttext, plots=_report("classification_plots")),
+        Task(
+            "intrinsic",
+            intrinsic_metrics,
+            summary=summaries.intrinsic,
+            plots=_report("intrinsic_plots"),
+        ),
+        Task("privacy", privacy, private=True, summary=summaries.privacy),
+        Task(
+            "deid",
+            deid,
+            needs=("ner_model",),
+            summary=summaries.deid,
+            plots=_report("deid_plots"),
+        ),
     )
 }
 
@@ -196,4 +225,9 @@ def run_task(name: str, ctx: dict, args) -> dict:
     if set(left) != set(task.leaves):
         raise AssertionError(f"task {name} left {sorted(left)}, declares {list(task.leaves)}")
     ctx.update(left)
-    return scores
+    return {**scores, "summary": task.summary(scores)}
+
+
+def plotters(names) -> dict:
+    """Each task's plots function, for eval.report.write_plots."""
+    return {name: TASKS[name].plots for name in names}

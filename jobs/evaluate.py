@@ -19,7 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from jobs.entry import main_for
-from jobs.eval_tasks import TASKS, in_order, run_task
+from jobs.eval_tasks import TASKS, in_order, plotters, run_task
 from jobs.on_ray.session import connect
 from synth import ConfigError
 from synth.config.jobs import EvaluateOptions
@@ -277,7 +277,7 @@ def _evaluate(args) -> dict:
         print(f"{task}: done in {scores['wall_s']:.1f} s", flush=True)
     if args.permutations:
         result["random_baseline"] = _random_baseline(tasks, ctx, args)
-    plots = report.write_plots(result, out)
+    plots = report.write_plots(result, out, plotters(result["tasks"]))
     _write_results(result, out, plots)  # first: a sink that fails takes nothing with it
     if args.history or args.mlflow_uri:
         write_sinks(result, args.history, args.mlflow_uri, args.tolerance)

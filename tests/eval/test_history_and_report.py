@@ -7,43 +7,53 @@ import pyarrow.parquet as pq
 import pytest
 
 from eval import history, report
+from jobs.eval_tasks import TASKS, plotters
 from synth import ConfigError
+
+
+def summarised(result: dict) -> dict:
+    """Each task's scores with the summary evaluate stores beside them (run_task)."""
+    for task, s in result["tasks"].items():
+        s["summary"] = TASKS[task].summary(s)
+    return result
 
 
 def _result(macro_f1: float, exact_rate: float, tasks="classify,privacy") -> dict:
     labels = ["A_x", "B_y"]
-    return {
-        "config": {
-            "tasks": tasks,
-            "base_model": "minilm",
-            "epochs": 1,
-            "seed": 0,
-            "output": "/somewhere/else",
-        },
-        "test": {"path": "t.jsonl", "sha256": "ab" * 32, "documents": 4},
-        "train": {"path": "train", "documents": 8, "run_id": "r1", "manifest": None},
-        "tasks": {
-            "classify": {
-                "macro_f1": macro_f1,
-                "weighted_f1": 0.5,
-                "accuracy": 0.5,
-                "labels": labels,
-                "confusion": [[1, 1], [0, 2]],
-                "per_class": {x: {"f1": 0.5} for x in labels},
-                "wall_s": 1.0,
+    return summarised(
+        {
+            "config": {
+                "tasks": tasks,
+                "base_model": "minilm",
+                "epochs": 1,
+                "seed": 0,
+                "output": "/somewhere/else",
             },
-            "privacy": {
-                "characters_reproduced": {"share": None, "note": "no text columns"},
-                "attributes": {
-                    "exact_match_rate": exact_rate,
-                    "near_match_rate": 0.2,
-                    "holdout": None,
-                    "holdout_note": "refit",
+            "test": {"path": "t.jsonl", "sha256": "ab" * 32, "documents": 4},
+            "train": {"path": "train", "documents": 8, "run_id": "r1", "manifest": None},
+            "tasks": {
+                "classify": {
+                    "macro_f1": macro_f1,
+                    "weighted_f1": 0.5,
+                    "accuracy": 0.5,
+                    "labels": labels,
+                    "confusion": [[1, 1], [0, 2]],
+                    "per_class": {x: {"f1": 0.5} for x in labels},
+                    "wall_s": 1.0,
                 },
-                "wall_s": 0.1,
+                "privacy": {
+                    "characters_reproduced": {"share": None, "note": "no text columns"},
+                    "attributes": {
+                        "exact_match_rate": exact_rate,
+                        "near_match_rate": 0.2,
+                        "holdout": None,
+                        "holdout_note": "refit",
+                    },
+                    "wall_s": 0.1,
+                },
             },
-        },
-    }
+        }
+    )
 
 
 def test_second_run_is_compared_and_drops_are_flagged(tmp_path):
@@ -103,7 +113,7 @@ def test_plots_and_report(tmp_path):
         "overall": {k: 0.5 for k in (*report.INTRINSIC, "log_frequency", "words_mean", "words_sd")}
     }
     result["tasks"]["intrinsic"] = {"synthetic": stats, "real": stats, "wall_s": 3.0}
-    plots = report.write_plots(result, tmp_path)
+    plots = report.write_plots(summarised(result), tmp_path, plotters(result["tasks"]))
     assert plots == ["classify_confusion.png", "classify_f1.png", "bio_ner_f1.png", "intrinsic.png"]
     for name in plots:
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,62 @@
+"""A new evaluation task is one module and one registry entry: the text_length task
+(length_task.py), registered by a fixture, runs in the real evaluate job on real
+generated tickets, and its own summary and plot reach metrics.json, report.md and the
+history."""
+
+import json
+
+import pytest
+
+from eval import history
+from jobs import eval_tasks
+from tests.jobs import length_task
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def text_length(monkeypatch):
+    """The one line a new task adds."""
+    monkeypatch.setitem(eval_tasks.TASKS, "text_length", length_task.TASK)
+
+
+def test_a_registered_task_runs_and_is_reported_and_tracked(text_length, generated, tmp_path):
+    import ray
+
+    from jobs.evaluate import run
+
+    out = tmp_path / "eval"
+    options = {
+        "train": [str(generated)],
+        "test": "eval/data/dev_tickets.jsonl",
+        "output": str(out),
+        "tasks": "text_length",
+        "history": str(tmp_path / "history"),
+    }
+    try:
+        result = run(options)
+    finally:
+        ray.shutdown()
+    scores = json.loads((out / "metrics.json").read_text())["tasks"]["text_length"]
+    assert scores["ratio"] == pytest.approx(scores["synthetic_words"] / scores["real_words"])
+    assert scores["summary"]["headline"] == [["words_ratio", scores["ratio"], True]]
+    report = (out / "report.md").read_text()
+    assert "| text_length | words synthetic / real | " in report
+    assert "![text_length.txt](text_length.txt)" in report
+    assert (out / "text_length.txt").read_text() == f"{scores['ratio']:.3f}\n"
+    assert history.headline(result) == [("text_length", "words_ratio", scores["ratio"], True)]
+    tracked = history.read_history(str(tmp_path / "history")).to_pylist()
+    assert [(r["task"], r["metric"]) for r in tracked] == [("text_length", "words_ratio")]
+
+
+def test_an_unregistered_task_is_refused_with_the_list(generated, tmp_path):
+    from jobs.evaluate import _tasks, options_from
+    from synth import ConfigError
+    from synth.config.jobs import EvaluateOptions
+
+    args = options_from(
+        EvaluateOptions,
+        {"train": [str(generated)], "test": "t.jsonl", "output": "o", "tasks": "text_length"},
+    )
+    with pytest.raises(ConfigError, match="unknown task\\(s\\) \\['text_length'\\]"):
+        _tasks(args)
