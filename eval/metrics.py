@@ -107,6 +107,12 @@ def entity_scores(true_tags: list[list[str]], pred_tags: list[list[str]]) -> dic
     }
 
 
+def bio_scores(texts: list[str], gold: list, predicted: list[list[str]]) -> dict:
+    """entity_scores of BIO tags against gold (words, tags) per text: a kind's plain
+    BIO NER scoring (synth.docs DocKind.BIO_SCORING)."""
+    return entity_scores([tags for _, tags in gold], predicted)
+
+
 def type_token_ratio(tokens: list[str], n: int = 1) -> float:
     """Distinct n-grams over all n-grams (0 when the text is shorter than n)."""
     grams = [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]

@@ -61,7 +61,6 @@ def fasttext(ctx: dict, args) -> tuple[dict, dict]:
 
 
 def bio_ner(ctx: dict, args) -> tuple[dict, dict]:
-    from eval import metrics
     from jobs.on_ray import training
     from synth import encoder
 
@@ -73,12 +72,9 @@ def bio_ner(ctx: dict, args) -> tuple[dict, dict]:
     texts = [d.text for d in ctx["test"].docs]
     gold = [encoder.word_tags(tokenizer, d.text, d.entities) for d in ctx["test"].docs]
     left = {"ner_model": str(ctx["out"] / "models" / "bio_ner")}
-    if args.doc_type == "ticket":  # the detector's output: roles by context, hygiene
-        from eval.detector_scores import ticket_bio_scores
-
-        return {**ticket_bio_scores(texts, gold, predicted), "training": m}, left
-    true = [tags for _, tags in gold]
-    return {**metrics.entity_scores(true, predicted), "training": m}, left
+    module, function = kind(args.doc_type).BIO_SCORING.split(":")
+    scores = getattr(importlib.import_module(module), function)(texts, gold, predicted)
+    return {**scores, "training": m}, left
 
 
 def cls_entity_ner(ctx: dict, args) -> tuple[dict, dict]:

@@ -30,8 +30,8 @@ OPTIONS = GenerateOptions
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
     from synth.config.generate import load_config
+    from synth.docs.card import write_card
     from synth.generation.backends import check_engine, start_line
-    from synth.io.card import write_card
     from synth.io.locations import resolved
     from synth.io.lock import output_lock
     from synth.io.shards import open_output

@@ -26,7 +26,7 @@ PUBLISHED = ("part-*.parquet", "_dp_samples.parquet", "_manifest.json", ".huggin
 
 
 def check_output(output: Path) -> None:
-    from synth.io.card import CARD
+    from synth.docs.card import CARD
 
     if not (output / "_manifest.json").is_file() or not (output / CARD).is_file():
         raise ConfigError(
@@ -37,7 +37,7 @@ def check_output(output: Path) -> None:
 
 def staged(output: Path, into: Path) -> list[str]:
     """The repository's files copied into `into` (the card as README.md); their names."""
-    from synth.io.card import CARD
+    from synth.docs.card import CARD
 
     names = []
     for pattern in PUBLISHED:

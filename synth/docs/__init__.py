@@ -22,7 +22,11 @@ KINDS = {"ticket": "synth.docs.tickets", "cv": "synth.docs.cvs"}
 
 
 class DocKind(Protocol):
+    TITLE: str  # what the documents are called in a card's title ('tickets', 'CVs')
+    # Hugging Face task categories of a card; token-classification where rows carry spans
+    CARD_TASKS: tuple[str, ...]
     EVAL_TASKS: tuple[str, ...] | None  # the evaluate tasks that apply to it (None: all)
+    BIO_SCORING: str  # "module:function" scoring BIO NER on its test set (texts, gold, predicted)
     FASTTEXT_PRESETS: tuple[str, ...]  # eval.fasttext_task.PRESETS; several: chosen on validation
     # Training may mix generated outputs with real corpora (CSV/JSONL), role-masked on request.
     TRAIN_FROM_CORPORA: bool
@@ -42,7 +46,6 @@ class DocKind(Protocol):
 
     def evaluation_labels(self) -> tuple[list[str] | None, list[str]]:
         """The test set's allowed labels (None: taken from the data) and entity labels."""
-
 
 # Planning shard by shard (per-shard random streams) replaced planning the whole run at
 # once in version 2: the same seed plans other documents, so it is in the fingerprint.

@@ -7,6 +7,11 @@ import re
 
 from synth import ConfigError
 
+TITLE = "CVs"
+CARD_TASKS = ("text-classification",)
+# evaluate's BIO NER scoring, (texts, gold, predicted) -> scores, named (the library
+# never imports eval/)
+BIO_SCORING = "eval.metrics:bio_scores"
 EVAL_TASKS = ("classify", "fasttext", "intrinsic")
 FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen per corpus on a validation split
 TRAIN_FROM_CORPORA = True
@@ -50,3 +55,4 @@ def check_row(row: dict) -> list[str]:
 
 def evaluation_labels() -> tuple[None, list[str]]:
     return None, []
+

@@ -4,6 +4,11 @@ The document-kind interface (synth.docs.DocKind) for tickets."""
 
 from synth import ConfigError
 
+TITLE = "tickets"
+CARD_TASKS = ("text-classification", "token-classification")
+# evaluate's BIO NER scoring, (texts, gold, predicted) -> scores, named (the library
+# never imports eval/)
+BIO_SCORING = "eval.detector_scores:ticket_bio_scores"
 EVAL_TASKS = None  # every task evaluate has (jobs/eval_tasks.py)
 FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen on templates held out
 TRAIN_FROM_CORPORA = False
@@ -41,3 +46,4 @@ def evaluation_labels() -> tuple[list[str], list[str]]:
     taxonomy = load_taxonomy()
     variables = {v for s in taxonomy.values() for v in (*s.variables, *s.context_variables)}
     return sorted(taxonomy), sorted(variables)
+

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from synth.contract import SCHEMA, to_table, upgraded
-from synth.io.card import CARD, METADATA, markdown, write_card
+from synth.docs.card import CARD, METADATA, markdown, write_card
 from synth.io.shards import finished_shards, write_shard
 
 LEDGER = {

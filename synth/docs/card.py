@@ -22,6 +22,7 @@ from string import Template
 import yaml
 
 from synth import DATA_DIR
+from synth.docs import kind
 
 CARD = "_README.md"  # in an output folder (see above)
 ROOT_CARD = "README.md"  # at a refresh root
@@ -42,13 +43,13 @@ def header(manifest: dict, prefix: str = "") -> dict:
     configs = [{"config_name": "default", "data_files": f"{prefix}part-*.parquet", "default": True}]
     if manifest.get("dp_samples"):
         configs.append({"config_name": "dp_samples", "data_files": prefix + manifest["dp_samples"]})
-    ticket = manifest["config"].get("doc_type", "ticket") == "ticket"
+    doc_kind = kind(manifest["config"].get("doc_type", "ticket"))
     return {
         "license": "other",
         "license_name": "hrsynth-generated",
         "language": ["en"],
-        "pretty_name": f"hrsynth synthetic HR {'tickets' if ticket else 'CVs'}",
-        "task_categories": ["text-classification"] + (["token-classification"] if ticket else []),
+        "pretty_name": f"hrsynth synthetic HR {doc_kind.TITLE}",
+        "task_categories": list(doc_kind.CARD_TASKS),
         "size_categories": [size_category(manifest["rows"])],
         "tags": ["synthetic", "differential-privacy", "human-resources", "hrsynth"],
         "configs": configs,

@@ -4,7 +4,7 @@ evolved profile, Private Evolution's rounds at their (ε, δ)."""
 import pytest
 
 from synth.dp.ledger import Ledger
-from synth.io.card import _ledgers
+from synth.docs.card import _ledgers
 
 
 def manifest(evolution: dict | None) -> dict:
