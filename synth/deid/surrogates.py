@@ -23,10 +23,9 @@ import re
 import numpy as np
 from faker import Faker
 
-from synth.docs.tickets.forms import MONTHS, WEEKDAYS, load_catalogue
-from synth.generation.numbers import ordinal
+from synth.calendar import MONTH_WORD, shift_date
+from synth.docs.tickets.forms import load_catalogue
 
-MONTH_WORD = "|".join(MONTHS + [m[:3] for m in MONTHS])
 # Between the two ends of a date range, tried in turn: spaced words and dashes, an en or
 # em dash; then, inside an end, a hyphen after a day or a year ("3-7 March",
 # "03/03/2024-07/03/2024"). Captured: a range is written back with its own separators.
@@ -179,86 +178,3 @@ class Surrogates:
         if separators and len(separators[0].split(body)) > 1:
             return lead + self._range(body, separators)
         return lead + re.sub(r"\d", lambda m: str(int(self.rng.integers(10))), body)
-
-
-def shift_date(text: str, offset: dt.timedelta, month_first: bool) -> str | None:
-    """`text` (a date as people write it) moved by `offset`, in the same form; None for a
-    form this does not read. A date without a year is read in the current year."""
-    t = text.strip()
-    year_now = dt.date.today().year
-
-    def moved(y: int, m: int, d: int) -> dt.date | None:
-        try:
-            return dt.date(y, m, d) + offset
-        except ValueError:
-            return None
-
-    def month_like(new: dt.date, written: str) -> str:
-        name = MONTHS[new.month - 1]
-        name = name[:3] if len(written) == 3 else name
-        return name.lower() if written.islower() else name
-
-    def pad(n: int, like: str) -> str:
-        return f"{n:02d}" if len(like) == 2 else str(n)
-
-    if m := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", t):
-        new = moved(int(m[1]), int(m[2]), int(m[3]))
-        return new and new.isoformat()
-    if m := re.fullmatch(r"(\d{1,2})([/.\-])(\d{1,2})(?:\2(\d{2}|\d{4}))?(\.?)", t):
-        a, b = int(m[1]), int(m[3])
-        first_is_month = month_first and a <= 12 or b > 12
-        month, day = (a, b) if first_is_month else (b, a)
-        year = int(m[4]) if m[4] else year_now
-        year = year + 2000 if m[4] and len(m[4]) == 2 else year
-        new = moved(year, month, day)
-        if new is None:
-            return None
-        x, y = (new.month, new.day) if first_is_month else (new.day, new.month)
-        out = f"{pad(x, m[1])}{m[2]}{pad(y, m[3])}"
-        if m[4]:
-            out += m[2] + (str(new.year)[-2:] if len(m[4]) == 2 else str(new.year))
-        return out + m[5]
-    pattern = (
-        rf"(?P<lead>the )?(?:(?P<d1>\d{{1,2}})(?P<o1>st|nd|rd|th)?(?P<of> of)? )?"
-        rf"(?P<month>{MONTH_WORD})(?P<dot>\.)?(?: (?P<d2>\d{{1,2}})(?P<o2>st|nd|rd|th)?)?"
-        rf"(?P<comma>,)?(?: (?P<year>\d{{4}}))?"
-    )
-    if (m := re.fullmatch(pattern, t, re.IGNORECASE)) and (m["d1"] or m["d2"]):
-        month = [x[:3].lower() for x in MONTHS].index(m["month"][:3].lower()) + 1
-        day = int(m["d1"] or m["d2"])
-        new = moved(int(m["year"] or year_now), month, day)
-        if new is None:
-            return None
-        day_text = ordinal(new.day) if (m["o1"] or m["o2"]) else str(new.day)
-        name = month_like(new, m["month"]) + (m["dot"] or "")
-        if m["d1"]:
-            out = f"{m['lead'] or ''}{day_text}{m['of'] or ''} {name}"
-        else:
-            out = f"{name} {day_text}"
-        return out + (m["comma"] or "") + (f" {new.year}" if m["year"] else "")
-    names = "|".join(WEEKDAYS + [w[:3] for w in WEEKDAYS])
-    if (m := re.fullmatch(rf"({names})(,? )(.+)", t, re.IGNORECASE)) and (
-        rest := shift_date(m[3], offset, month_first)
-    ) is not None:  # "Friday, 21 March", "Mon 3/6": the date moves, its weekday with it
-        index = [w[:3].lower() for w in WEEKDAYS].index(m[1][:3].lower())
-        name = WEEKDAYS[(index + offset.days) % 7]
-        return (name[:3] if len(m[1]) == 3 else name) + m[2] + rest
-    lone_weekday = (
-        rf"(?:(?:this|next|last|on|coming) )?(?:{names})(?:,? the \d{{1,2}}(?:st|nd|rd|th))?"
-    )
-    weekday = re.search("|".join(WEEKDAYS), t, re.IGNORECASE)
-    if not weekday or not re.fullmatch(lone_weekday, t, re.IGNORECASE):
-        return None
-    index = [w.lower() for w in WEEKDAYS].index(weekday.group().lower())
-    edits = [(weekday.start(), weekday.end(), WEEKDAYS[(index + offset.days) % 7])]
-    day = re.search(r"\b(\d{1,2})(st|nd|rd|th)\b", t)
-    if day:  # "Thursday, the 20th": read in this month, both parts from the moved date
-        today = dt.date.today()
-        new = moved(today.year, today.month, int(day[1]))
-        if new is None:
-            return None
-        edits = [(weekday.start(), weekday.end(), WEEKDAYS[new.weekday()])]
-        edits.append((day.start(), day.end(), ordinal(new.day)))
-    for start, end, new_text in sorted(edits, reverse=True):  # "next Monday": moved too
-        t = t[:start] + new_text + t[end:]
-    return t

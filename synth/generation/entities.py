@@ -11,7 +11,7 @@ import datetime as dt
 import functools
 import re
 
-from synth.generation.numbers import NUMBER_WORDS, ordinal
+from synth.calendar import NUMBER_WORDS, ordinal
 
 STOP_WORDS = {
     "a",

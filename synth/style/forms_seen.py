@@ -15,9 +15,9 @@ from functools import cache
 
 import numpy as np
 
-from synth.docs.tickets.forms import MONTHS, WEEKDAYS, Writer, load_catalogue, render
+from synth.calendar import MONTHS, NUMBER_WORDS, WEEKDAYS
+from synth.docs.tickets.forms import Writer, load_catalogue, render
 from synth.docs.tickets.samplers import format_date
-from synth.generation.numbers import NUMBER_WORDS
 
 KINDS = ("date", "day_count", "stay", "money", "percent")
 TOKEN = re.compile(r"\d+|[A-Za-z]+|\s+|[^\sA-Za-z\d]")

@@ -17,6 +17,7 @@ FOUNDATIONS = (
     "synth.generation",
     "synth.encoder",
     "synth.nlp",
+    "synth.calendar",
 )
 UPPER = ("synth.docs", "synth.deid", "synth.config")
 

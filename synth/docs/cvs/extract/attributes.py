@@ -31,6 +31,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from synth.calendar import NUMBER_WORDS, month_number, number_of
 from synth.docs.cvs.extract.dates import DURATION, MONTHS, RANGE, SINCE, YEAR
 from synth.docs.cvs.extract.flat import is_flat, job_header, reline, strip_field_words
 from synth.docs.cvs.vocabulary import load_vocabulary, normalise, word_list
@@ -49,11 +50,7 @@ EMPLOYMENT = re.compile(
     r"company|experience|career|spent|intern(?:ship)?|moved)\b",
     re.IGNORECASE,
 )
-NUMBER_WORDS = (
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty"
-).split()
-COUNT = rf"(?P<n>\d{{1,2}}(?:\.\d)?|{'|'.join(NUMBER_WORDS)})(?:\s*\+|\s+plus)?"
+COUNT = rf"(?P<n>\d{{1,2}}(?:\.\d)?|{'|'.join(NUMBER_WORDS[1:])})(?:\s*\+|\s+plus)?"
 STATED_TOTAL = [
     re.compile(
         rf"\b{COUNT}\s*(?:years?|yrs?)(?:'s|’s|'|’)?\s+(?:of\s+)?(?:total\s+"
@@ -179,22 +176,7 @@ def _round_years(months: float) -> int:
 def _month(name: str | None, number: str | None = None) -> int | None:
     if number:
         return int(number) if 1 <= int(number) <= 12 else None
-    if not name:
-        return None
-    return [
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "may",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "oct",
-        "nov",
-        "dec",
-    ].index(name[:3].lower()) + 1
+    return month_number(name) if name else None
 
 
 def time_expressions(text: str, s: int, e: int, as_of: int) -> list[tuple[int, int, int]]:
@@ -466,7 +448,7 @@ def stated_total(text: str, spans, employers) -> int | None:
             m = pattern.search(chunk)
             if m:
                 n = m["n"].lower()
-                return NUMBER_WORDS.index(n) + 1 if n in NUMBER_WORDS else round(float(n))
+                return number_of(n) if n in NUMBER_WORDS[1:] else round(float(n))
         m = WORKED_FOR.search(chunk)
         if m and not any(s <= a < e for a, *_ in employers):
             return int(m["n"])

@@ -6,7 +6,8 @@ Kept apart from the attribute rules because both the rules and the flat-text rea
 
 import re
 
-MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+from synth.calendar import MONTH_PREFIX as MONTHS
+from synth.calendar import ORDINAL_SUFFIX
 YEAR = r"(?:19|20)\d{2}"
 OPEN_END = r"present|till date|till now|current|now|date|today"
 
@@ -22,9 +23,9 @@ def _iso_month(k: int) -> str:
 
 
 RANGE = re.compile(
-    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?[\s-]*)?(?:(?P<m1>{MONTHS})[\s,-]*|{_numeric_month(1)})?"
+    rf"(?:\d{{1,2}}{ORDINAL_SUFFIX}?[\s-]*)?(?:(?P<m1>{MONTHS})[\s,-]*|{_numeric_month(1)})?"
     rf"(?P<y1>{YEAR}){_iso_month(1)}"
-    rf"\s*(?:-|–|—|to|till|until)\s*(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?(?:(?P<m2>{MONTHS})"
+    rf"\s*(?:-|–|—|to|till|until)\s*(?:\d{{1,2}}{ORDINAL_SUFFIX}?\s+)?(?:(?P<m2>{MONTHS})"
     rf"[\s,-]*|{_numeric_month(2)})?(?P<y2>{YEAR}|{OPEN_END}){_iso_month(2)}",
     re.IGNORECASE,
 )
