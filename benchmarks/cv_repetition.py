@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
+from eval.metrics import type_token_ratio
+
 WORD = re.compile(r"\w[\w+#.'-]*")
 STOP = frozenset(
     [
@@ -58,14 +60,10 @@ def tokens(text: str) -> list[str]:
     return [w.lower() for w in WORD.findall(text)]
 
 
-def ttr(words: list[str]) -> float:
-    return len(set(words)) / len(words) if words else 0.0
-
-
 def profile(texts: list[str], top: int = 6) -> dict:
     docs = [tokens(t) for t in texts]
     lengths = np.array([len(d) for d in docs])
-    ttrs = np.array([ttr(d) for d in docs])
+    ttrs = np.array([type_token_ratio(d) for d in docs])
     repeated, repeaters = [], Counter()
     for d in docs:
         counts = Counter(d[:300])
@@ -84,7 +82,8 @@ def profile(texts: list[str], top: int = 6) -> dict:
         "words_mean": round(float(lengths.mean()), 1),
         "ttr_1": round(float(ttrs.mean()), 3),
         "ttr_1_first_words": {
-            n: round(float(np.mean([ttr(d[:n]) for d in docs if len(d) >= n])), 3) for n in WINDOWS
+            n: round(float(np.mean([type_token_ratio(d[:n]) for d in docs if len(d) >= n])), 3)
+            for n in WINDOWS
         },
         "ttr_1_by_length": bins,
         "repeated_content_share_first_300": round(float(np.mean(repeated)), 3),

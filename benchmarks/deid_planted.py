@@ -29,8 +29,9 @@ import zlib
 from collections import defaultdict
 from pathlib import Path
 
-import yaml
 from faker import Faker
+
+from synth.io.files import read_yaml
 
 TEMPLATES = Path(__file__).parent / "data" / "planted_pii.yaml"
 RESULTS = Path(__file__).parent / "results" / "deid_planted.json"
@@ -142,7 +143,7 @@ def value_of(kind: str, rng: random.Random, fakers: dict) -> str | tuple[str, st
 
 def planted_set(per_type: int, seed: int = 0) -> list[dict]:
     """Documents with their one gold span (the lone first name, for FIRST_NAME_ALONE)."""
-    templates = yaml.safe_load(TEMPLATES.read_text())["templates"]
+    templates = read_yaml(TEMPLATES, "planted templates")["templates"]
     rng, fakers = random.Random(seed), {}
     random.seed(seed)  # some Faker providers (es_ES nif, nie) draw from the module
     docs = []

@@ -22,13 +22,13 @@ from collections import Counter
 from pathlib import Path
 
 import pyarrow.parquet as pq
-import yaml
 
 from synth import DATA_DIR
 from synth.config.generate import load_config
 from synth.generation.backends import build_engine
 from synth.generation.params import long_params
 from synth.generation.trimming import LIST_OPENING, trim_items, trim_slot
+from synth.io.files import read_yaml
 
 CV_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "cvs.yaml"
 
@@ -36,7 +36,7 @@ CV_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "cvs.yaml"
 def openings() -> dict[str, re.Pattern]:
     """The list openings of the CV sections, by name: the fixed text after a template's
     last variable or line break, where it opens a list item."""
-    sections = yaml.safe_load((DATA_DIR / "cv" / "sections.yaml").read_text(encoding="utf-8"))
+    sections = read_yaml(DATA_DIR / "cv" / "sections.yaml", "CV sections")
     found = {}
     for section in sections["sections"]:
         for prompt in section["prompts"]:

@@ -11,11 +11,11 @@ Writes benchmarks/results/prompt_styles.json.
 """
 
 import argparse
-import itertools
 import json
 import re
 from pathlib import Path
 
+from eval.metrics import type_token_ratio
 from synth.config.generate import load_config
 from synth.docs import plan_documents
 from synth.docs.tickets.taxonomy import load_taxonomy
@@ -31,10 +31,6 @@ def words(text: str) -> list[str]:
     return re.findall(r"[a-z']+", text.lower())
 
 
-def ttr(tokens: list) -> float:
-    return len(set(tokens)) / len(tokens) if tokens else 0.0
-
-
 def score(docs, drafts, taxonomy) -> dict:
     on_topic, empty, ttr1, ttr2, lengths = 0, 0, [], [], []
     for doc, d in zip(docs, drafts):
@@ -43,8 +39,8 @@ def score(docs, drafts, taxonomy) -> dict:
         topic = taxonomy[doc.label].topic_words
         on_topic += any(re.search(rf"\b{re.escape(t)}", generated.lower()) for t in topic)
         empty += sum(not s for s in d.slots)
-        ttr1.append(ttr(w))
-        ttr2.append(ttr(list(itertools.pairwise(w))))
+        ttr1.append(type_token_ratio(w, 1))
+        ttr2.append(type_token_ratio(w, 2))
         lengths.append(len(w))
     n = len(docs)
     return {

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from synth.io.files import read_yaml
 from synth.style.features import WORD, Ticket
 from synth.style.prior import distributions, taxonomy_categories
 
@@ -106,7 +107,7 @@ def generated(profile: str | None, n: int, seed: int, engine, dp_model: str) -> 
     from synth.docs import plan_documents
     from synth.generation.render import render
 
-    doc = yaml.safe_load((ROOT / "configs" / "tickets.yaml").read_text())
+    doc = read_yaml(ROOT / "configs" / "tickets.yaml", "config")
     doc["tickets"]["writing_profile"] = profile
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
         yaml.safe_dump(doc, f)

@@ -36,6 +36,7 @@ from synth.config.jobs import (
     GenerateOptions,
 )
 from synth.config.options import options_from
+from synth.io.storage import write_json, write_text
 
 
 def split(cvs, test_share: float, seed: int, per_role: int | None = None):
@@ -56,8 +57,8 @@ def split(cvs, test_share: float, seed: int, per_role: int | None = None):
 
 
 def _write_jsonl(path: Path, cvs) -> None:
-    path.write_text(
-        "".join(json.dumps({"text": c.text, "label": c.role}) + "\n" for c in cvs), encoding="utf-8"
+    write_text(
+        str(path), "".join(json.dumps({"text": c.text, "label": c.role}) + "\n" for c in cvs)
     )
 
 
@@ -96,7 +97,7 @@ def _fit_once(out: Path, eps: float, args: CVExperimentOptions, schema: Path) ->
             on_out_of_domain=args.on_out_of_domain,
         )
     )
-    record.write_text(json.dumps(key))
+    write_text(str(record), json.dumps(key))
     return model
 
 
@@ -288,9 +289,10 @@ def _finished(row: EvaluateOptions) -> dict | None:
 
 def write_table(out: Path, summary: dict) -> None:
     done = {**summary, "rows": [r for r in summary["rows"] if r is not None]}
-    (out / "table.json").write_text(json.dumps(done, indent=1, default=str))
-    (out / "table.md").write_text(
-        table_markdown(done) + intrinsic_markdown(done) + per_role_markdown(done)
+    write_json(str(out / "table.json"), done)
+    write_text(
+        str(out / "table.md"),
+        table_markdown(done) + intrinsic_markdown(done) + per_role_markdown(done),
     )
 
 

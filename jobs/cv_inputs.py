@@ -21,6 +21,7 @@ from synth.config.generate import file_settings, load_config, nested
 from synth.docs.cvs.extract.corpus import CV, read_corpus
 from synth.docs.cvs.roles import read_role_skills, read_roles, role_matcher
 from synth.io.files import read_yaml
+from synth.io.storage import write_text
 
 # The checkout: default paths (configs/…) are found from anywhere, not only from here.
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -83,7 +84,7 @@ def prepare(args, out: Path) -> Inputs:
     listed = read_roles(existing_file(args.roles, "--roles"))
     schema_doc["attributes"]["role"] = {"type": "categorical", "values": list(listed)}
     own_schema = out / "cv_schema.yaml"
-    own_schema.write_text(yaml.safe_dump(schema_doc, sort_keys=False, allow_unicode=True))
+    write_text(str(own_schema), yaml.safe_dump(schema_doc, sort_keys=False, allow_unicode=True))
     taxonomy = out / "taxonomy"
     taxonomy.mkdir(exist_ok=True)
     given = config_doc.get("taxonomy_dir")
@@ -93,20 +94,22 @@ def prepare(args, out: Path) -> Inputs:
     entries = {
         r: {"title": t, "skills": skills[r]} if r in skills else t for r, t in listed.items()
     }
-    (taxonomy / "roles.yaml").write_text(
+    write_text(
+        str(taxonomy / "roles.yaml"),
         "# Job titles (and skills) from --roles; a role without a title is written as\n"
         "# default_title(label).\n"
         + yaml.safe_dump(
             {r: e for r, e in entries.items() if e}, sort_keys=False, allow_unicode=True
-        )
+        ),
     )
     own_config = out / "cvs.yaml"
-    own_config.write_text(
+    write_text(
+        str(own_config),
         yaml.safe_dump(
             nested({**config_doc, "taxonomy_dir": str(taxonomy.resolve())}),
             sort_keys=False,
             allow_unicode=True,
-        )
+        ),
     )
     return Inputs(own_schema, own_config, str(taxonomy.resolve()), tuple(listed))
 

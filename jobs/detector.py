@@ -28,6 +28,7 @@ from synth.config.jobs import DetectorBuildOptions, EvaluateOptions, GenerateOpt
 from synth.config.options import add_options, options_from
 from synth.io.locations import resolved
 from synth.io.lock import output_lock
+from synth.io.storage import write_text
 
 OPTIONS = DetectorBuildOptions
 EVAL_DATA = Path(__file__).resolve().parents[1] / "eval" / "data"
@@ -87,8 +88,8 @@ def _build(args, out: Path, model: Path) -> dict:
         shutil.rmtree(model)
     shutil.copytree(out / "eval" / "models" / "bio_ner", model)
     card = model_card(model, manifest, result["tasks"]["bio_ner"], args)
-    (model / "detector.json").write_text(json.dumps(card, indent=2, ensure_ascii=False))
-    (model / "README.md").write_text(card_markdown(card))
+    write_text(str(model / "detector.json"), json.dumps(card, indent=2, ensure_ascii=False))
+    write_text(str(model / "README.md"), card_markdown(card))
     print(f"detector {card['version']}: {model}")
     for name, s in card["scores"].items():
         print(f"  {name}: BIO exact F1 {s['exact']['f1']:.3f}, partial F1 {s['partial']['f1']:.3f}")

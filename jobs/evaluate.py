@@ -12,7 +12,6 @@ and PNG plots. With --private, also the privacy-leakage checks (eval/privacy.py)
 compares with the previous run of the same configuration.
 """
 
-import json
 import sys
 import time
 from dataclasses import asdict
@@ -203,9 +202,10 @@ OPTIONS = EvaluateOptions
 
 def _write_results(result: dict, out: Path, plots) -> None:
     from eval import report
+    from synth.io.storage import write_json, write_text
 
-    (out / "metrics.json").write_text(json.dumps(result, indent=1, default=str))
-    (out / "report.md").write_text(report.markdown(result, plots, result.get("history")))
+    write_json(str(out / "metrics.json"), result)
+    write_text(str(out / "report.md"), report.markdown(result, plots, result.get("history")))
 
 
 def run(options) -> dict:

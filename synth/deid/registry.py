@@ -15,6 +15,7 @@ from pathlib import Path
 
 from synth import ConfigError
 from synth.io.lock import shared_state_lock
+from synth.io.storage import write_json
 
 CARD_FILE = "detector.json"  # the card's data; README.md is its prose
 
@@ -40,9 +41,7 @@ def _register(model_dir, card: dict, root: Path) -> Path:
         staging = Path(tempfile.mkdtemp(prefix=f".{card['version']}-", dir=root))
         shutil.copytree(model_dir, staging, dirs_exist_ok=True)
         staging.rename(target)
-    pointer = root / ".default.json.tmp"
-    pointer.write_text(json.dumps({"version": card["version"], "path": str(target)}))
-    pointer.replace(root / "default.json")
+    write_json(str(root / "default.json"), {"version": card["version"], "path": str(target)})
     return target
 
 

@@ -87,6 +87,12 @@ def write_json(location: str, doc) -> None:
     write_atomic(location, lambda stream: stream.write(data))
 
 
+def write_text(location: str, text: str) -> None:
+    """Text (UTF-8), atomically."""
+    data = text.encode("utf-8")
+    write_atomic(location, lambda stream: stream.write(data))
+
+
 def write_bytes(location: str, data: bytes) -> None:
     write_atomic(location, lambda stream: stream.write(data))
 
