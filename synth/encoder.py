@@ -89,14 +89,22 @@ def encode(tokenizer, texts: list[str]) -> dict:
     )
 
 
+def words_of(tokenizer, text: str) -> list[tuple[int, int]]:
+    """The text's words as the tokenizer's encoding sees them (normalised, then
+    pre-tokenised: each CJK character is a word, a zero-width character joins its
+    neighbours): the units of `BatchEncoding.word_ids`, as character spans."""
+    enc = tokenizer(text, add_special_tokens=False)
+    count = max((w for w in enc.word_ids() if w is not None), default=-1) + 1
+    return [tuple(enc.word_to_chars(w)) for w in range(count)]
+
+
 def word_tags(tokenizer, text: str, spans) -> tuple[list[tuple[int, int]], list[str]]:
-    """The text's words (the tokenizer's pre-tokenisation) and their gold BIO tags.
+    """The text's words (words_of) and their gold BIO tags.
 
     A word inside an entity span is B- when it is the span's first word, else I-. Tags are
     per word, not per word piece, so scores do not depend on the tokenizer's vocabulary.
     """
-    pre_tokenizer = tokenizer.backend_tokenizer.pre_tokenizer
-    words = [(s, e) for _, (s, e) in pre_tokenizer.pre_tokenize_str(text)]
+    words = words_of(tokenizer, text)
     tags = []
     for start, end in words:
         tag = "O"
@@ -108,18 +116,22 @@ def word_tags(tokenizer, text: str, spans) -> tuple[list[tuple[int, int]], list[
     return words, tags
 
 
+def first_pieces(encoding, row: int) -> list[int | None]:
+    """Per word piece of `row`: its word (encoding.word_ids) when it is the word's first
+    piece, else None (later pieces, special tokens, padding)."""
+    out, previous = [], None
+    for word in encoding.word_ids(row):
+        out.append(word if word is not None and word != previous else None)
+        previous = word
+    return out
+
+
 def piece_labels(encoding, row: int, words, tags, tag_index: dict[str, int]) -> list[int]:
     """Word tags -> one label per word piece: the word's tag on its first piece, -100
     (ignored by the loss) on its other pieces and on special tokens."""
-    labels, seen = [], set()
-    for start, end in encoding["offset_mapping"][row].tolist():
-        word = next((i for i, (ws, we) in enumerate(words) if ws <= start < we), None)
-        if end == start or word is None or word in seen:
-            labels.append(-100)
-        else:
-            seen.add(word)
-            labels.append(tag_index[tags[word]])
-    return labels
+    return [
+        -100 if word is None else tag_index[tags[word]] for word in first_pieces(encoding, row)
+    ]
 
 
 @torch.no_grad()
@@ -144,16 +156,12 @@ def predict_word_tags(
     for i in range(0, len(texts), batch_size):
         chunk = texts[i : i + batch_size]
         enc = encode(tokenizer, chunk)
-        offsets = enc.pop("offset_mapping")
+        enc.pop("offset_mapping")
         predicted = model(**enc).logits.argmax(-1)
         for row, text in enumerate(chunk):
-            words, _ = word_tags(tokenizer, text, [])
-            tags = ["O"] * len(words)
-            seen = set()
-            for j, (start, end) in enumerate(offsets[row].tolist()):
-                word = next((w for w, (ws, we) in enumerate(words) if ws <= start < we), None)
-                if end > start and word is not None and word not in seen:
-                    seen.add(word)
+            tags = ["O"] * len(words_of(tokenizer, text))
+            for j, word in enumerate(first_pieces(enc, row)):
+                if word is not None:
                     tags[word] = tag_names[int(predicted[row, j])]
             out.append(_repair(tags))
     return out
