@@ -13,7 +13,6 @@ count in its card.
 
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 from jobs.entry import main_for
@@ -35,17 +34,13 @@ def check_output(output: Path) -> None:
         )
 
 
-def staged(output: Path, into: Path) -> list[str]:
-    """The repository's files copied into `into` (the card as README.md); their names."""
+def published(output: Path) -> dict[str, Path]:
+    """The repository's files: name in the repository -> the file in `output` (the card,
+    `_README.md`, is the repository's README.md)."""
     from synth.docs.card import CARD
 
-    names = []
-    for pattern in PUBLISHED:
-        for path in sorted(output.glob(pattern)):
-            shutil.copy2(path, into / path.name)
-            names.append(path.name)
-    shutil.copy2(output / CARD, into / "README.md")
-    return names + ["README.md"]
+    files = {path.name: path for pattern in PUBLISHED for path in sorted(output.glob(pattern))}
+    return files | {"README.md": output / CARD}
 
 
 def check_hub(endpoint: str | None, token_env: str) -> None:
@@ -96,28 +91,28 @@ def run(options) -> dict:
         f"personal-data audit: {audit.get('rows_with_findings', 'not run')} document(s) with "
         f"findings {audit.get('findings_per_type', {})}"
     )
-    with tempfile.TemporaryDirectory(prefix="hrsynth-push-") as scratch:
-        names = staged(output, Path(scratch))
-        if args.to_folder:
-            target = Path(args.to_folder)
-            target.mkdir(parents=True, exist_ok=True)
-            for name in names:
-                shutil.copy2(Path(scratch, name), target / name)
-            print(f"{len(names)} files written to {target} as repository {args.repo_id}")
-            return {"repo_id": args.repo_id, "files": names, "where": str(target)}
-        from huggingface_hub import HfApi
+    files = published(output)
+    names = list(files)
+    if args.to_folder:
+        target = Path(args.to_folder)
+        target.mkdir(parents=True, exist_ok=True)
+        for name, path in files.items():
+            shutil.copy2(path, target / name)
+        print(f"{len(names)} files written to {target} as repository {args.repo_id}")
+        return {"repo_id": args.repo_id, "files": names, "where": str(target)}
+    from huggingface_hub import CommitOperationAdd, HfApi
 
-        check_hub(args.endpoint, args.token_env)
-        api = HfApi(endpoint=args.endpoint, token=os.environ[args.token_env])
-        api.create_repo(args.repo_id, repo_type="dataset", private=not args.public, exist_ok=True)
-        commit = api.upload_folder(
-            repo_id=args.repo_id,
-            repo_type="dataset",
-            folder_path=scratch,
-            commit_message=f"hrsynth run {manifest.get('run_id')}",
-        )
-        print(f"{len(names)} files pushed to {args.repo_id}: {commit}")
-        return {"repo_id": args.repo_id, "files": names, "where": str(commit)}
+    check_hub(args.endpoint, args.token_env)
+    api = HfApi(endpoint=args.endpoint, token=os.environ[args.token_env])
+    api.create_repo(args.repo_id, repo_type="dataset", private=not args.public, exist_ok=True)
+    commit = api.create_commit(
+        repo_id=args.repo_id,
+        repo_type="dataset",
+        operations=[CommitOperationAdd(name, str(path)) for name, path in files.items()],
+        commit_message=f"hrsynth run {manifest.get('run_id')}",
+    )
+    print(f"{len(names)} files pushed to {args.repo_id}: {commit}")
+    return {"repo_id": args.repo_id, "files": names, "where": str(commit)}
 
 
 def main(argv=None) -> int:

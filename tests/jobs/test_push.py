@@ -8,7 +8,7 @@ import datasets
 import pytest
 
 from jobs import push
-from tests.synth.io.test_card_and_loading import output  # noqa: F401 (the fixture)
+from tests.synth.docs.test_card_and_loading import output  # noqa: F401 (the fixture)
 
 
 def test_push_to_a_folder_publishes_what_loads(output, tmp_path, capsys):  # noqa: F811
@@ -81,3 +81,33 @@ def test_pushing_into_the_output_folder_itself_is_refused(output, capsys):  # no
     assert push.main(argv) == 2
     assert "one holds the other" in capsys.readouterr().err
     assert not (output / "README.md").exists()
+
+
+def test_a_hub_push_is_one_commit_of_the_files_as_they_lie(output, monkeypatch):  # noqa: F811
+    """One CommitOperationAdd per published file, read from the output folder itself (no
+    staging copy), the card as README.md; the Hub's API recorded instead of called."""
+    import huggingface_hub
+
+    calls = {}
+
+    class RecordingApi:
+        def __init__(self, endpoint=None, token=None):
+            calls["token"] = token
+
+        def create_repo(self, repo_id, **kwargs):
+            calls["repo"] = (repo_id, kwargs)
+
+        def create_commit(self, repo_id, operations, **kwargs):
+            calls["operations"] = {op.path_in_repo: op.path_or_fileobj for op in operations}
+            return "commit-url"
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", RecordingApi)
+    monkeypatch.setattr(push, "check_hub", lambda endpoint, token_env: None)
+    monkeypatch.setenv("HRSYNTH_TOKEN", "t")
+    result = push.run({"output": str(output), "repo_id": "team/t", "token_env": "HRSYNTH_TOKEN"})
+    assert result["where"] == "commit-url" and calls["token"] == "t"
+    assert calls["repo"] == ("team/t", {"repo_type": "dataset", "private": True, "exist_ok": True})
+    assert calls["operations"]["README.md"] == str(output / "_README.md")
+    assert calls["operations"]["part-00001.parquet"] == str(output / "part-00001.parquet")
+    assert sorted(calls["operations"]) == sorted(result["files"])
+    assert len(result["files"]) == 6
