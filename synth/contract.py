@@ -80,19 +80,6 @@ def to_table(rows: list[dict]) -> pa.Table:
     return pa.Table.from_pylist(fixed, schema=SCHEMA)
 
 
-def upgraded(table: pa.Table) -> pa.Table:
-    """A table of an older contract (version 1: attributes as an Arrow map) in this one's
-    types; for reading outputs written before version 2."""
-    column = table.column("attributes")
-    if pa.types.is_map(column.type):  # a map's entries are key/value structs already
-        table = table.set_column(
-            table.schema.get_field_index("attributes"),
-            "attributes",
-            column.cast(pa.list_(ATTRIBUTE)),
-        )
-    return table.select(SCHEMA.names).cast(SCHEMA)
-
-
 def check_row(row: dict) -> list[str]:
     """Violations of the contract's own rules in one row, as readable strings (empty when
     valid); synth.docs.check_row adds the document kind's rules."""

@@ -129,9 +129,7 @@ def first_pieces(encoding, row: int) -> list[int | None]:
 def piece_labels(encoding, row: int, words, tags, tag_index: dict[str, int]) -> list[int]:
     """Word tags -> one label per word piece: the word's tag on its first piece, -100
     (ignored by the loss) on its other pieces and on special tokens."""
-    return [
-        -100 if word is None else tag_index[tags[word]] for word in first_pieces(encoding, row)
-    ]
+    return [-100 if word is None else tag_index[tags[word]] for word in first_pieces(encoding, row)]
 
 
 @torch.no_grad()

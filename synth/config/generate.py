@@ -122,8 +122,7 @@ class GenerateConfig:
         }
         if self.input_files():
             content["taxonomy_files"] = self.input_files()
-        if PLANNER_VERSION > 1:  # (1: before the key existed) the same seed plans otherwise
-            content["planner_version"] = PLANNER_VERSION
+        content["planner_version"] = PLANNER_VERSION  # the same seed plans otherwise
         for key in ("dp_model", "writing_profile"):  # an edited file is another run
             if content.get(key) and Path(content[key]).exists():
                 content[key + "_sha256"] = hashlib.sha256(

@@ -304,22 +304,6 @@ def join_dp_samples(folder, shards: list[int]) -> str:
     return DP_SAMPLES
 
 
-def read_output(folder) -> pa.Table:
-    """Every row of an output (tests and small outputs; the manifest reads footers only)."""
-    fs, path = filesystem(str(folder))
-    names = sorted(_shard_names(fs, path))
-    tables = []
-    for name in names:
-        with fs.open_input_file(join(path, name)) as f:
-            tables.append(pq.read_table(f, schema=SCHEMA))
-    return pa.concat_tables(tables) if tables else SCHEMA.empty_table()
-
-
-def read_summaries(folder) -> list[dict]:
-    """Each shard's summary (iter_summaries), as a list: tests and small outputs."""
-    return list(iter_summaries(folder))
-
-
 def iter_summaries(folder) -> Iterator[dict]:
     """Each shard's summary from its footer (a shard written before summaries existed is
     summarised from its rows), its number under `shard`, one at a time."""

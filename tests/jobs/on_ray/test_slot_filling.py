@@ -18,7 +18,7 @@ from synth.contract import SCHEMA, to_table
 from synth.docs import plan_documents, planner, shard_count
 from synth.generation.params import params_from
 from synth.generation.render import render
-from synth.io.shards import read_output, read_summaries
+from tests.outputs import read_output, read_summaries
 from tests.synth import test_golden
 
 pytestmark = pytest.mark.slow

@@ -9,11 +9,10 @@ from synth.generation.hf_engine import resolve_model
 from synth.io.shards import (
     finished_shards,
     open_output,
-    read_output,
-    read_summaries,
     write_manifest,
     write_shard,
 )
+from tests.outputs import read_output, read_summaries
 
 
 @pytest.mark.parametrize(
