@@ -2,11 +2,11 @@
 
 On the sets of benchmarks/deidentify.py (held-out synthetic tickets, gold by
 construction; the 40 dev tickets and the 12 dev CVs, written by us):
-- rewrite (seed 001's in-prompt de-identification) at temperatures 0.5, 1.0, 1.5:
+- rewrite (the resume de-identification study's in-prompt de-identification, docs/references.md) at temperatures 0.5, 1.0, 1.5:
   privacy score, BERTScore F1, embedding cosine, utility macro-F1 (5-fold) and its drop
   from the raw text; Friedman and Conover tests over the per-document privacy scores and
   BERTScores (eval/deid.py); the same replies with Presidio's tag pass over them;
-- abstract (the thesis's neutral description) at 0.5: the same measures;
+- abstract (the Ticket Generator thesis's neutral description) at 0.5: the same measures;
 - the llm detector (greedy): detection P/R/F1 and the tag method's privacy.
 
     python -m benchmarks.deidentify_llm --synthetic OUT_DIR [--max-docs 120] [--sets dev_cvs]

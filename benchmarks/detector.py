@@ -10,7 +10,7 @@ Sets (the kind of every number is named in the results):
 - synthetic: held-out generated tickets (--synthetic, another seed than training):
   gold = the planted spans. Written from the same generator: it flatters the detector.
 
-For each ticket set: BIO exact and partial F1, overall and per type (the thesis's
+For each ticket set: BIO exact and partial F1, overall and per type (the Ticket Generator thesis's
 metric). For each set: `deidentify --method surrogate` with the old default (presidio)
 and the new one (presidio + the detector): the privacy score (mean) and the share of
 the other words kept.

@@ -4,7 +4,7 @@ looks like.
 
 Per run: rows with every declared variable located, the share of declared variables
 located, rows with a slot error (an empty slot, or a free-form ticket holding none of its
-variables), and the intrinsic metrics the README compares with the thesis's survey
+variables), and the intrinsic metrics the README compares with the Ticket Generator thesis's survey
 (words mean and sd, TTR-1, noun and verb ratios). A CTranslate2 line is "within the seed
 spread" when its mean over its seeds differs from Hugging Face's by no more than Hugging
 Face's own two seeds differ.

@@ -1,4 +1,4 @@
-"""Generation speed: the thesis's way (one ticket at a time) vs ours (batched slots).
+"""Generation speed: the Ticket Generator thesis's way (one ticket at a time) vs ours (batched slots).
 
 Same model, same planned rows, same generation parameters and prompt style, in one run
 on this machine; also the machine's matmul throughput, so that our tokens/s can be read

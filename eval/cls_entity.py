@@ -8,7 +8,7 @@ word-piece vectors. Scores over candidates, micro-averaged over every class but 
 candidate predicted as an entity is a true positive when the prediction equals its gold
 label, else a false positive; a gold-entity candidate predicted otherwise is a false
 negative. Gold entities no candidate overlaps are reported apart (`gold_missed`), with a
-recall that counts them (`end_to_end_recall`), because the thesis's figure leaves them out.
+recall that counts them (`end_to_end_recall`), because the Ticket Generator thesis's figure leaves them out.
 """
 
 import torch

@@ -2,18 +2,18 @@
 
 - detection: precision/recall/F1 per type and overall, exact (same offsets and type)
   and overlap (any overlap with a gold span of the same type; each gold span matched once)
-- privacy: the resume paper's score per document (synth.deid.privacy): mean, 5th
+- privacy: the resume de-identification study's score per document (docs/references.md) (synth.deid.privacy): mean, 5th
   percentile, the worst documents' ids
 - closeness to the original: BERTScore F1 (the bert-score library on the packaged MiniLM
   encoder, layer 4 of 6) and the cosine of mean-pooled sentence embeddings
 - utility: the label classifier trained on the output vs on the raw text, stratified
   5-fold cross-validation, macro and weighted F1. The classifier is a logistic regression
-  on frozen MiniLM sentence embeddings (the seed paper fine-tunes BERT per fold; on 2 CPU
+  on frozen MiniLM sentence embeddings (that study fine-tunes BERT per fold; on 2 CPU
   cores 5 folds × every method × detector would take hours): the same classifier on both
   sides, so the drop is what de-identification removed.
 - temperatures (the language-model methods): a Friedman test over the per-document
   scores at each temperature (the same documents are the blocks), then Conover's
-  post-hoc test between pairs, Holm-adjusted (scikit-posthocs), as the seed paper does.
+  post-hoc test between pairs, Holm-adjusted (scikit-posthocs), as that study does.
 """
 
 import time

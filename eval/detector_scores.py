@@ -1,4 +1,4 @@
-"""A BIO model's scores on a labelled test set: the thesis's metric (exact and partial
+"""A BIO model's scores on a labelled test set: the Ticket Generator thesis's metric (exact and partial
 F1 over the taxonomy's variables), per type. Used by `hrsynth detector build` for the
 model card and by benchmarks/detector.py."""
 

@@ -1,4 +1,4 @@
-"""fastText baseline classifier: the thesis's hyperparameters, and a preset for few long documents.
+"""fastText baseline classifier: the Ticket Generator thesis's hyperparameters, and a preset for few long documents.
 
 `bucket` is lowered from fastText's 2,000,000 to 200,000: with word n-grams the saved
 model is 40 MB instead of 400 MB at the same accuracy (STACK.md). One thread, so a
@@ -6,7 +6,7 @@ seed gives the same model.
 
 Why a second preset: fastText makes one update per training line and spreads it over
 every word of that line. A hundred whole CVs of ~400 words each therefore barely move
-the weights: on the development split the thesis setting predicted one role for every
+the weights: on the development split the Ticket Generator thesis setting predicted one role for every
 test CV, and even 50 epochs left training accuracy at 0.07. `LONG_DOCUMENTS` trains on
 20-word windows, each carrying its document's label (about 20 times the updates), and
 still predicts on the whole document. Its numbers were found on the development corpus.

@@ -1,6 +1,6 @@
 """Intrinsic text metrics, per label and overall, for synthetic and real text alike.
 
-Definitions (the thesis's, made precise):
+Definitions (the Ticket Generator thesis's, made precise):
 - TTR-1 / TTR-2: distinct over all word unigrams / bigrams within one document, averaged
   over documents (a corpus-wide TTR would fall with corpus size and compare nothing);
 - noun and verb ratio: spaCy POS NOUN (PROPN counted apart) and VERB over word tokens

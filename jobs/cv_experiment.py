@@ -1,4 +1,5 @@
-"""The CV paper's role-classification experiment, end to end, as one job.
+"""The synthetic-CV paper's role-classification experiment (docs/references.md), end to
+end, as one job.
 
     python -m jobs.cv_experiment --corpus cvs.csv --output out/cv_experiment \
         [--epsilons 0.1,1,10,10000] [--num-docs 100] [--permutations 10]
@@ -199,7 +200,7 @@ def _synthetic_sets(args, inputs, out: Path, epsilons: list) -> dict:
 
 
 def _conditions(args, inputs, out: Path, synthetic, epsilons, combined, masked) -> list:
-    """The table's rows in the paper's order: (name, kind, training sources, settings)."""
+    """The table's rows in the synthetic-CV paper's order: (name, kind, training sources, settings)."""
     tasks = "fasttext" if args.skip_encoder else "fasttext,classify"
     real = str(out / "train.jsonl")
     mask = {"mask_roles": True, "taxonomy_dir": inputs.taxonomy_dir}
@@ -360,7 +361,7 @@ INTRINSIC_ROWS = (
 
 
 def intrinsic_markdown(summary: dict) -> str:
-    """The paper's intrinsic metrics, every synthetic set beside the real test CVs."""
+    """The synthetic-CV paper's intrinsic metrics, every synthetic set beside the real test CVs."""
     rows = [r for r in summary["rows"] if r is not None and "intrinsic" in r]
     if not rows:
         return ""

@@ -1,4 +1,6 @@
-"""Fit a DP Bayesian network on a private table: the only job that reads private rows.
+"""Fit a DP Bayesian network on a private table; what it writes is noised (the ledger says
+how much). The other jobs that read private data: extract (CVs -> attribute table),
+profile and evolve (a user's tickets), evaluate --private and cv-experiment (checks).
 
     python -m jobs.fit --data data/demo/absenteeism.csv \
         --schema configs/absenteeism_schema.yaml --epsilon 1.0 --output out/absence_model.json

@@ -6,8 +6,12 @@
   pages that hold the markers below: they cannot drift from the code.
 - The measurement write-ups live beside their numbers in benchmarks/results/*.md; they
   are added to the site as results/NAME.md, one source for both.
+- The home page is the README (its links turned into the site's), and the Python API
+  page is written from the library's docstrings (read with `ast`, nothing imported).
 """
 
+import ast
+import re
 import sys
 from dataclasses import MISSING, fields
 from pathlib import Path
@@ -69,11 +73,59 @@ def cli_reference() -> str:
     return "\n".join(out)
 
 
+def home_page() -> str:
+    """README.md with its links made the site's: docs/X -> X, benchmarks/results/X ->
+    results/X."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    text = text.replace("(`.venv/bin/mkdocs serve`, or read `docs/` as it is)", "(this site)")
+    text = re.sub(r"\]\(docs/", "](", text)
+    return re.sub(r"\]\(benchmarks/results/", "](results/", text)
+
+
+API_PACKAGES = ("synth", "eval")
+
+
+def _signature(node) -> str:
+    return f"{node.name}({ast.unparse(node.args)})" if hasattr(node, "args") else node.name
+
+
+def _first_paragraph(node) -> str:
+    doc = ast.get_docstring(node) or ""
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+def api_reference() -> str:
+    """Every public module, class and function of synth/ and eval/: signature and the
+    first paragraph of its docstring."""
+    out = []
+    for package in API_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+            tree = ast.parse(path.read_text("utf-8"))
+            public = [
+                n
+                for n in tree.body
+                if isinstance(n, ast.FunctionDef | ast.ClassDef) and not n.name.startswith("_")
+            ]
+            if not public and not ast.get_docstring(tree):
+                continue
+            out += [f"## `{name}`", "", _first_paragraph(tree), ""]
+            for node in public:
+                kind = "class" if isinstance(node, ast.ClassDef) else "def"
+                out += [f"- `{kind} {_signature(node)}`: {_first_paragraph(node)}"]
+            out.append("")
+    return "\n".join(out)
+
+
+API_MARK = "<!-- generated: the library's modules, classes and functions -->"
+
+
 def on_files(files, config):
     for path in sorted(RESULTS.glob("*.md")):
         files.append(
             File.generated(config, f"results/{path.name}", content=path.read_text("utf-8"))
         )
+    files.append(File.generated(config, "index.md", content=home_page()))
     return files
 
 
@@ -82,4 +134,6 @@ def on_page_markdown(markdown, page, config, files):
         markdown = markdown.replace(MARK, cli_reference())
     if CONFIG_MARK in markdown:
         markdown = markdown.replace(CONFIG_MARK, config_reference())
+    if API_MARK in markdown:
+        markdown = markdown.replace(API_MARK, api_reference())
     return markdown

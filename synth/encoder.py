@@ -6,7 +6,7 @@ same. It is library code: the de-identification detector runs it, evaluation tra
 Long texts are truncated at MAX_LENGTH word pieces: tickets are 40–150 words
 (about 60–250 pieces), so truncation touches almost none of them, and truncation keeps
 training and test handled the same way (sliding windows would need a rule to merge the
-windows' votes that the thesis did not use).
+windows' votes that the Ticket Generator thesis did not use).
 """
 
 import functools

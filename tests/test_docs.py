@@ -1,5 +1,6 @@
 """The docs site builds with no warning (broken links, missing pages, a nav entry without
-its file), and its command-line and config pages are the code's own."""
+its file), and its home (the README), command-line, config and API pages are the
+code's own."""
 
 import subprocess
 import sys
@@ -23,6 +24,10 @@ def test_the_docs_site_builds_strict_with_the_generated_cli_and_config_pages(tmp
     cli = (tmp_path / "cli" / "index.html").read_text()
     assert "--max-error-share" in cli and "hrsynth detector build" in cli
     assert (tmp_path / "results" / "detector" / "index.html").is_file()
+    home = (tmp_path / "index.html").read_text()  # the README, its links the site's
+    assert "hrsynth" in home and 'href="results/detector/"' in home and "docs/" not in home
+    api = (tmp_path / "api" / "index.html").read_text()  # written from the docstrings
+    assert "synth.calendar" in api and "def shift_date(" in api and "def build_engine(" in api
     config = (tmp_path / "configuration" / "index.html").read_text()
     for section, cls in SECTIONS.items():  # every setting of every section, documented
         assert f"<code>{section}:</code>" in config

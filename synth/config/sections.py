@@ -137,7 +137,7 @@ class CVSettings:
 
     roles: str = option(
         "dp_model",
-        "dp_model: each CV's role drawn from the DP model's role marginal (the paper); "
+        "dp_model: each CV's role drawn from the DP model's role marginal (the synthetic-CV paper); "
         "balanced: every role equally often. Both spend no further ε",
     )
 

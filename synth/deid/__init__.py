@@ -8,7 +8,7 @@ consistent surrogates, or have a language model rewrite the document.
   `hrsynth evaluate` trains on synthetic tickets.
 - `surrogates`: consistent, type- and locale-preserving fakes for one document.
 - `methods`: tag and surrogate; a document in, the shareable text and its key out.
-- `privacy`: the resume paper's privacy score.
+- `privacy`: the resume de-identification study's privacy score (docs/references.md).
 - `gold`: the personal-data spans a synthetic ticket carries by construction.
 
 This package reads no Ray; jobs/deidentify.py runs it over a corpus on an actor pool.

@@ -1,16 +1,16 @@
 """The language-model side of de-identification, on the generation engines (in-process or
 served behind an OpenAI-compatible endpoint).
 
-- `rewrite`: the resume paper's in-prompt de-identification: the model writes the whole
+- `rewrite`: the resume de-identification study's in-prompt de-identification (docs/references.md): the model writes the whole
   document again with fictitious details.
-- `abstract`: the thesis's anonymisation: a neutral description of the request.
+- `abstract`: the Ticket Generator thesis's anonymisation: a neutral description of the request.
 - the `llm` detector: the model lists the personal data it sees (`TYPE: text` lines); each
   listed string is located in the document, and one the document does not hold (the
   model made it up) is dropped.
 
 The prompts and few-shot examples are data (synth/data/deid/prompts.yaml). Sampling is
 temperature only (top-k and top-p off, no repetition penalty: a rewrite copies most of
-its input), as the seed paper's temperature sweep assumes.
+its input), as that study's temperature sweep assumes.
 """
 
 import functools

@@ -1,4 +1,5 @@
-"""The resume paper's (seed 001) privacy score of one de-identified document:
+"""The privacy score of one de-identified document, as the resume de-identification study
+(docs/references.md) defines it:
 
     1 − (summed length of the annotated private strings still found in the output)
         / (summed length of all annotated private strings)

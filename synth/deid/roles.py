@@ -4,7 +4,7 @@ its group that the kind does have (synth/data/deid/role_groups.yaml).
 The same words play different roles ("Monday 3 March" is a shift date in a shift ticket
 and an absence's first day in a health ticket); a token classifier sees a few words on
 each side and types such spans by what it saw most. The ticket's kind is the taxonomy label
-that explains its predicted roles best (its own roles, then roles of the same group). Works on BIO tags, so both the thesis's metric and
+that explains its predicted roles best (its own roles, then roles of the same group). Works on BIO tags, so both the Ticket Generator thesis's metric and
 de-identification see the same spans.
 """
 

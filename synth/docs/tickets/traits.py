@@ -1,6 +1,6 @@
 """Writer traits: how one ticket is shaped, drawn per ticket from the config's weights.
 
-The thesis's survey writers were told to use the attribute prompts loosely: some wrote
+The Ticket Generator thesis's survey writers were told to use the attribute prompts loosely: some wrote
 two lines with no greeting, some a formal email, some left a detail out. A `Traits`
 (config `traits:`) says how often each happens; `draw_shape` draws one ticket's shape.
 The defaults are the first release's tickets (formal, greeting, sign-off and header

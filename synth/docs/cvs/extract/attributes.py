@@ -20,7 +20,7 @@ Rules (docs/cvs.md, "CV extraction"), in the order they run:
   present', 'since 2022') and durations ('for 3 years', '6 months'), never 'N years
   old' or 'age N'. An expression right before 'at/with/in <employer>' belongs to that
   employer; otherwise to the nearest employer before it in the unit, else after it.
-  The paper dropped every number ≥ 10 to avoid ages; context does that job here, so
+  The synthetic-CV paper (docs/references.md) dropped every number ≥ 10 to avoid ages; context does that job here, so
   12 years of experience is kept.
 - Total years: a stated total ('8 years of experience', 'total experience of 8
   years', 'worked in sales for 10 years' with no employer in the sentence), else the
