@@ -41,7 +41,7 @@ lint: install
 	$(BIN)/ruff check synth jobs eval tests benchmarks
 	$(BIN)/ruff format --check synth jobs eval tests benchmarks
 
-# DataSynthesizer, for benchmarks/privbayes.py only: its own environment (it needs numpy 1.x).
+# DataSynthesizer, for benchmarks/privacy/privbayes.py only: its own environment (it needs numpy 1.x).
 bench-env: .venv-bench/.installed
 .venv-bench/.installed:
 	test -d .venv-bench || $(PY) -m venv .venv-bench
@@ -49,16 +49,16 @@ bench-env: .venv-bench/.installed
 	touch $@
 
 bench: install bench-env
-	$(BIN)/python -m benchmarks.extraction
-	$(BIN)/python -m benchmarks.generation --num-docs 128 --batch-size 128
-	$(BIN)/python -m benchmarks.engines
-	$(BIN)/python -m benchmarks.engine_parity
-	$(BIN)/python -m benchmarks.prompt_styles --num-docs 64
-	$(BIN)/python -m benchmarks.privbayes --seeds 10 --scale
+	$(BIN)/python -m benchmarks.cvs.extraction
+	$(BIN)/python -m benchmarks.speed.generation --num-docs 128 --batch-size 128
+	$(BIN)/python -m benchmarks.speed.engines
+	$(BIN)/python -m benchmarks.speed.engine_parity
+	$(BIN)/python -m benchmarks.text.prompt_styles --num-docs 64
+	$(BIN)/python -m benchmarks.privacy.privbayes --seeds 10 --scale
 	test -f out/bench-train/_manifest.json || $(BIN)/python -m jobs.demo --output out/bench-train --num-docs 256
-	$(BIN)/python -m benchmarks.training --train out/bench-train --examples 256
-	$(BIN)/python -m benchmarks.generalisation
-	$(BIN)/python -m benchmarks.dev_fasttext
+	$(BIN)/python -m benchmarks.evaluation.training --train out/bench-train --examples 256
+	$(BIN)/python -m benchmarks.evaluation.generalisation
+	$(BIN)/python -m benchmarks.evaluation.dev_fasttext
 
 clean:
 	rm -rf out .pytest_cache

@@ -1,6 +1,6 @@
 """A BIO model's scores on a labelled test set: the Ticket Generator thesis's metric (exact and partial
 F1 over the taxonomy's variables), per type. Used by `hrsynth detector build` for the
-model card and by benchmarks/detector.py."""
+model card and by benchmarks/deid/detector.py."""
 
 from eval.testset import TestDoc
 from synth.deid.hygiene import STEPS, detector_tags

@@ -206,7 +206,7 @@ def _normalise(noisy: np.ndarray, epsilon: float, n: int, theta: float | None) -
     table's size and ε alone) first gets a pseudo-count of half the noise scale in every
     cell, the mean that clipped noise leaves in an empty cell: such a table is mostly
     noise, and its rows are better nearly flat than following a few noise spikes.
-    Measured both ways in benchmarks/privbayes.py (benchmarks/results/privbayes.md).
+    Measured both ways in benchmarks/privacy/privbayes.py (benchmarks/results/privbayes.md).
     """
     scale = COUNT_SENSITIVITY / epsilon
     useful = theta is None or n / (noisy.size * scale) >= theta

@@ -1,11 +1,10 @@
 """The CTranslate2 engine: the same models as the Hugging Face engine, converted once to
 CTranslate2's format and decoded by its C++ runtime (int8 matmuls on CPU, float16 on GPU).
 
-On a 2-core CPU with AVX-512 BF16 it is not faster than the Hugging Face engine in bf16
-on real ticket prompts (0.90-1.04x its tokens/s, 1.05-1.21x its tickets/s in two runs:
-benchmarks/engines.py, benchmarks/results/speed_and_engines.md): CTranslate2's fixed cost
-per decoding step outweighs its int8 matmuls for a 135M model. On an AVX2-only CPU, where
-Hugging Face runs float32, it is the fastest engine hrsynth has, and `auto` picks it. A model is converted once per model and
+Where it pays: on an AVX2-only CPU, where Hugging Face runs float32, it is the fastest
+engine hrsynth has and `auto` picks it; with native bf16 its fixed cost per decoding step
+outweighs its int8 matmuls for a 135M model (the numbers: benchmarks/results/
+speed_and_engines.md, from benchmarks/speed/engines.py). A model is converted once per model and
 compute type into the cache (`HRSYNTH_CACHE/ct2/KEY-TYPE`, written to a temporary folder
 and renamed, so concurrent actors never read half a model) and loaded by every actor.
 
@@ -13,8 +12,8 @@ Per-row stopping is the HF engine's: CTranslate2 calls back on every generated t
 a row leaves the batch as soon as its slot is finished (trimming.is_finished).
 
 Threads: one single-threaded decoder per CPU thread of the actor, each decoding its own
-groups of prompts (buckets.py): on this machine two one-thread decoders make 1.3-1.7x the
-tokens of one two-thread decoder, whose per-step overhead does not split across threads.
+groups of prompts (buckets.py): two one-thread decoders make more tokens than one
+two-thread decoder, whose per-step overhead does not split across threads.
 
 Seeds: CTranslate2 draws from one random generator per decoding thread, seeded when that
 thread first samples and never again. So each call decodes on fresh decoders (loading

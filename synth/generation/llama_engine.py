@@ -5,8 +5,7 @@ Why it is here: it runs GGUF files as they are (the embedded SmolLM2 Q4_1: no
 dequantisation, no conversion, no cache), its slots batch continuously, which is what
 `hrsynth serve` needs (a short request does not wait for long ones), and its CUDA wheel
 runs on GPU actors. On the AVX2-only CPU we measured it is not the fastest engine for a
-whole run: 0.58x CTranslate2 int8's tickets/s with the shipped Q4_1 (0.87x with Q8_0),
-benchmarks/results/engines.json; `auto` picks by that table.
+whole run (benchmarks/results/speed_and_engines.md); `auto` picks by that table.
 
 How a call runs: every prompt is its own request to the in-process server, all in flight
 at once; the server's parallel slots decode them with continuous batching (a slot freed

@@ -1,7 +1,7 @@
 """Generation parameters and their named presets.
 
 `thesis` is the Ticket Generator thesis's setting (GPT-J-6B). `default` is the setting
-chosen for the embedded SmolLM2-135M by measurement (benchmarks/prompt_styles.py, see
+chosen for the embedded SmolLM2-135M by measurement (benchmarks/text/prompt_styles.py, see
 benchmarks/results/speed_and_engines.md): a 135M model drifts off topic at temperature 1.0.
 """
 

@@ -8,7 +8,7 @@ hrsynth cv-experiment --corpus ../shared/data/cv_dev/UpdatedResumeDataSet.csv \
   --output out/cv_dev_v2 --epsilons 1 --num-docs 256 --permutations 10 --baseline-epochs 1
 # Slot errors and the TTR diagnosis in ../cv_second.md were computed from
 # out/cv_dev_v2/synthetic_eps1 and out/cv_dev_v2/test.jsonl (numbers only).
-python -m benchmarks.list_slots --synthetic out/cv_dev_v2/synthetic_eps1 \
+python -m benchmarks.text.list_slots --synthetic out/cv_dev_v2/synthetic_eps1 \
   --output benchmarks/results/list_slots.json
-python -m benchmarks.cv_repetition --real out/cv_dev_v2/test.jsonl --synthetic out/cv_dev_v2/synthetic_eps1 \
+python -m benchmarks.cvs.cv_repetition --real out/cv_dev_v2/test.jsonl --synthetic out/cv_dev_v2/synthetic_eps1 \
   --output benchmarks/results/cv_dev_v2/repetition.json

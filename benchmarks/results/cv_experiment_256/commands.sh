@@ -48,7 +48,7 @@ for D in fresh fresh2; do
     --tasks fasttext,classify,intrinsic --output $F/eval_eps1_balanced
 done
 O=out/cv_dev256/eval
-python -m benchmarks.cv_table --experiment out/cv_dev64 \
+python -m benchmarks.cvs.cv_table --experiment out/cv_dev64 \
   --row "synthetic ε=0.1=$O/synthetic_eps0.1" \
   --row "synthetic ε=1=out/cv_dev256_eps1_eval,$O/synthetic_eps1_intrinsic" \
   --row "synthetic ε=10=$O/synthetic_eps10" \

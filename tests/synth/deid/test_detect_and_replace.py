@@ -78,7 +78,7 @@ def test_a_signed_name_is_a_person(presidio, text, name):
 
 
 # One value of each kind the default detectors missed (issue 44's probe and the planted
-# set of benchmarks/deid_planted.py): national ids of the personas' countries, staff and
+# set of benchmarks/deid/deid_planted.py): national ids of the personas' countries, staff and
 # ticket numbers, names in other scripts, house addresses.
 COUNTRY_IDS = [
     ("Hi, my National Insurance number is PS 04 87 64 D, can you check it?", "PS 04 87 64 D"),

