@@ -10,9 +10,11 @@ RESULTS_DIR = ROOT / "benchmarks" / "results"
 DATA_DIR = ROOT / "benchmarks" / "data"
 
 
-def write_results(name: str, doc, indent: int = 1) -> Path:
-    """`doc` as benchmarks/results/NAME (JSON, non-ASCII kept, a final newline)."""
-    path = RESULTS_DIR / name
+def write_results(name: str | Path, doc, indent: int = 1) -> Path:
+    """`doc` as benchmarks/results/NAME, or at NAME when it is a path (a benchmark's
+    --output): JSON, non-ASCII kept, a final newline."""
+    path = Path(name) if "/" in str(name) else RESULTS_DIR / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc, indent=indent, ensure_ascii=False, default=str) + "\n")
     return path
 

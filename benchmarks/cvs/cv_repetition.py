@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
+from benchmarks.report import write_results
 from eval.metrics import type_token_ratio
 
 WORD = re.compile(r"\w[\w+#.'-]*")
@@ -121,8 +122,7 @@ def main(argv=None) -> None:
         f" | {s['repeated_content_share_first_300']} |"
     )
     print("real repeat:", r["words_most_cvs_repeat"], "\nsynthetic:", s["words_most_cvs_repeat"])
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
+    write_results(Path(args.output).resolve(), result)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from benchmarks.report import write_results
+
 MIN_SHARE, MIN_LIFT, TOP = 0.3, 1.8, 12
 WORD = re.compile(r"[a-z][a-z0-9+#.]*[a-z0-9+#]|[a-z]")
 
@@ -61,8 +63,7 @@ def main(argv=None) -> None:
     result = {role: role_words(real, synthetic, role) for role in args.roles.split(",")}
     for role, rows in result.items():
         print(f"{role}: " + ", ".join(f"{w} {a:.0%} -> {b:.0%}" for w, a, b in rows))
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps(result, indent=1))
+    write_results(Path(args.output).resolve(), result)
 
 
 if __name__ == "__main__":

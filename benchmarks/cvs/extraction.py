@@ -45,7 +45,6 @@ def main() -> None:
         cells = "".join(f"{r[k]['precision']:>10.2f} P {r[k]['recall']:.2f} R" for k in keys)
         t = r["total_years"]
         print(f"{name:<34}{cells}{t['exact']:>12.2f} / {t['within_one_year']:.2f}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     write_results(RESULTS.name, results, indent=1)
     print(f"written to {RESULTS}")
 

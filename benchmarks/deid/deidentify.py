@@ -130,7 +130,6 @@ def main(argv=None) -> dict:
         },
     }
     results["wall_s"] = round(time.time() - started, 1)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     write_results(RESULTS.name, results, indent=2)
     print_results(results)
     return results

@@ -141,7 +141,6 @@ def main(argv=None) -> dict:
     for name in args.sets.split(","):
         results["sets"][name] = measure(name, sets[name](), engine, presidio, args.seed)
     results["wall_s_last_run"] = round(time.time() - started, 1)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     write_results(RESULTS.name, results, indent=1)
     print_results(results)
     return results

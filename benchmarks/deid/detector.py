@@ -156,7 +156,6 @@ def main(argv=None) -> dict:
         "sets": measured,
         "wall_s": round(time.time() - started, 1),
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     write_results(RESULTS.name, results, indent=2)
     print_results(args.step, measured)
     return results

@@ -14,7 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
-from benchmarks.report import RESULTS_DIR
+from benchmarks.report import RESULTS_DIR, write_results
 from eval import fasttext_task, metrics
 from eval.testset import load_testset
 from synth.docs import kind
@@ -56,8 +56,8 @@ def main(argv=None):
             f"{name}: {len(rows)} tickets, macro F1 {scores['macro_f1']:.3f}, "
             f"accuracy {scores['accuracy']:.3f}"
         )
-    RESULTS.write_text(
-        json.dumps({"test": args.test, "test_documents": len(gold), "results": results}, indent=1)
+    write_results(
+        RESULTS.name, {"test": args.test, "test_documents": len(gold), "results": results}
     )
 
 

@@ -27,7 +27,7 @@ import json
 import time
 from pathlib import Path
 
-from benchmarks.report import RESULTS_DIR, ROOT
+from benchmarks.report import RESULTS_DIR, ROOT, write_results
 from synth.config.generate import load_config
 from synth.contract import NO_VARIABLES
 from synth.docs import kind as document_kind
@@ -289,27 +289,23 @@ def main(argv=None):
             f"{n['drop']:>9.3f}  {verdict}"
         )
     intrinsic = intrinsic_side_by_side(sets)
-    RESULTS.write_text(
-        json.dumps(
-            {
-                "settings": vars(args),
-                "reference_date": REFERENCE_DATE,
-                "defaults": DEFAULTS,
-                "set_sizes": {
-                    d: {k: len(v) for k, v in s.items()} if isinstance(s, dict) else len(s)
-                    for d, s in sets.items()
-                },
-                "scores": scores,
-                "table": table,
-                "intrinsic": intrinsic,
-                "generation_s": round(generated_s, 1),
-                "wall_s": round(time.time() - started, 1),
-                "samples": {
-                    name: [r["text"] for r in sets[name]["train"][:3]] for name in DEFAULTS
-                },
+    write_results(
+        RESULTS.name,
+        {
+            "settings": vars(args),
+            "reference_date": REFERENCE_DATE,
+            "defaults": DEFAULTS,
+            "set_sizes": {
+                d: {k: len(v) for k, v in s.items()} if isinstance(s, dict) else len(s)
+                for d, s in sets.items()
             },
-            indent=1,
-        )
+            "scores": scores,
+            "table": table,
+            "intrinsic": intrinsic,
+            "generation_s": round(generated_s, 1),
+            "wall_s": round(time.time() - started, 1),
+            "samples": {name: [r["text"] for r in sets[name]["train"][:3]] for name in DEFAULTS},
+        },
     )
     print(f"written to {RESULTS}")
 

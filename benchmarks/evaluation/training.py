@@ -88,7 +88,6 @@ def main(argv=None) -> dict:
         },
         "cells": cells,
     }
-    RESULTS.parent.mkdir(exist_ok=True)
     write_results(RESULTS.name, result, indent=1)
     print(f"written to {RESULTS}")
     return result

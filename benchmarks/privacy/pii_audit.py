@@ -47,7 +47,6 @@ def main(argv=None) -> dict:
         "types_audited": list(DEFAULT_TYPES),
         "seconds_per_document": seconds / max(1, len(rows)),
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     write_results(RESULTS.name, result, indent=1)
     print(json.dumps(result, indent=1))
     for doc_id, type_, context in examples[: args.examples]:

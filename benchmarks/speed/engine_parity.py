@@ -127,7 +127,6 @@ def main(argv=None) -> dict:
                 f"{line:<24}{hf:>22}{other:>22}{c['gap_of_means']:>8.3f}"
                 f"{c['hf_seed_spread']:>8.3f}  {'within' if c['within_spread'] else 'outside'}"
             )
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     write_results(RESULTS.name, result, indent=1)
     return result
 

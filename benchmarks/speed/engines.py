@@ -226,7 +226,6 @@ def main(argv=None) -> dict:
         result["merged_from"] = runs[key].get("date")
         result["matmul_gops"] = {**runs[key].get("matmul_gops", {}), **result["matmul_gops"]}
     runs[key] = result
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     write_results(RESULTS.name, {"runs": runs})
     return result
 

@@ -110,7 +110,6 @@ def main(argv=None) -> dict:
         f"speedup {result['speedup']}×; matmul fp32 {result['matmul_gflops_fp32']} / bf16 "
         f"{result['matmul_gflops_bf16']} GFLOP/s; roofline share {result['roofline_share']}"
     )
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     write_results(RESULTS.name, result, indent=1)
     return result
 

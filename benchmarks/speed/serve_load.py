@@ -112,7 +112,6 @@ def main(argv=None) -> dict:
     previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     runs = previous.get("runs", {"ct2": previous} if "rows" in previous else {})
     runs[args.backend] = result
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     write_results(RESULTS.name, {"runs": runs}, indent=2)
     print(f"{'scenario':<20}{'requests':>9}{'ok':>5}{'429':>5}{'p50 s':>8}{'p95 s':>8}{'max s':>8}")
     for name, r in rows.items():

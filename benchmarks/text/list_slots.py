@@ -15,7 +15,6 @@ one attempt, not a recorded error.
 """
 
 import argparse
-import json
 import random
 import re
 from collections import Counter
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from benchmarks.report import ROOT
+from benchmarks.report import ROOT, write_results
 from synth import DATA_DIR
 from synth.config.generate import load_config
 from synth.generation.backends import build_engine
@@ -109,7 +108,7 @@ def main(argv=None) -> None:
             f"| {label} | {r['max_new_tokens']} | {r['empty_trim_slot']} ({r['empty_trim_slot'] / n:.0%})"
             f" | {r['empty_with_fallback']} ({r['empty_with_fallback'] / n:.0%}) |"
         )
-    Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
+    write_results(Path(args.output).resolve(), result)
 
 
 if __name__ == "__main__":

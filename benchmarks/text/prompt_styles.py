@@ -11,10 +11,9 @@ Writes benchmarks/results/prompt_styles.json.
 """
 
 import argparse
-import json
 import re
 
-from benchmarks.report import RESULTS_DIR
+from benchmarks.report import RESULTS_DIR, write_results
 from eval.metrics import type_token_ratio
 from synth.config.generate import load_config
 from synth.docs import plan_documents
@@ -73,8 +72,8 @@ def main(argv=None):
             {"style": style, "temperature": temperature, **score(docs, drafts, taxonomy)}
         )
         print(results[-1], flush=True)
-    RESULTS.write_text(
-        json.dumps({"rows": len(docs), "model": cfg.generator.model, "results": results}, indent=1)
+    write_results(
+        RESULTS.name, {"rows": len(docs), "model": cfg.generator.model, "results": results}
     )
 
 
