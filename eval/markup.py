@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from synth import ConfigError
+from synth.io.storage import write_text
 
 SPAN = re.compile(r"\[([^\[\]]+)\]\{([A-Za-z_]+)\}")
 
@@ -66,7 +67,7 @@ def jsonl(records: list[dict]) -> str:
 
 def main(argv=None) -> int:
     source = Path((argv or sys.argv[1:])[0])
-    source.with_suffix(".jsonl").write_text(jsonl(parse(source)), encoding="utf-8")
+    write_text(str(source.with_suffix(".jsonl")), jsonl(parse(source)))
     return 0
 
 
