@@ -113,7 +113,7 @@ def backend_for(
 
 def spec_of(gen, threads: int | None = None) -> EngineSpec:
     """The EngineSpec of a config's generator section."""
-    return EngineSpec(gen.model, gen.device, gen.dtype, threads, gen.engine)
+    return EngineSpec(gen.model, gen.device, gen.dtype, threads, getattr(gen, "engine", None))
 
 
 def check_backend(

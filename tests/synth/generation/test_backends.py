@@ -79,6 +79,14 @@ def test_a_served_model_and_an_in_process_backend_do_not_mix(model, backend, mes
         backends.backend_for(model, backend)
 
 
+def test_the_start_line_of_options_without_an_engine_block(echo):
+    """`hrsynth serve` describes its options, which have no `engine:` block (a served
+    model's connection settings)."""
+    options = SimpleNamespace(model="echo-1", backend="echo", device="cpu", dtype="auto")
+    line = backends.start_line(SimpleNamespace(generator=options), 2)
+    assert line.startswith("engine: Echo echo-1, 2 threads, ")
+
+
 def test_a_served_model_picks_its_backend_under_auto():
     assert backends.backend_for("openai:m") == "openai"
     assert backends.start_line(config("auto", "openai:m")) == "engine: served endpoint openai:m"
