@@ -149,11 +149,12 @@ def engine_factory(cfg):
     return partial(_build, backend_for(gen.model, gen.backend, gen.device, gen.dtype), spec_of(gen))
 
 
-def prepare_engine(model: str, backend: str = "auto", endpoint=None, **where) -> None:
+def prepare_engine(
+    model: str, backend: str = "auto", endpoint=None, device: str = "auto", dtype: str = "auto"
+) -> None:
     """Resolve a model on the driver, before Ray starts: a local path or hub id that cannot
     be read, a model CTranslate2 cannot convert, a Hugging Face model given to llama.cpp,
     or an endpoint that does not answer, is one line here."""
-    device, dtype = where.get("device", "auto"), where.get("dtype", "auto")
     chosen = backend_for(model, backend, device, dtype)
     module(chosen).prepare(EngineSpec(model, device, dtype, None, endpoint))
 
@@ -161,7 +162,7 @@ def prepare_engine(model: str, backend: str = "auto", endpoint=None, **where) ->
 def check_engine(cfg) -> None:
     """prepare_engine for the config's generator."""
     gen = cfg.generator
-    prepare_engine(gen.model, gen.backend, gen.engine, device=gen.device, dtype=gen.dtype)
+    prepare_engine(gen.model, gen.backend, gen.engine, gen.device, gen.dtype)
 
 
 def start_line(cfg, threads: int | None = None) -> str:
