@@ -80,7 +80,13 @@ def _write(args, docs, out: str, keys: str | None, settings: dict, fingerprint: 
     run_info = open_output(out, {**settings, "documents": docs.num_rows}, fingerprint)
     shard_of = [i // args.shard_size for i in range(docs.num_rows)]
     sizes = dict(Counter(shard_of))
-    done = finished_shards(out, sizes, DEID_SCHEMA)
+    ids = docs.column("id").to_pylist()
+    done = finished_shards(
+        out,
+        lambda s: ids[s * args.shard_size : (s + 1) * args.shard_size] if s in sizes else None,
+        run_info["run_id"],
+        DEID_SCHEMA,
+    )
     if keys:  # a shard counts as done only with its key (written before it)
         fs, path = filesystem(keys)
         done = {shard for shard in done if exists(fs, join(path, shard_name(shard)))}
@@ -103,6 +109,7 @@ def _write(args, docs, out: str, keys: str | None, settings: dict, fingerprint: 
                 "device": args.device,
                 **{name: getattr(args, name) for name in LLM_OPTIONS},
                 "uses_llm": args.uses_llm(),
+                "run_id": run_info["run_id"],
             },
             out,
             keys,

@@ -74,13 +74,14 @@ def _keep_reference_date(cfg, config_path: str | None, out: str) -> None:
 def _plan(cfg, run_info: dict, out: str):
     """The run's planner (settings checked, data loaded) and the shards not yet written
     (numbers only: the actors plan the documents)."""
-    from synth.docs import planner, shard_count, shard_rows
+    from synth.docs import planner, shard_count, shard_ids
     from synth.io.shards import finished_shards
 
-    run_planner = planner(cfg, run_info["run_id"])
+    run_id = run_info["run_id"]
+    run_planner = planner(cfg, run_id)
     shards = shard_count(cfg.run.num_docs, cfg.run.shard_size)
     done = finished_shards(
-        out, lambda s: shard_rows(cfg.run.num_docs, cfg.run.shard_size, s) if s < shards else None
+        out, lambda s: shard_ids(run_id, cfg.run.num_docs, cfg.run.shard_size, s), run_id
     )
     todo = np.setdiff1d(np.arange(shards, dtype=np.int64), np.fromiter(done, np.int64))
     print(

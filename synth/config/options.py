@@ -15,10 +15,11 @@ from synth import ConfigError
 from synth.checks import check_fields, reject_unknown
 
 
-def option(default=MISSING, help: str = ""):
+def option(default=MISSING, help: str = "", role: str | None = None):
     """A setting: `default` (none: required) and `help` for the CLI. A list setting is a
-    flag given once per item (--train A --train B)."""
-    meta = {"help": help}
+    flag given once per item (--train A --train B). `role`: "input" (a file or folder the
+    job reads) or "output" (one it writes): no output may be an input or hold one."""
+    meta = {"help": help, "role": role}
     if default is MISSING:
         return field(metadata=meta)
     if isinstance(default, (list, dict)):
@@ -82,4 +83,36 @@ def options_from(cls, source):
     check_fields(obj, "", name=flag)
     if hasattr(obj, "check"):
         obj.check()
+    check_inputs_kept(obj)
     return obj
+
+
+def check_inputs_kept(obj) -> None:
+    """Refuse, before any work, an output that is one of the job's inputs or a folder
+    holding one (the user's private tickets overwritten by synthetic ones), or two
+    outputs in one place."""
+    from synth.io.locations import inside
+
+    def places(role):
+        for f in fields(obj):
+            if f.metadata.get("role") == role:
+                value = getattr(obj, f.name)
+                for where in value if isinstance(value, list) else [value]:
+                    if isinstance(where, str) and where:
+                        yield flag(f.name), where
+
+    outputs = list(places("output"))
+    for out_flag, out in outputs:
+        for in_flag, where in places("input"):
+            if inside(where, out):
+                raise ConfigError(
+                    f"{out_flag} {out} would write over {in_flag} {where}, an input of this "
+                    f"job; give {out_flag} another path"
+                )
+    for i, (a_flag, a) in enumerate(outputs):
+        for b_flag, b in outputs[i + 1 :]:
+            if inside(a, b) or inside(b, a):
+                raise ConfigError(
+                    f"{a_flag} {a} and {b_flag} {b} are the same place or one holds the "
+                    "other; give each its own path"
+                )

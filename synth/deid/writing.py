@@ -73,7 +73,7 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
             )
         table = pa.Table.from_pylist(rows[shard], DEID_SCHEMA)
         write_table(
-            shard_path(output, shard), table.replace_schema_metadata(writer_mark("deidentify"))
+            shard_path(output, shard), table.replace_schema_metadata(writer_mark("deidentify", options["run_id"]))
         )
         counts["shard"].append(shard)
         counts["rows"].append(len(rows[shard]))

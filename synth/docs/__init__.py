@@ -80,6 +80,15 @@ def shard_rows(num_docs: int, shard_size: int, shard: int) -> int:
     return max(0, min(shard_size, num_docs - shard * shard_size))
 
 
+def shard_ids(run_id: str, num_docs: int, shard_size: int, shard: int) -> list[str] | None:
+    """The ids of the documents shard `shard` of a run holds (None: the run has no such
+    shard), as the records name them (synth.record)."""
+    first, rows = shard * shard_size, shard_rows(num_docs, shard_size, shard)
+    if rows == 0:
+        return None
+    return [f"{run_id}-{i:08d}" for i in range(first, first + rows)]
+
+
 def shard_streams(seed: int, shard: int, count: int) -> list[np.random.Generator]:
     """`count` independent random streams of one shard (stream k: [seed, k, shard])."""
     return [np.random.default_rng([seed, k, shard]) for k in range(count)]

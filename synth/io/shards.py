@@ -37,11 +37,12 @@ RUN_FILE, MANIFEST, DP_SAMPLES = "_run.json", "_manifest.json", "_dp_samples.par
 DP_PARTS = "_dp_samples"  # each shard's DP rows, written with the shard, joined at the end
 SUMMARY_KEY = b"hrsynth.summary"
 VERSION_KEY = b"hrsynth.contract_version"
-WRITER_KEY = b"hrsynth.writer"  # which job wrote a shard: what lets a rerun delete it
+WRITER_KEY = b"hrsynth.writer"  # which job wrote a shard
+RUN_KEY = b"hrsynth.run_id"  # which run wrote it: only that run's rerun may delete it
 
 
-def writer_mark(job: str) -> dict:
-    return {WRITER_KEY: job.encode()}
+def writer_mark(job: str, run_id: str) -> dict:
+    return {WRITER_KEY: job.encode(), RUN_KEY: run_id.encode()}
 
 
 def shard_name(shard: int) -> str:
@@ -192,45 +193,70 @@ def _writable_folder(folder: str) -> str:
 
 
 def finished_shards(
-    folder, expected_rows: dict[int, int] | Callable[[int], int | None], schema: pa.Schema = SCHEMA
+    folder,
+    planned_ids: Callable[[int], list[str] | None],
+    run_id: str,
+    schema: pa.Schema = SCHEMA,
 ) -> set[int]:
-    """Shards whose file exists, holds exactly the planned number of rows, in `schema`'s
-    types (the output contract's by default). `expected_rows`: {shard: rows}, or a
-    function giving a shard's rows (None: not a shard of this run, left alone), so a
-    run of many shards needs no table of them."""
+    """Shards of this run that are whole: the file holds exactly the ids the plan gives
+    its number, in `schema`'s types (the output contract's by default). `planned_ids`:
+    a shard's ids (None: not a shard of this run, left alone), so a run of many shards
+    needs no table of them.
+
+    A shard is this run's only when its footer names this run (`run_id`; older releases
+    named none) and its ids are the plan's for its number: a shard of another hrsynth run
+    copied in, or a copy of this run's shard 0 placed as shard 1, is refused and left
+    alone, never deleted nor counted. This run's shard in an older contract's types is
+    rewritten, never mixed in."""
     fs, path = filesystem(str(folder))
-    rows_of = expected_rows.get if isinstance(expected_rows, dict) else expected_rows
     done = set()
     for name in _shard_names(fs, path):
         shard = shard_number(name)
-        rows = rows_of(shard)
-        if rows is None:
+        ids = planned_ids(shard)
+        if ids is None:
             continue
         where = join(path, name)
-        try:
-            with fs.open_input_file(where) as f:
-                meta = pq.read_metadata(f)
-            # ours: our footer, or (older releases wrote none) exactly our columns
-            ours = bool({VERSION_KEY, WRITER_KEY} & set(meta.metadata or {})) or (
-                meta.schema.to_arrow_schema().names == schema.names
-            )
-            # an older contract's shard (other types) is rewritten, never mixed in
-            complete = (
-                meta.num_rows == rows and meta.schema.to_arrow_schema().remove_metadata() == schema
-            )
-        except (OSError, pa.ArrowInvalid):
-            ours = complete = False  # unreadable: our writes are atomic, so not ours
-        if complete:
-            done.add(shard)
-        elif ours:
-            fs.delete_file(where)  # ours, planned differently: regenerate, never mix
-        else:
+        problem = _not_ours(fs, where, ids, run_id, schema)
+        if problem:
             raise ConfigError(
-                f"--output {folder}: {name} was not written by this job (no hrsynth footer) "
-                "and does not match the plan; it is left alone: move it out of the folder "
-                "or use a new --output"
+                f"--output {folder}: {name} {problem}; it is left alone: move it out of the "
+                "folder or use a new --output"
             )
+        with fs.open_input_file(where) as f:
+            written = pq.read_schema(f).remove_metadata()
+        if written == schema:
+            done.add(shard)
+        else:
+            fs.delete_file(where)  # this run's rows in an older contract: rewritten
     return done
+
+
+def _not_ours(fs, where: str, ids: list[str], run_id: str, schema: pa.Schema) -> str | None:
+    """Why the shard at `where` is not this run's shard of `ids`, or None when it is."""
+    try:
+        with fs.open_input_file(where) as f:
+            parquet = pq.ParquetFile(f)
+            footer = parquet.schema_arrow.metadata or {}
+            names = parquet.schema_arrow.names
+            written = parquet.read(columns=["id"]).column("id").to_pylist() if "id" in names else None
+    except (OSError, pa.ArrowInvalid, pa.ArrowTypeError):
+        written, footer, names = None, {}, []  # unreadable: our writes are atomic
+    marked = bool({VERSION_KEY, WRITER_KEY} & set(footer))
+    if not marked and names != schema.names:
+        return "was not written by this job (no hrsynth footer) and does not match the plan"
+    run = footer.get(RUN_KEY)
+    if run is not None and run.decode(errors="replace") != run_id:
+        job = footer.get(WRITER_KEY, b"an hrsynth job").decode(errors="replace")
+        return (
+            f"was written by another hrsynth run ({job}, run "
+            f"{run.decode(errors='replace')[:40]}), not this one ({run_id})"
+        )
+    if written is None or sorted(map(str, written)) != sorted(ids):
+        return (
+            f"does not hold the documents this run plans for it ({len(ids)} ids "
+            f"{ids[0] if ids else ''}…): a copy of another shard or of another run's"
+        )
+    return None
 
 
 def shard_summary(table: pa.Table) -> dict:
@@ -265,10 +291,18 @@ def write_shard(folder, shard: int, rows: pa.Table | list[dict], extra: dict | N
     summary = shard_summary(table) | (extra or {})
     table = table.replace_schema_metadata(
         {SUMMARY_KEY: json.dumps(summary).encode(), VERSION_KEY: str(CONTRACT_VERSION).encode()}
-        | writer_mark("generate")
+        | writer_mark("generate", _run_of(table))
     )
     write_table(shard_path(folder, shard), table)
     return summary
+
+
+def _run_of(table: pa.Table) -> str:
+    """The run the rows belong to (every row of a shard carries it)."""
+    runs = set(table["run_id"].to_pylist())
+    if len(runs) > 1:
+        raise ValueError(f"a shard holds the rows of one run, not {sorted(runs)[:3]}")
+    return runs.pop() if runs else ""
 
 
 def write_dp_part(folder, shard: int, samples) -> None:

@@ -13,6 +13,7 @@ from synth.config.options import add_options, options_from
 
 FIT = ["--data", "d.csv", "--schema", "s.yaml", "--output", "m.json"]
 EVALUATE = ["--train", "t", "--test", "x.jsonl", "--output", "o"]
+EVOLVE = ["evolve", "--texts", "t.jsonl", "--profile", "p.json", "--epsilon", "1"]
 PROBES = [
     (["fit", *FIT, "--epsilon", "inf"], "--epsilon must be a number in (0, 10000]"),
     (["fit", *FIT, "--epsilon", "1e308"], "--epsilon must be a number in (0, 10000]"),
@@ -31,6 +32,27 @@ PROBES = [
         ["cv-experiment", "--corpus", "c.csv", "--output", "o", "--test-share", "1.5"],
         "--test-share must be in (0, 1)",
     ),
+    # No job writes over what it reads (the user's private tickets, above all).
+    (
+        [*EVOLVE, "--output", "e.json", "--population", "t.jsonl"],
+        "--population t.jsonl would write over --texts t.jsonl, an input of this job",
+    ),
+    (
+        [*EVOLVE, "--output", "./p.json"],
+        "--output ./p.json would write over --profile p.json, an input of this job",
+    ),
+    ([*EVOLVE, "--output", "e.json", "--population", "e.json"], "are the same place"),
+    (["fit", *FIT[:4], "--output", "d.csv", "--epsilon", "1"], "--output d.csv would write over"),
+    (
+        ["profile", "--texts", "t.jsonl", "--epsilon", "1", "--output", "t.jsonl"],
+        "--output t.jsonl would write over --texts",
+    ),
+    (["evaluate", *EVALUATE[:4], "--output", "t"], "--output t would write over --train t"),
+    (
+        ["generate", "--config", "o/my.yaml", "--output", "o"],
+        "--output o would write over --config o/my.yaml",
+    ),
+    (["push", "--output", "o", "--repo-id", "a/b", "--to-folder", "o"], "same place"),
 ]
 
 

@@ -4,7 +4,7 @@ import pytest
 from synth import ConfigError
 from synth.config.generate import load_config
 from synth.contract import to_table
-from synth.docs import check_row
+from synth.docs import check_row, shard_ids
 from synth.generation.hf_engine import resolve_model
 from synth.io.shards import (
     finished_shards,
@@ -75,11 +75,12 @@ def row(i, text="Hello Paris.", **kw):
 def test_resume_skips_finished_shards_and_refuses_other_configs(tmp_path):
     run = open_output(tmp_path, {"seed": 1}, "f1")
     write_shard(tmp_path, 0, [row(0), row(1)])
-    assert finished_shards(tmp_path, {0: 2, 1: 2, 2: 1}) == {0}
+    plan = lambda s: shard_ids("r", 5, 2, s)  # noqa: E731
+    assert finished_shards(tmp_path, plan, "r") == {0}
     # our writes are atomic: an unreadable shard is not ours, and is named, never deleted
     (tmp_path / "part-00001.parquet").write_bytes(b"torn")
     with pytest.raises(ConfigError, match="part-00001.parquet was not written by this job"):
-        finished_shards(tmp_path, {0: 2, 1: 2, 2: 1})
+        finished_shards(tmp_path, plan, "r")
     assert (tmp_path / "part-00001.parquet").read_bytes() == b"torn"
     (tmp_path / "part-00001.parquet").unlink()
     assert open_output(tmp_path, {"seed": 1}, "f1")["run_id"] == run["run_id"]

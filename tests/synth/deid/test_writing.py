@@ -24,7 +24,7 @@ def test_a_failed_document_is_written_without_text_and_its_error_quotes_nothing(
             "shard": [0, 0],
         }
     )
-    options = {"method": "tag", "seed": 0, "country": "US"}
+    options = {"method": "tag", "seed": 0, "country": "US", "run_id": "r"}
     write_deidentified(block, ([FailsOnSecrets()], None), options, str(tmp_path), None)
     rows = pq.read_table(tmp_path).sort_by("id").to_pylist()
     assert rows[0]["text"] == "a plain question" and rows[0]["error"] is None

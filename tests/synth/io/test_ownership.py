@@ -13,6 +13,7 @@ import pytest
 
 from synth import ConfigError
 from synth.contract import SCHEMA
+from synth.docs import shard_ids
 from synth.io.lock import LOCK, output_lock
 from synth.io.shards import RUN_FILE, finished_shards, open_output, read_run
 
@@ -32,22 +33,63 @@ def test_a_folder_with_a_foreign_shard_and_no_run_record_is_refused(tmp_path):
     assert part.read_bytes() == before and not (tmp_path / "out" / RUN_FILE).exists()
 
 
+def plan(shard):
+    """This run's plan: shards 0 and 1 of three documents each, run 'r'."""
+    return shard_ids("r", 6, 3, shard)
+
+
+def ours(out, shard, run_id="r", ids=None, writer=b"generate", schema=SCHEMA):
+    """A shard as a job writes it: the planned ids, the footer naming the run."""
+    ids = ids or plan(shard)
+    table = pa.table(
+        {n: pa.nulls(len(ids), schema.field(n).type) for n in schema.names}
+    ).set_column(schema.names.index("id"), "id", pa.array(ids, pa.string()))
+    footer = {b"hrsynth.writer": writer} | ({b"hrsynth.run_id": run_id.encode()} if run_id else {})
+    path = out / f"part-{shard:05d}.parquet"
+    pq.write_table(table.replace_schema_metadata(footer), path)
+    return path
+
+
 def test_a_foreign_shard_beside_our_run_record_is_refused_not_deleted(tmp_path):
     out = tmp_path / "out"
     open_output(str(out), {"seed": 0}, "f" * 64)
     part = foreign_part(out, "part-00000.parquet")
     with pytest.raises(ConfigError, match=r"part-00000.parquet was not written by this job"):
-        finished_shards(str(out), {0: 3}, SCHEMA)
+        finished_shards(str(out), plan, "r")
     assert part.is_file()
 
 
-def test_our_own_shard_planned_otherwise_is_rewritten(tmp_path):
-    out = tmp_path / "out"
-    out.mkdir()
-    mine = SCHEMA.empty_table().replace_schema_metadata({b"hrsynth.writer": b"generate"})
-    pq.write_table(mine, out / "part-00000.parquet")
-    assert finished_shards(str(out), {0: 3}) == set()
-    assert not (out / "part-00000.parquet").exists()
+def test_this_runs_shard_with_the_planned_ids_is_finished(tmp_path):
+    ours(tmp_path, 0)
+    ours(tmp_path, 1, run_id=None)  # an older release named no run in its footer
+    assert finished_shards(str(tmp_path), plan, "r") == {0, 1}
+
+
+@pytest.mark.parametrize("writer", [b"generate", b"deidentify"])
+def test_a_shard_of_another_hrsynth_run_is_refused_and_kept(tmp_path, writer):
+    """A deidentify shard copied in, or the demo's shard (another fingerprint)."""
+    ours(tmp_path, 0)
+    other = ours(tmp_path, 1, run_id="demo12345678", writer=writer)
+    before = other.read_bytes()
+    with pytest.raises(ConfigError, match=r"part-00001.parquet was written by another hrsynth run"):
+        finished_shards(str(tmp_path), plan, "r")
+    assert other.read_bytes() == before
+
+
+def test_a_copy_of_shard_0_placed_as_shard_1_is_refused_not_counted(tmp_path):
+    shard0 = ours(tmp_path, 0)
+    copy = tmp_path / "part-00001.parquet"
+    copy.write_bytes(shard0.read_bytes())
+    with pytest.raises(ConfigError, match=r"part-00001.parquet does not hold the documents this run"):
+        finished_shards(str(tmp_path), plan, "r")
+    assert copy.read_bytes() == shard0.read_bytes()
+
+
+def test_a_shard_of_this_run_in_older_types_is_rewritten(tmp_path):
+    older = pa.schema([f if f.name != "seed" else pa.field("seed", pa.int32()) for f in SCHEMA])
+    path = ours(tmp_path, 0, schema=older)
+    assert finished_shards(str(tmp_path), plan, "r") == set()
+    assert not path.exists()
 
 
 @pytest.mark.parametrize("content", ["", "{not json", '{"fingerprint": "x"}', "[1, 2]"])
