@@ -75,7 +75,7 @@ def row(i, text="Hello Paris.", **kw):
 def test_resume_skips_finished_shards_and_refuses_other_configs(tmp_path):
     run = open_output(tmp_path, {"seed": 1}, "f1")
     write_shard(tmp_path, 0, [row(0), row(1)])
-    plan = lambda s: shard_ids("r", 5, 2, s)  # noqa: E731
+    plan = lambda s: shard_ids("r", 5, 2, s)
     assert finished_shards(tmp_path, plan, "r") == {0}
     # our writes are atomic: an unreadable shard is not ours, and is named, never deleted
     (tmp_path / "part-00001.parquet").write_bytes(b"torn")
