@@ -46,6 +46,10 @@ def run(options) -> dict:
     from synth.io.lock import output_lock
 
     started = time.time()
+    if args.key_output:
+        from synth.deid.writing import check_key_folder
+
+        check_key_folder(resolved(args.key_output))
     docs = read_documents(
         args.input, args.text_field, args.id_field, args.label_field, args.encoding, args.keep_ids
     )

@@ -5,6 +5,7 @@ first, so a shard that exists always has its key."""
 from collections import defaultdict
 
 import pyarrow as pa
+import pyarrow.fs as pafs
 
 from synth.deid.corpus import DEID_SCHEMA, KEY_SCHEMA
 from synth.deid.detectors import make_detectors
@@ -14,6 +15,38 @@ from synth.io.shards import shard_path, writer_mark
 from synth.io.storage import write_table
 
 ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
+
+
+def check_key_folder(key_output: str) -> None:
+    """Refuse, before any work, a --key-output that already holds anything but a key of
+    this job (its shards, its lock): the key's folder is made owner-only and the key
+    written among whatever is there, so $HOME or a folder of the user's files is never
+    taken for one."""
+    import re
+
+    import pyarrow.parquet as pq
+
+    from synth import ConfigError
+    from synth.io.storage import filesystem, join
+
+    fs, path = filesystem(key_output)
+    entries = fs.get_file_info(pafs.FileSelector(path, allow_not_found=True))
+    for entry in entries:
+        name = entry.base_name
+        if name == "_lock.json" or name.startswith(".") and ".tmp" in name:
+            continue
+        ours = entry.type == pafs.FileType.File and re.fullmatch(r"part-\d{5}\.parquet", name)
+        if ours:
+            try:
+                with fs.open_input_file(join(path, name)) as f:
+                    ours = pq.read_schema(f).remove_metadata() == KEY_SCHEMA
+            except (OSError, pa.ArrowInvalid):
+                ours = False
+        if not ours:
+            raise ConfigError(
+                f"--key-output {key_output} holds {name}, which is not a de-identification "
+                "key; give an empty folder or one a previous run wrote its key into"
+            )
 
 
 def make_tools(options: dict) -> tuple[list, LlmTask | None]:
@@ -73,7 +106,8 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
             )
         table = pa.Table.from_pylist(rows[shard], DEID_SCHEMA)
         write_table(
-            shard_path(output, shard), table.replace_schema_metadata(writer_mark("deidentify", options["run_id"]))
+            shard_path(output, shard),
+            table.replace_schema_metadata(writer_mark("deidentify", options["run_id"])),
         )
         counts["shard"].append(shard)
         counts["rows"].append(len(rows[shard]))

@@ -238,7 +238,9 @@ def _not_ours(fs, where: str, ids: list[str], run_id: str, schema: pa.Schema) ->
             parquet = pq.ParquetFile(f)
             footer = parquet.schema_arrow.metadata or {}
             names = parquet.schema_arrow.names
-            written = parquet.read(columns=["id"]).column("id").to_pylist() if "id" in names else None
+            written = (
+                parquet.read(columns=["id"]).column("id").to_pylist() if "id" in names else None
+            )
     except (OSError, pa.ArrowInvalid, pa.ArrowTypeError):
         written, footer, names = None, {}, []  # unreadable: our writes are atomic
     marked = bool({VERSION_KEY, WRITER_KEY} & set(footer))

@@ -183,3 +183,20 @@ def test_parquet_files_whose_text_types_differ_name_the_file(tmp_path):
     pq.write_table(pa.table({"text": [3]}), tmp_path / "b.parquet")
     with pytest.raises(ConfigError, match=r"b.parquet: row 1: field 'text' is a number"):
         read_documents(str(tmp_path))
+
+
+def test_a_key_folder_holding_the_users_files_is_refused_untouched(tmp_path, capsys):
+    """--key-output $HOME: the folder's mode would become 0700, the key among its files."""
+    (tmp_path / "in.jsonl").write_text('{"text": "Hi, I am Paul Smith"}\n')
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)
+    home.chmod(0o755)
+    (home / ".bashrc").write_text("export X=1\n")
+    (home / "part-00000.parquet").write_bytes(b"a file of the user's, not a key")
+    before = sorted((p, p.stat().st_mode) for p in tmp_path.rglob("*"))
+    argv = ["--input", str(tmp_path / "in.jsonl"), "--output", str(tmp_path / "out")]
+    code = deidentify.main([*argv, "--key-output", str(home)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err, err
+    assert f"--key-output {home} holds " in err and "not a de-identification key" in err
+    assert sorted((p, p.stat().st_mode) for p in tmp_path.rglob("*")) == before

@@ -80,7 +80,9 @@ def test_a_copy_of_shard_0_placed_as_shard_1_is_refused_not_counted(tmp_path):
     shard0 = ours(tmp_path, 0)
     copy = tmp_path / "part-00001.parquet"
     copy.write_bytes(shard0.read_bytes())
-    with pytest.raises(ConfigError, match=r"part-00001.parquet does not hold the documents this run"):
+    with pytest.raises(
+        ConfigError, match=r"part-00001.parquet does not hold the documents this run"
+    ):
         finished_shards(str(tmp_path), plan, "r")
     assert copy.read_bytes() == shard0.read_bytes()
 
