@@ -82,6 +82,9 @@ def test_a_signed_name_is_a_person(presidio, text, name):
 # ticket numbers, names in other scripts, house addresses.
 COUNTRY_IDS = [
     ("Hi, my National Insurance number is PS 04 87 64 D, can you check it?", "PS 04 87 64 D"),
+    # a prefix HMRC never issues (QQ: its examples' own) is still someone's number as written
+    ("My NI number is QQ 12 34 56 C, thanks.", "QQ 12 34 56 C"),
+    ("NINO: qq123456c", "qq123456c"),
     ("Hello, my Steuer-ID is 30 186 075 496, the payslip shows another.", "30 186 075 496"),
     ("My Sozialversicherungsnummer is 13 111052 B 173; the insurer asks.", "13 111052 B 173"),
     ("Please add my fiscal code SNSMCL74D57B499Z to the claim.", "SNSMCL74D57B499Z"),
