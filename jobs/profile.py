@@ -52,6 +52,23 @@ def taxonomy_labels(labels: list, label_map: str | None) -> list[str] | None:
     return [known.get(label, label) for label in labels]
 
 
+def check_variable_names(written: list, field: str) -> None:
+    """Refuse variable names no taxonomy label has: each would count every ticket as
+    leaving the real variable out, and generate would drop it almost always."""
+    from synth.docs.tickets.taxonomy import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    known = {v for sub in taxonomy.values() for v in sub.variables}
+    unknown = sorted({name for names in written if names for name in names} - known)
+    if unknown:
+        shown = ", ".join(repr(x) for x in unknown[:3])
+        raise ConfigError(
+            f"--variables-field {field}: {len(unknown)} variable names are not the "
+            f"taxonomy's ({shown}{', …' if len(unknown) > 3 else ''}); name them as the "
+            f"taxonomy does: {', '.join(sorted(known))}"
+        )
+
+
 def read_tickets(args) -> list:
     """The private tickets as the profile reads them (synth.style.features.Ticket): text,
     taxonomy label when labelled, the variables written when --variables-field is set."""
@@ -73,6 +90,8 @@ def read_tickets(args) -> list:
             "depends on its label; label the tickets (--label-field) or drop the option"
         )
     written = documents.get("variables") or [None] * len(documents["text"])
+    if args.variables_field:
+        check_variable_names(written, args.variables_field)
     return [
         Ticket(
             text,

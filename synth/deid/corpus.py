@@ -197,7 +197,7 @@ def _records(path: Path, encoding: str):
         if path.suffix == ".csv":
             yield from _csv_records(path, encoding)
             return
-        text = path.read_bytes().decode(encoding)
+        text = path.read_bytes().decode(without_bom(encoding))
         if path.suffix == ".json":
             rows = json.loads(text) if text.strip() else []
             if not isinstance(rows, list):
@@ -219,6 +219,15 @@ def _records(path: Path, encoding: str):
         if not isinstance(row, dict):
             raise ConfigError(f"--input {path}: {where}: expected an object with a text field")
         yield where, row
+
+
+def without_bom(encoding: str) -> str:
+    """UTF-8 read as `utf-8-sig`: a byte-order mark (Excel writes one) is dropped, not
+    kept in the first header, where it would hide an id column (the documents silently
+    numbered by position) or a text column (refused under an invisible name)."""
+    import codecs
+
+    return "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
 
 
 def _parquet_records(path: Path):
@@ -256,7 +265,7 @@ def _csv_records(path: Path, encoding: str):
 
     csv.field_size_limit(1 << 30)  # a document may be long; the default is 128 KiB
     try:
-        with path.open(encoding=encoding, newline="") as f:
+        with path.open(encoding=without_bom(encoding), newline="") as f:
             reader = csv.reader(f)
             header = next(reader, [])
             for row in reader:

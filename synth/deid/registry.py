@@ -54,7 +54,12 @@ def default_detector() -> dict | None:
         entry = json.loads(pointer.read_text())
     except (OSError, ValueError):
         entry = None
-    if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
+    if not (
+        isinstance(entry, dict)
+        and isinstance(entry.get("path"), str)
+        and "\0" not in entry["path"]
+        and isinstance(entry.get("version", ""), str)
+    ):
         raise ConfigError(
             f"{pointer} is damaged (not the registry's pointer); rerun `hrsynth detector "
             f"build`, or delete it to de-identify with presidio alone"
@@ -75,4 +80,13 @@ def read_card(model_dir: str | Path) -> dict:
             f"{model_dir}: not a built hrsynth detector (no {CARD_FILE}); "
             "`hrsynth detector build` makes one"
         )
-    return json.loads(path.read_text())
+    try:
+        card = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        card = None
+    if not (isinstance(card, dict) and isinstance(card.get("version"), str) and card["version"]):
+        raise ConfigError(
+            f"{path} is damaged (not the card `hrsynth detector build` writes); build the "
+            "detector again"
+        )
+    return card

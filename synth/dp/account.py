@@ -10,6 +10,7 @@ one dataset line fed by one private source, and adding up everything it fitted i
 conservative reading when that source changes.
 """
 
+import math
 import time
 
 from synth import ConfigError
@@ -29,7 +30,26 @@ def read_account(root: str) -> dict:
     )
     if not isinstance(account.get("entries"), list) or "spent" not in account:
         raise ConfigError(f"{path} is damaged (no spent or entries); restore it from a backup")
+    spent, entries = account["spent"], account["entries"]
+    epsilons = [e.get("epsilon") if isinstance(e, dict) else None for e in entries]
+    if not all(_amount(x) for x in [spent, *epsilons]) or not math.isclose(
+        spent, math.fsum(epsilons), rel_tol=1e-9, abs_tol=1e-12
+    ):
+        raise ConfigError(
+            f"{path} is damaged (spent must be a number ≥ 0 that equals the sum of its "
+            "entries' epsilon); restore it from a backup: it is the record of the ε spent"
+        )
     return account
+
+
+def _amount(value) -> bool:
+    """An ε the account can hold: a finite number ≥ 0 (not a boolean)."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value >= 0
+    )
 
 
 def check(account: dict, epsilon: float, total_budget: float | None) -> None:

@@ -50,7 +50,7 @@ def output_lock(folder: str, job: str):
                 raise ConfigError(
                     f"--output {folder} is being written by {holder['job']} (pid "
                     f"{holder['pid']} on {holder['host']}, since "
-                    f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(holder['since']))}); "
+                    f"{_when(holder['since'])}); "
                     f"wait for it to end or use another --output (if no such run is alive, "
                     f"delete {lock})"
                 ) from None
@@ -68,6 +68,13 @@ def output_lock(folder: str, job: str):
         _remove_if_empty(path, created)
 
 
+def _when(since: float) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(since))
+    except (OverflowError, OSError, ValueError):
+        return f"time {since!r}"
+
+
 def _remove_if_empty(path: str, created: bool) -> None:
     """A folder the lock created and nothing filled (a run refused before any work) is
     removed: a refusal leaves no trace."""
@@ -79,19 +86,40 @@ def _remove_if_empty(path: str, created: bool) -> None:
 
 
 def _holder(lock: str, folder: str) -> dict:
+    """The lock's holder as a job writes it (host, pid, job, since); one line naming the
+    file when it is something else (a list, a pid that is not a number, a folder)."""
     try:
         with open(lock) as f:
             holder = json.load(f)
-        return {k: holder[k] for k in ("host", "pid", "job", "since")}
     except FileNotFoundError:
         return {"host": "", "pid": -1, "job": "", "since": 0}  # released meanwhile
-    except (OSError, ValueError, KeyError, TypeError):
+    except IsADirectoryError:
+        raise ConfigError(_damaged(lock, "is a folder")) from None
+    except (OSError, ValueError):
         # written by os.open then json.dump: empty only for an instant, or after a crash
         if time.time() - os.path.getmtime(lock) > 5:
             return {"host": socket.gethostname(), "pid": -1, "job": "?", "since": 0}
         raise ConfigError(
             f"--output {folder} is being locked by another run right now; retry in a moment"
         ) from None
+    types = {"host": str, "pid": int, "job": str, "since": (int, float)}
+    if (
+        not isinstance(holder, dict)
+        or any(
+            not isinstance(holder.get(k), t) or isinstance(holder.get(k), bool)
+            for k, t in types.items()
+        )
+        or holder["pid"] <= 0
+    ):
+        raise ConfigError(_damaged(lock, "is not the lock a job writes (host, pid, job, since)"))
+    return {k: holder[k] for k in types}
+
+
+def _damaged(lock: str, what: str) -> str:
+    return (
+        f"{lock} {what}; no job can tell whether a run holds it: if none is writing "
+        "there, delete it"
+    )
 
 
 def _gone(holder: dict) -> bool:
@@ -104,8 +132,8 @@ def _gone(holder: dict) -> bool:
         os.kill(holder["pid"], 0)
     except ProcessLookupError:
         return True
-    except PermissionError:
-        return False
+    except (PermissionError, OverflowError, ValueError):
+        return False  # not ours to probe (a pid past the system's range is not gone)
     return False
 
 

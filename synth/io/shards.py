@@ -115,7 +115,12 @@ def read_run(folder) -> dict | None:
         return None
     try:
         run = read_json(fs, run_file)
-        if isinstance(run, dict) and {"fingerprint", "run_id", "config"} <= run.keys():
+        kinds = {"fingerprint": str, "run_id": str, "config": dict}
+        if (
+            isinstance(run, dict)
+            and all(isinstance(run.get(k), t) for k, t in kinds.items())
+            and type(run.get("resumed", 0)) is int
+        ):
             return run
     except (OSError, ValueError):
         pass

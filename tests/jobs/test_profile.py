@@ -79,6 +79,11 @@ def test_unlabelled_tickets_give_no_label_mix(tmp_path):
             ["--variables-field", "vars"],
             "field 'vars' is a number; give a list of variable names",
         ),
+        (
+            [{"text": TEXTS[0], "label": "Complaint_Complaint", "vars": ["who", "complaint"]}],
+            ["--variables-field", "vars"],
+            "--variables-field vars: 1 variable names are not the taxonomy's ('who')",
+        ),
     ],
 )
 def test_bad_input_is_one_line_before_any_work(tmp_path, capsys, rows, extra, message):

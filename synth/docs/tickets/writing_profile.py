@@ -31,12 +31,67 @@ class ProfileSettings:
 
 
 def check_profile(doc, where: str) -> dict:
+    """`doc` if it is a profile generate can use: its format, then its fields' types and
+    each histogram read the way `settings` reads them (a hand-edited or truncated profile
+    is one line naming the file, never a trace from deep inside generate)."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ConfigError(
             f"{where} is not a writing profile ('format: {FORMAT}'); write one with "
             "`hrsynth profile --texts … --epsilon … --output …`"
         )
+    problem = _shape_problem(doc)
+    if problem is None:
+        try:
+            settings(doc, {"length": {"mean": 40.0, "sd": 20.0}}, list(_labels(doc)))
+        except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError) as e:
+            problem = f"cannot be read ({type(e).__name__}: {str(e)[:60]})"
+    if problem:
+        raise ConfigError(f"{where} is damaged: {problem}; write it again with `hrsynth profile`")
     return doc
+
+
+def _shape_problem(doc: dict) -> str | None:
+    """What is wrong with the fields every profile has, or None."""
+    number = (int, float)
+    for key, kind in {
+        "epsilon": number,
+        "tickets": int,
+        "ledger": dict,
+        "histograms": dict,
+    }.items():
+        if not isinstance(doc.get(key), kind) or isinstance(doc.get(key), bool):
+            return f"'{key}' is missing or not a {kind.__name__ if isinstance(kind, type) else 'number'}"
+    if not isinstance(doc.get("private"), bool):
+        return "'private' is missing or not true/false"
+    if not isinstance(doc.get("evolution") or {}, dict):
+        return "'evolution' is not an object"
+    for name, hist in doc["histograms"].items():
+        if not isinstance(hist, dict) or not isinstance(hist.get("categories"), list):
+            return f"histogram '{name}' has no list of categories"
+        n = len(hist["categories"])
+        if not all(isinstance(c, str) for c in hist["categories"]):
+            return f"histogram '{name}' has a category that is not text"
+        for field in ("distribution", "prior"):
+            values = hist.get(field)
+            if not (
+                isinstance(values, list)
+                and len(values) == n
+                and all(
+                    isinstance(v, number)
+                    and not isinstance(v, bool)
+                    and math.isfinite(v)
+                    and v >= 0
+                    for v in values
+                )
+            ):
+                return f"histogram '{name}' {field} is not {n} numbers ≥ 0"
+    return None
+
+
+def _labels(doc: dict) -> set[str]:
+    """The labels the profile's length histogram names ('label|bucket')."""
+    cats = doc["histograms"].get("length", {}).get("categories", [])
+    return {c.split("|")[0] for c in cats if "|" in c}
 
 
 def load_profile(path: str, where: str) -> dict:
@@ -48,7 +103,7 @@ def load_profile(path: str, where: str) -> dict:
         raise ConfigError(f"{where}: no such file; write it with `hrsynth profile`")
     try:
         doc = read_json(fs, inside)
-    except ValueError:
+    except (OSError, ValueError):  # a folder, unreadable, not UTF-8 or not JSON
         doc = None
     return check_profile(doc, where)
 
@@ -161,10 +216,14 @@ def settings(
     base = {**Traits().to_dict(), **traits}
     new = dict(base)
     new["greeting"] = _scaled(
-        base["greeting"], shares(profile, "greeting")["yes"], prior_shares(profile, "greeting")["yes"]
+        base["greeting"],
+        shares(profile, "greeting")["yes"],
+        prior_shares(profile, "greeting")["yes"],
     )
     closed = 1 - shares(profile, "closing")["none"]
-    new["sign_off"] = _scaled(base["sign_off"], closed, 1 - prior_shares(profile, "closing")["none"])
+    new["sign_off"] = _scaled(
+        base["sign_off"], closed, 1 - prior_shares(profile, "closing")["none"]
+    )
     for name in ("lower_case", "no_final_punctuation"):
         new[name] = _added(shares(profile, name)["yes"], prior_shares(profile, name)["yes"])
     register = shares(profile, "register")
@@ -194,7 +253,11 @@ def settings(
             "ledger": profile["ledger"],
         }
         | (
-            {"evolution": {k: v for k, v in profile["evolution"].items() if k != "template_weights"}}
+            {
+                "evolution": {
+                    k: v for k, v in profile["evolution"].items() if k != "template_weights"
+                }
+            }
             if profile.get("evolution")
             else {}
         ),

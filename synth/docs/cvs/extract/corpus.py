@@ -55,7 +55,7 @@ def read_corpus(path: str | Path, dedupe: bool = True) -> list[CV]:
     path = Path(path)
     try:
         if path.suffix.lower() in (".jsonl", ".json"):
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            lines = path.read_text(encoding="utf-8-sig", errors="replace").splitlines()
             frame = pd.DataFrame([json.loads(line) for line in lines if line.strip()])
         else:
             frame = pd.read_csv(path, encoding_errors="replace")
