@@ -11,6 +11,7 @@ import importlib.util
 import os
 import shutil
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import torch
@@ -50,12 +51,14 @@ def resolve_model(ref: str) -> ModelSource:
         return ModelSource(spec.submodule_search_locations[0], EMBEDDED_FILE)
     path = Path(ref).expanduser()
     if path.is_file() and path.suffix == ".gguf":
+        check_gguf(str(path), path.stat().st_size, path.stat().st_mtime_ns)
         return ModelSource(str(path.parent), path.name)
     if path.is_dir():
         if (path / "config.json").exists():
             return ModelSource(str(path))
         ggufs = sorted(path.glob("*.gguf"))
         if ggufs:
+            check_gguf(str(ggufs[0]), ggufs[0].stat().st_size, ggufs[0].stat().st_mtime_ns)
             return ModelSource(str(path), ggufs[0].name)
         raise ConfigError(
             f"model folder {ref} has no config.json or .gguf file; "
@@ -64,6 +67,39 @@ def resolve_model(ref: str) -> ModelSource:
     if ref.startswith((".", "/", "~")) or ref.endswith(".gguf"):
         raise ConfigError(f"model path {ref} does not exist; fix 'model' or --model")
     return ModelSource(_hub_id(ref))
+
+
+@lru_cache(maxsize=16)
+def check_gguf(path: str, size: int, mtime_ns: int) -> None:
+    """Refuse, on the driver, a .gguf that is no whole GGUF file (truncated by a download,
+    a text file so named): its magic, its header and tensor table, and every tensor's
+    bytes inside the file. Otherwise Ray starts and an actor's loader fails minutes later
+    in a long trace. Cached per file version (`size`, `mtime_ns`)."""
+    import gguf
+
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if head != b"GGUF":
+        raise ConfigError(
+            f"model {path} is not a GGUF file (it begins with {head!r}, not b'GGUF'); point "
+            "'model' at a .gguf model file"
+        )
+    try:
+        reader = gguf.GGUFReader(path)
+        tensors = reader.tensors
+    except Exception as e:  # noqa: BLE001 (any parse failure means a damaged file)
+        reason = f"{type(e).__name__}"
+    else:
+        end = max((t.data_offset + t.n_bytes for t in tensors), default=0)
+        if not tensors:
+            reason = "no tensors"
+        elif end > size:
+            reason = f"its tensors need {end:,} bytes, the file has {size:,}"
+        else:
+            return
+    raise ConfigError(
+        f"model {path} is a damaged or truncated GGUF file ({reason}); download or copy it again"
+    )
 
 
 def _hub_id(ref: str) -> str:

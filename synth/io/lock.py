@@ -34,11 +34,16 @@ def output_lock(folder: str, job: str):
         yield
         return
     created = not os.path.isdir(path)
-    os.makedirs(path, exist_ok=True)
     lock = os.path.join(path, LOCK)
     me = {"host": socket.gethostname(), "pid": os.getpid(), "job": job, "since": time.time()}
+    if os.path.isfile(path):
+        raise ConfigError(
+            f"--output {folder} is a file; give a folder (shards and a manifest are written "
+            "into it)"
+        )
     while True:
         try:
+            os.makedirs(path, exist_ok=True)
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
             break
         except FileExistsError:
@@ -59,6 +64,11 @@ def output_lock(folder: str, job: str):
                 f"{holder['host']}); taking it over"
             )
             _remove_if(lock, holder)
+        except OSError as e:  # read-only, a name past the file system's limit, no access
+            raise ConfigError(
+                f"--output {folder} cannot be written ({e.strerror or type(e).__name__}); "
+                "choose a folder you can write to"
+            ) from None
     with os.fdopen(fd, "w") as f:
         json.dump(me, f)
     try:

@@ -149,3 +149,40 @@ def test_a_lock_of_another_host_is_never_taken_over(tmp_path):
     refused = pytest.raises(ConfigError, match=r"pid 1 on node-7.*delete .*_lock.json")
     with refused, output_lock(str(tmp_path), "generate"):
         pass
+
+
+def test_an_output_name_past_the_file_systems_limit_is_one_line(tmp_path):
+    long = tmp_path / ("x" * 300)
+    refused = pytest.raises(ConfigError, match=r"cannot be written \(File name too long\)")
+    with refused, output_lock(str(long), "generate"):
+        pass
+
+
+def test_an_output_on_a_read_only_mount_is_one_line(tmp_path, monkeypatch):
+    """A real read-only mount where this machine allows one (root), else the same
+    error as the kernel raises it."""
+    import errno
+
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    mounted = (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "ro", "tmpfs", str(mount)],
+            check=False,
+            capture_output=True,
+        ).returncode
+        == 0
+    )
+    if not mounted:
+
+        def read_only(*args, **kwargs):
+            raise OSError(errno.EROFS, "Read-only file system")
+
+        monkeypatch.setattr(os, "makedirs", read_only)
+    try:
+        refused = pytest.raises(ConfigError, match=r"out cannot be written \(Read-only file")
+        with refused, output_lock(str(mount / "out"), "generate"):
+            pass
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(mount)], check=True)
