@@ -23,10 +23,12 @@ the engines cannot stop mid-call); a connection that sends nothing for
 
 import hmac
 import json
+import math
 import queue
 import socket
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -79,6 +81,8 @@ def _number(body: dict, name: str, default, kind=float):
         value = default
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Rejected(400, f"{name} must be a number")
+    if not math.isfinite(value):  # JSON's NaN and Infinity, which Python's parser reads
+        raise Rejected(400, f"{name} must be a finite number")
     if kind is int and value != int(value):
         raise Rejected(400, f"{name} must be a whole number")
     return kind(value)
@@ -146,7 +150,12 @@ class Batcher:
 
     def __init__(self, engine, max_batch: int = 32, wait_s: float = 0.02, max_queue: int = 256):
         self.engine, self.max_batch, self.wait_s = engine, max_batch, wait_s
-        self.inbox: queue.Queue[Pending] = queue.Queue(maxsize=max_queue)
+        # Prompts waiting to be decoded, at most `max_queue`; a prompt whose client left
+        # or timed out is taken out at once, so dead entries never hold the room while a
+        # long batch decodes.
+        self.max_queue = max_queue
+        self.waiting: deque[Pending] = deque()
+        self.arrived = threading.Condition()
         # A continuous engine decodes up to `slots` prompts at once across calls; prompts
         # past them wait here (counted by max_queue, dropped when their client leaves).
         continuous = getattr(engine, "continuous", False)
@@ -154,16 +163,25 @@ class Batcher:
         threading.Thread(target=self._loop, daemon=True).start()
 
     def enqueue(self, prompts: list[str], params: GenerationParams, seed: int) -> list[Pending]:
-        """The prompts queued (429 when the queue has no room for all of them)."""
+        """The prompts queued, all or none: 400 for more than the queue can ever hold, 429
+        (nothing queued) when it has no room for all of them now."""
+        if len(prompts) > self.max_queue:
+            raise Rejected(400, f"a request may hold at most {self.max_queue} prompts")
         jobs = [Pending(p, params, seed) for p in prompts]
-        for i, job in enumerate(jobs):
-            try:
-                self.inbox.put_nowait(job)
-            except queue.Full:
-                for queued in jobs[:i]:
-                    queued.cancelled = True
-                raise Rejected(429, "the server is busy", {"Retry-After": "1"}) from None
+        with self.arrived:
+            if len(self.waiting) + len(jobs) > self.max_queue:
+                raise Rejected(429, "the server is busy", {"Retry-After": "1"})
+            self.waiting.extend(jobs)
+            self.arrived.notify()
         return jobs
+
+    def cancel(self, jobs: list[Pending]) -> None:
+        """Drop `jobs` (their client left or timed out): those still waiting leave the
+        queue now; one already decoding finishes unread."""
+        with self.arrived:
+            for job in jobs:
+                job.cancelled = True
+            self.waiting = deque(j for j in self.waiting if not j.cancelled)
 
     def submit(self, prompt: str, params: GenerationParams, seed: int) -> tuple:
         (job,) = self.enqueue([prompt], params, seed)
@@ -200,11 +218,11 @@ class Batcher:
         (queue.Empty when none comes, or no slot frees, within `timeout`)."""
         if self.free is not None and not self.free.acquire(timeout=timeout):
             raise queue.Empty
-        try:
-            return self.inbox.get(timeout=timeout)
-        except queue.Empty:
-            self._release(1)
-            raise
+        with self.arrived:
+            if self.arrived.wait_for(lambda: self.waiting, timeout):
+                return self.waiting.popleft()
+        self._release(1)
+        raise queue.Empty
 
     def _release(self, count: int) -> None:
         if self.free is not None:
@@ -350,6 +368,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def _body(self) -> dict:
         limit = self.server.limits.max_body_bytes
+        if len(self.headers.get_all("Content-Length") or []) > 1:
+            self.close_connection = True  # which one frames the body is ambiguous (smuggling)
+            raise Rejected(400, "give one Content-Length header")
         given = self.headers.get("Content-Length")
         if given is None:
             self.close_connection = True
@@ -365,6 +386,8 @@ class Handler(BaseHTTPRequestHandler):
             body = json.loads(self.rfile.read(length))
         except (ValueError, OSError):
             raise Rejected(400, "the body is not JSON") from None
+        except RecursionError:  # 100,000 '[' took the parser past Python's stack
+            raise Rejected(400, "the body is nested too deeply") from None
         if not isinstance(body, dict):
             raise Rejected(400, "the body must be a JSON object")
         return body
@@ -411,8 +434,7 @@ class Handler(BaseHTTPRequestHandler):
             while not job.done.wait(0.25):
                 gone = self._client_gone()
                 if gone or time.monotonic() > deadline:
-                    for j in jobs:
-                        j.cancelled = True
+                    self.server.batcher.cancel(jobs)
                     if gone:
                         self.close_connection = True
                         raise Rejected(499, "the client closed the connection")

@@ -265,3 +265,77 @@ def test_connections_over_the_cap_get_503_at_once(serve):
             s.close()
     time.sleep(0.2)
     assert requests.get(url + "/models", timeout=5).status_code == 200  # slots freed
+
+
+def queued(pool, url, prompts):
+    """Post `prompts` in the background; after a moment, the request is still waiting
+    (queued behind the decoding one), not refused."""
+    reply = pool.submit(post, url, {"prompt": prompts, "max_tokens": 4})
+    threading.Event().wait(0.4)
+    assert not reply.done() or reply.result().status_code == 200, reply.result().text
+    return reply
+
+
+def test_a_refused_list_leaves_nothing_in_the_queue(serve):
+    """A list of 10,000 prompts once left 256 cancelled entries in the queue: while one
+    long prompt decoded, every client got 429 for minutes."""
+    engine, url = serve(Limits(max_queue=4), open_gate=False, max_batch=1)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(post, url, {"prompt": "long", "max_tokens": 4})
+        assert engine.started.wait(5)
+        too_many = post(url, {"prompt": [f"p{i}" for i in range(10_000)], "max_tokens": 4})
+        assert too_many.status_code == 400 and "at most 4 prompts" in too_many.text
+        four = queued(pool, url, ["a", "b", "c", "d"])  # the whole room is still free
+        engine.gate.set()
+        assert first.result().status_code == 200 and four.result().status_code == 200
+    assert engine.decoded == ["long", "a", "b", "c", "d"]
+
+
+def test_room_is_all_or_nothing_and_freed_when_a_client_leaves(serve):
+    engine, url = serve(Limits(max_queue=3), open_gate=False, max_batch=1)
+    port = int(url.split(":")[2].split("/")[0])
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(post, url, {"prompt": "long", "max_tokens": 4})
+        assert engine.started.wait(5)
+        body = json.dumps({"prompt": ["a", "b"], "max_tokens": 4}).encode()
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(
+                b"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                + f"\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            threading.Event().wait(0.3)
+            refused = post(url, {"prompt": ["c", "d"], "max_tokens": 4})  # 2 > the 1 left
+            assert refused.status_code == 429
+        threading.Event().wait(0.6)  # the client left: its room is free within a poll
+        three = queued(pool, url, ["e", "f", "g"])
+        engine.gate.set()
+        assert first.result().status_code == 200 and three.result().status_code == 200
+    assert engine.decoded == ["long", "e", "f", "g"]
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+@pytest.mark.parametrize("field", ["temperature", "top_p", "repetition_penalty", "seed"])
+def test_a_bare_nan_or_infinity_is_a_400(serve, field, value):
+    engine, url = serve()
+    body = f'{{"prompt": "hi", "max_tokens": 4, "{field}": {value}}}'.encode()
+    reply = requests.post(
+        url + "/completions", data=body, timeout=10, headers={"Content-Type": "application/json"}
+    )
+    assert reply.status_code == 400 and field in reply.json()["error"]["message"]
+    assert engine.decoded == []
+
+
+def test_a_deeply_nested_body_is_answered_400(serve):
+    _, url = serve(Limits(max_body_bytes=1 << 20))
+    reply = requests.post(url + "/completions", data=b"[" * 100_000, timeout=10)
+    assert reply.status_code == 400 and "nested too deeply" in reply.text
+
+
+def test_two_content_length_headers_are_refused(serve):
+    """The first one frames this body whole; a proxy reading the second would not."""
+    engine, url = serve()
+    body = b'{"prompt": "hi", "max_tokens": 4}'
+    head = f"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n"
+    answer = raw(url, head.encode() + b"Content-Length: 5\r\n\r\n" + body)
+    assert b" 400 " in answer.split(b"\r\n")[0] + b" " and engine.decoded == []
