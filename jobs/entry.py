@@ -26,11 +26,49 @@ def guarded(run: Callable, *args) -> int:
         print(f"interrupted: {_kept(args)}", file=sys.stderr)
         return INTERRUPTED
     except Exception as e:
+        lost = _cluster_loss(e)
+        if lost:
+            print(
+                f"error: the Ray cluster lost a node or worker mid-run ({lost}): {_kept(args)} "
+                "(Ray's log: /tmp/ray/session_latest/logs)",
+                file=sys.stderr,
+            )
+            return 1
         if not _disk_full(e):
             raise
         print(f"error: no space left on the disk: {_kept(args)}", file=sys.stderr)
         return 1
     return 0
+
+
+# Ray's errors for a node, worker or actor gone (a raylet killed, a machine lost), as
+# opposed to an error in the job's own code, which stays a traceback: a bug to report.
+LOST = {
+    "RayActorError",
+    "ActorDiedError",
+    "ActorUnavailableError",
+    "NodeDiedError",
+    "WorkerCrashedError",
+    "LocalRayletDiedError",
+    "ObjectLostError",
+    "OwnerDiedError",
+    "ObjectFetchTimedOutError",
+    "ObjectReconstructionFailedError",
+    "RaySystemError",
+}
+
+
+def _cluster_loss(error: BaseException) -> str | None:
+    """The name of the Ray error saying a node or worker was lost, anywhere in the
+    error's chain (Ray Data wraps it), or None."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        names = {k.__name__ for k in type(error).__mro__ if k.__module__.startswith("ray")}
+        if names & LOST:
+            return type(error).__name__
+        error = getattr(error, "cause", None) or error.__cause__ or error.__context__
+    return None
 
 
 def _kept(args) -> str:

@@ -47,3 +47,30 @@ def test_a_full_disk_is_one_line(capsys, error):
 def test_other_errors_still_raise():
     with pytest.raises(ZeroDivisionError):
         guarded(_raise(ZeroDivisionError()), ARGS)
+
+
+def ray_errors():
+    import ray.exceptions as rx
+
+    died = rx.ActorDiedError()
+    in_task = rx.RayTaskError("map_batches", "Traceback …", died)  # as Ray Data wraps it
+    return [died, rx.NodeDiedError("node 1 died"), rx.WorkerCrashedError(), in_task]
+
+
+@pytest.mark.parametrize("make", range(4))
+def test_a_lost_node_is_one_line_saying_what_is_kept_and_how_to_resume(capsys, make):
+    """A worker node's raylet killed mid-run: 4 Ray tracebacks and no word of the shards
+    kept (the rerun resumes them)."""
+    error = ray_errors()[make]
+    assert guarded(_raise(error), ARGS) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: the Ray cluster lost a node")
+    assert "the shards written in out/run are kept" in err and "rerun the same command" in err
+
+
+def test_an_error_in_the_jobs_own_code_on_ray_still_raises():
+    import ray.exceptions as rx
+
+    bug = rx.RayTaskError("map_batches", "Traceback …", ZeroDivisionError())
+    with pytest.raises(rx.RayTaskError):
+        guarded(_raise(bug), ARGS)

@@ -244,10 +244,14 @@ def killed_midway(cluster: TwoNodes, job: subprocess.Popen, out: Path, shards: i
     on_disk = len(list(out.glob("part-*.parquet")))
     cluster.start_worker()
     try:
-        job.wait(timeout=RUN_S)
+        console, _ = job.communicate(timeout=RUN_S)
     except subprocess.TimeoutExpired:
         os.killpg(job.pid, signal.SIGKILL)  # its lock is then stale: the rerun takes it
-        job.wait()
+        job.communicate()
+        return on_disk
+    if job.returncode != 0:  # it stopped by itself: its last line says what to do
+        last = console.strip().splitlines()[-1]
+        assert last.startswith("error: ") and "rerun the same command" in last, console[-3000:]
     return on_disk
 
 
