@@ -61,6 +61,7 @@ def check_model_folder(model: Path) -> None:
 
 
 def _build(args, out: Path, model: Path) -> dict:
+    quiet_console()
     tickets = out / "tickets"
     manifest = generate.run(
         GenerateOptions(
@@ -98,6 +99,25 @@ def _build(args, out: Path, model: Path) -> dict:
 
         print(f"registered: {register(model)} (hrsynth deidentify uses it by default)")
     return card
+
+
+def quiet_console() -> None:
+    """The console carries the build's own progress lines. What the Ray workers print
+    (Ray Train's controller and its placement-group cleaner's traces, transformers' load
+    reports, warnings) goes to Ray's log folder, as for generate; here, transformers'
+    progress bars and Ray's warnings are off. HRSYNTH_RAY_LOGS=1 shows them all."""
+    import warnings
+
+    from jobs.on_ray.session import connect, ray_logs_wanted
+
+    if ray_logs_wanted():
+        return
+    import transformers
+
+    transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()
+    warnings.filterwarnings("ignore", category=UserWarning, module=r"ray(\.|$)")
+    connect(log_to_driver=False)  # the jobs it runs join this session
 
 
 def model_card(model: Path, manifest: dict, trained: dict, args) -> dict:

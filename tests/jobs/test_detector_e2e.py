@@ -33,6 +33,11 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
         cwd=ROOT, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert build.returncode == 0, build.stderr[-3000:]
+    # a successful build's console holds its own lines, not what Ray workers print
+    console = build.stdout + build.stderr
+    for noise in ("Traceback", "LOAD REPORT", "UNEXPECTED", "UserWarning", "(RayTrainWorker"):
+        assert noise not in console, console[-3000:]
+    assert "bio_ner: done in" in console and "registered: " in console
     card = json.loads((tmp_path / "d" / "model" / "detector.json").read_text())
     assert card["trained_on"]["tickets"] == 16 and card["trained_on"]["backend"] == "ct2"
     ledger = next(iter(card["trained_on"]["epsilon_ledgers"].values()))
