@@ -28,9 +28,11 @@ def guarded(run: Callable, *args) -> int:
     except Exception as e:
         lost = _cluster_loss(e)
         if lost:
+            _disconnect()  # Ray's forwarded worker lines would come after ours
             print(
-                f"error: the Ray cluster lost a node or worker mid-run ({lost}): {_kept(args)} "
-                "(Ray's log: /tmp/ray/session_latest/logs)",
+                f"error: the Ray cluster lost a node or worker mid-run ({lost}): "
+                f"{_kept(args, 'once the cluster has its nodes back,')} (Ray's log: "
+                "/tmp/ray/session_latest/logs)",
                 file=sys.stderr,
             )
             return 1
@@ -71,13 +73,19 @@ def _cluster_loss(error: BaseException) -> str | None:
     return None
 
 
-def _kept(args) -> str:
+def _kept(args, when: str = "free space if needed and") -> str:
     output = getattr(args[0], "output", None) if args else None
     where = f" in {output}" if output else ""
-    return (
-        f"the shards written{where} are kept; free space if needed and rerun the same "
-        "command to resume after them"
-    )
+    return f"the shards written{where} are kept; {when} rerun the same command to resume after them"
+
+
+def _disconnect() -> None:
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():
+        try:
+            ray.shutdown()
+        except Exception:  # noqa: BLE001 (a half-gone cluster may refuse; the line matters)
+            pass
 
 
 def _disk_full(error: BaseException) -> bool:

@@ -94,7 +94,9 @@ def quiet_ray_console() -> None:
                 not isinstance(handler, logging.FileHandler)
                 and "File" not in type(handler).__name__
             ):
-                handler.setLevel(logging.ERROR)  # the console; Ray's log files keep all
+                # the console; Ray's log files keep all. Ray Data logs a failed dataset's
+                # trace at ERROR and then raises it: the job says it once (jobs/entry.py).
+                handler.setLevel(logging.CRITICAL if name == "ray.data" else logging.ERROR)
 
 
 def connect(log_to_driver: bool = True) -> None:

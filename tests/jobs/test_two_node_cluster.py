@@ -249,9 +249,10 @@ def killed_midway(cluster: TwoNodes, job: subprocess.Popen, out: Path, shards: i
         os.killpg(job.pid, signal.SIGKILL)  # its lock is then stale: the rerun takes it
         job.communicate()
         return on_disk
-    if job.returncode != 0:  # it stopped by itself: its last line says what to do
-        last = console.strip().splitlines()[-1]
-        assert last.startswith("error: ") and "rerun the same command" in last, console[-3000:]
+    if job.returncode != 0:  # it stopped by itself: its last word says what to do
+        said = [line for line in console.splitlines() if line.startswith("error: ")]
+        assert said and "lost a node or worker" in said[-1], console[-3000:]
+        assert "are kept" in said[-1] and "rerun the same command" in said[-1]
     return on_disk
 
 

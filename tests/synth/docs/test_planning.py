@@ -4,6 +4,7 @@ plan, labels stay balanced across shards, and the driver plans no document."""
 from collections import Counter
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -64,9 +65,13 @@ def test_the_driver_plans_no_document_even_for_a_hundred_million(dp_model, tmp_p
     from synth.docs.tickets.plan import TicketPlanner
 
     monkeypatch.setattr(TicketPlanner, "plan_shard", refuse)
-    # a shard of ours planned otherwise (no rows): deleted and planned again
-    mine = SCHEMA.empty_table().replace_schema_metadata({b"hrsynth.writer": b"generate"})
-    pq.write_table(mine, tmp_path / "part-00001.parquet")
+    # this run's shard 1 in an older contract's types: deleted and planned again
+    ids = [f"big-{i:08d}" for i in range(64, 128)]
+    older = pa.schema([f if f.name != "seed" else pa.field("seed", pa.int32()) for f in SCHEMA])
+    mine = pa.table({n: pa.nulls(64, older.field(n).type) for n in older.names})
+    mine = mine.set_column(older.names.index("id"), "id", pa.array(ids))
+    footer = {b"hrsynth.writer": b"generate", b"hrsynth.run_id": b"big"}
+    pq.write_table(mine.replace_schema_metadata(footer), tmp_path / "part-00001.parquet")
     run, todo = generate._plan(cfg, {"run_id": "big"}, str(tmp_path))
     assert isinstance(run, TicketPlanner) and todo.dtype == np.int64
     assert len(todo) == 1_562_500 and todo[0] == 0 and todo[-1] == 1_562_499
