@@ -1,6 +1,7 @@
 """What every job's `main` shares: argument parsing and one-line errors (exit code 2)."""
 
 import argparse
+import contextlib
 import errno
 import sys
 from collections.abc import Callable
@@ -82,10 +83,9 @@ def _kept(args, when: str = "free space if needed and") -> str:
 def _disconnect() -> None:
     ray = sys.modules.get("ray")
     if ray is not None and ray.is_initialized():
-        try:
+        # a half-gone cluster may refuse; the line that follows is what matters
+        with contextlib.suppress(Exception):
             ray.shutdown()
-        except Exception:  # noqa: BLE001 (a half-gone cluster may refuse; the line matters)
-            pass
 
 
 def _disk_full(error: BaseException) -> bool:

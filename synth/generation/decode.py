@@ -43,8 +43,13 @@ def sample_rows(
     finished: Callable[[list[list[int]]], list[bool]],
     bad_words_ids=None,
     seed: int = 0,
+    triggers: frozenset[int] | None = None,
 ) -> list[list[int]]:
-    """New token ids per row; `finished(token_lists)` says which of those rows may stop."""
+    """New token ids per row; `finished(token_lists)` says which of those rows may stop.
+
+    `triggers` (stop_triggers): the tokens after which a row can first be finished; a row
+    is text-checked only on such a token (and at the first step a check is allowed), not
+    decoded every step. The same rows stop at the same steps as with every row checked."""
     rng = torch.Generator(device=enc.input_ids.device).manual_seed(seed)
     seq, mask = enc.input_ids, enc.attention_mask
     processors = (
@@ -75,9 +80,15 @@ def sample_rows(
             new[active[pos]].append(t)
         ended = [new[r][-1] in eos_ids for r in active]
         if step + 1 >= params.min_new_tokens:
-            checks = finished([new[active[p]] for p in range(len(active)) if not ended[p]])
-            it = iter(checks)
-            ended = [e or next(it) for e in ended]
+            every = triggers is None or step + 1 == max(params.min_new_tokens, 1)
+            asked = [
+                p
+                for p in range(len(active))
+                if not ended[p] and (every or new[active[p]][-1] in triggers)
+            ]
+            if asked:
+                for p, done in zip(asked, finished([new[active[p]] for p in asked])):
+                    ended[p] = ended[p] or done
         if all(ended) or step + 1 == params.max_new_tokens:
             break
         keep = [p for p, e in enumerate(ended) if not e]
@@ -97,3 +108,16 @@ def sample_rows(
             use_cache=True,
         )
     return new
+
+
+# What a slot's stop test counts (synth.generation.trimming.is_finished): sentence ends
+# (. ! ?) and paragraph breaks. Their count grows only on a token holding one of these.
+STOP_CHARACTERS = ".!?\n"
+
+
+def stop_triggers(tokenizer) -> frozenset[int]:
+    """The ids of the tokens whose text holds a stop character: the only tokens after
+    which a slot can first be finished (byte-level pieces keep ASCII bytes whole)."""
+    ids = range(len(tokenizer))
+    texts = tokenizer.batch_decode([[i] for i in ids], skip_special_tokens=False)
+    return frozenset(i for i, text in zip(ids, texts) if any(c in text for c in STOP_CHARACTERS))

@@ -18,7 +18,7 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, StoppingCriteria, StoppingCriteriaList
 
 from synth import ConfigError
-from synth.generation.decode import sample_rows
+from synth.generation.decode import sample_rows, stop_triggers
 from synth.generation.params import GenerationParams
 from synth.generation.trimming import is_finished
 
@@ -322,6 +322,8 @@ class HFEngine:
                 is_finished(t, params.sentences_per_slot, params.paragraphs_per_slot) for t in texts
             ]
 
+        if not hasattr(self, "triggers"):
+            self.triggers = stop_triggers(self.tokenizer)
         new = sample_rows(
             self.model,
             enc,
@@ -330,6 +332,7 @@ class HFEngine:
             finished,
             _word_ids(self.tokenizer, params.bad_words),
             seed,
+            self.triggers,
         )
         texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
         return texts, [len(n) for n in new]
