@@ -48,7 +48,7 @@ def output_lock(folder: str, job: str):
             break
         except FileExistsError:
             holder = _holder(lock, folder)
-            if holder["job"] == "":  # released meanwhile: try again
+            if holder is None:  # released meanwhile: try again
                 continue
             if not _gone(holder):
                 _remove_if_empty(path, created)
@@ -95,14 +95,14 @@ def _remove_if_empty(path: str, created: bool) -> None:
             pass  # not empty: the run wrote there
 
 
-def _holder(lock: str, folder: str) -> dict:
+def _holder(lock: str, folder: str) -> dict | None:
     """The lock's holder as a job writes it (host, pid, job, since); one line naming the
     file when it is something else (a list, a pid that is not a number, a folder)."""
     try:
         with open(lock) as f:
             holder = json.load(f)
     except FileNotFoundError:
-        return {"host": "", "pid": -1, "job": "", "since": 0}  # released meanwhile
+        return None  # released meanwhile
     except IsADirectoryError:
         raise ConfigError(_damaged(lock, "is a folder")) from None
     except (OSError, ValueError):

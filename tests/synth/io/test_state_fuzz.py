@@ -206,3 +206,11 @@ def test_any_bytes_as_a_profile_are_one_line(tmp_path, data):
     with pytest.raises(ConfigError) as error:
         load_profile(str(path), f"--profile {path}")
     one_line(error.value, "profile.json")
+
+
+def test_a_lock_naming_no_job_is_taken_over_once_its_holder_is_gone(tmp_path):
+    """An empty job name once read as 'released meanwhile': the job retried forever."""
+    gone = {"host": socket.gethostname(), "pid": 2**22 + 12345, "job": "", "since": 1.0}
+    (tmp_path / LOCK).write_text(json.dumps(gone))
+    with output_lock(str(tmp_path), "generate"):
+        assert json.loads((tmp_path / LOCK).read_text())["pid"] == os.getpid()
