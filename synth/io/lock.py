@@ -102,6 +102,8 @@ def _holder(lock: str, folder: str) -> dict | None:
         with open(lock) as f:
             holder = json.load(f)
     except FileNotFoundError:
+        if os.path.islink(lock):  # a link to nothing: os.open still finds a file there
+            raise ConfigError(_damaged(lock, "is a link to nothing")) from None
         return None  # released meanwhile
     except IsADirectoryError:
         raise ConfigError(_damaged(lock, "is a folder")) from None

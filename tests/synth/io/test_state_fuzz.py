@@ -214,3 +214,10 @@ def test_a_lock_naming_no_job_is_taken_over_once_its_holder_is_gone(tmp_path):
     (tmp_path / LOCK).write_text(json.dumps(gone))
     with output_lock(str(tmp_path), "generate"):
         assert json.loads((tmp_path / LOCK).read_text())["pid"] == os.getpid()
+
+
+def test_a_lock_that_links_to_nothing_is_one_line(tmp_path):
+    (tmp_path / LOCK).symlink_to(tmp_path / "gone")
+    refused = pytest.raises(ConfigError, match=r"_lock.json is a link to nothing")
+    with refused, output_lock(str(tmp_path), "generate"):
+        pass
