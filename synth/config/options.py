@@ -91,7 +91,7 @@ def check_inputs_kept(obj) -> None:
     """Refuse, before any work, an output that is one of the job's inputs or a folder
     holding one (the user's private tickets overwritten by synthetic ones), or two
     outputs in one place."""
-    from synth.io.locations import inside
+    from synth.io.locations import check_apart, inside
 
     def places(role):
         for f in fields(obj):
@@ -99,20 +99,14 @@ def check_inputs_kept(obj) -> None:
                 value = getattr(obj, f.name)
                 for where in value if isinstance(value, list) else [value]:
                     if isinstance(where, str) and where:
-                        yield flag(f.name), where
+                        yield f.name, where
 
     outputs = list(places("output"))
-    for out_flag, out in outputs:
-        for in_flag, where in places("input"):
+    for out_name, out in outputs:
+        for in_name, where in places("input"):
             if inside(where, out):
                 raise ConfigError(
-                    f"{out_flag} {out} would write over {in_flag} {where}, an input of this "
-                    f"job; give {out_flag} another path"
+                    f"{flag(out_name)} {out} would write over {flag(in_name)} {where}, an "
+                    f"input of this job; give {flag(out_name)} another path"
                 )
-    for i, (a_flag, a) in enumerate(outputs):
-        for b_flag, b in outputs[i + 1 :]:
-            if inside(a, b) or inside(b, a):
-                raise ConfigError(
-                    f"{a_flag} {a} and {b_flag} {b} are the same place or one holds the "
-                    "other; give each its own path"
-                )
+    check_apart(**dict(outputs))
