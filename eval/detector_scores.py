@@ -4,6 +4,7 @@ model card and by benchmarks/deid/detector.py."""
 
 from eval.testset import TestDoc
 from synth.deid.hygiene import STEPS, detector_tags
+from synth.deid.kinds import load_kinds
 
 
 def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dict:
@@ -17,24 +18,30 @@ def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dic
     known = {t[2:] for t in tags if t != "O"}
     # Gold spans of a type the model has no tag for count as misses, not as errors here.
     gold = [encoder.word_tags(tokenizer, d.text, d.entities) for d in docs]
-    raw = encoder.predict_word_tags(model, tokenizer, [d.text for d in docs], tags)
-    scores = ticket_bio_scores([d.text for d in docs], gold, raw)
+    texts = [d.text for d in docs]
+    raw = encoder.predict_word_tags(model, tokenizer, texts, tags)
+    classifier = load_kinds(model_dir)
+    kinds = classifier.sure_kinds(texts) if classifier else None
+    scores = ticket_bio_scores(texts, gold, raw, kinds)
     scores["documents"] = len(docs)
     scores["types_without_a_tag"] = sorted({e[2] for d in docs for e in d.entities} - known)
     return scores
 
 
-def ticket_bio_scores(texts: list[str], gold: list, raw: list[list[str]]) -> dict:
+def ticket_bio_scores(
+    texts: list[str], gold: list, raw: list[list[str]], kinds: list | None = None
+) -> dict:
     """Scores of the detector's output (synth.deid.hygiene.detector_tags: roles by
     context, places, span hygiene) with the raw model's beside them, the kinds of error,
     and what each step of the output adds (`without_step`: exact / partial F1 and error
-    kinds with that step left out). `gold`: (words, gold tags) per text."""
+    kinds with that step left out). `gold`: (words, gold tags) per text; `kinds`: the kind classifier's sure kinds."""
     from eval import metrics
 
     true = [tags for _, tags in gold]
 
     def output(steps):
-        return [detector_tags(t, w, r, steps) for t, (w, _), r in zip(texts, gold, raw)]
+        read = kinds or [None] * len(texts)
+        return [detector_tags(t, w, r, steps, k) for t, (w, _), r, k in zip(texts, gold, raw, read)]
 
     predicted = output(STEPS)
     scores = metrics.entity_scores(true, predicted)

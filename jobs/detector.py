@@ -6,8 +6,10 @@
 1. Generates the training tickets (the generate job, --config; resumes when rerun).
 2. Trains the BIO token-classification model on them (the evaluate job's bio_ner task,
    Ray Train), scored on the development tickets written the way people write.
-3. Writes OUTPUT/model: the weights, `detector.json` and a model card (README.md): what
-   it was trained on, the ε of every DP model used, its scores, its limits.
+3. Writes OUTPUT/model: the weights, the ticket-kind classifier that gates the clause
+   types (`kinds.json`, synth.deid.kinds, trained on the same tickets), `detector.json`
+   and a model card (README.md): what it was trained on, the ε of every DP model used,
+   its scores, its limits.
 4. Registers it (synth.deid.registry): `hrsynth deidentify` then uses presidio + this
    detector by default. --no-register keeps it out of the registry.
 
@@ -88,6 +90,7 @@ def _build(args, out: Path, model: Path) -> dict:
         check_model_folder(model)  # still ours: nothing was put there meanwhile
         shutil.rmtree(model)
     shutil.copytree(out / "eval" / "models" / "bio_ner", model)
+    write_kinds(tickets, model, args.seed or 0)
     card = model_card(model, manifest, result["tasks"]["bio_ner"], args)
     write_text(str(model / "detector.json"), json.dumps(card, indent=2, ensure_ascii=False))
     write_text(str(model / "README.md"), card_markdown(card))
@@ -99,6 +102,18 @@ def _build(args, out: Path, model: Path) -> dict:
 
         print(f"registered: {register(model)} (hrsynth deidentify uses it by default)")
     return card
+
+
+def write_kinds(tickets: Path, model: Path, seed: int) -> None:
+    """The ticket-kind classifier that gates the clause types (synth.deid.kinds), trained
+    on the same tickets, written beside the weights."""
+    from synth.deid.kinds import KINDS_FILE, train_kinds
+    from synth.io.shards import shard_dataset
+
+    rows = shard_dataset(str(tickets), ["text", "label"]).to_pylist()
+    rows = [r for r in rows if r["text"].strip()]
+    trained = train_kinds([r["text"] for r in rows], [r["label"] for r in rows], seed)
+    write_text(str(model / KINDS_FILE), json.dumps(trained))
 
 
 def quiet_console() -> None:

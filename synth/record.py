@@ -30,6 +30,8 @@ class PlannedDocument:
     style: str | None = None  # prompt style; None: the run's (CVs)
     target_words: int | None = None
     slip_rate: float = 0.0
+    run_together: float = 0.0  # synth/generation/slips.py: punctuation with no space after
+    line_breaks: float = 0.0  # ... spaces inside a sentence typed as line breaks
     lower_case: bool = False  # the whole text in lower case (synth/generation/casing.py)
     bare_end: bool = False  # the message's last full stop dropped
     closing: str = ""  # the sign-off text the document ends with, if any

@@ -18,6 +18,8 @@ import re
 from pathlib import Path
 
 from synth import DATA_DIR, ConfigError
+from synth.deid.hygiene import STEPS
+from synth.deid.kinds import load_kinds
 from synth.deid.spans import Span, spans_from_word_tags
 from synth.deid.types import personal_types
 from synth.io.files import read_yaml
@@ -120,8 +122,8 @@ def hr_recognizer_set() -> list:
 
 
 class NerDetector:
-    """The fine-tuned BIO model: word tags → spans; labels that are not personal data
-    (duration, complaint, …) are dropped by the types file's variable map."""
+    """The fine-tuned BIO model: word tags → spans of the types file's types; its ticket
+    kind classifier (when built with one) gates the clause types."""
 
     name = "ner"
 
@@ -146,16 +148,19 @@ class NerDetector:
         self.tags = tags
         self.tokenizer = load_tokenizer(str(folder))
         self.type_of = personal_types().by_variable
+        self.kinds = load_kinds(folder)  # None for a detector built without one
+        self.steps = STEPS  # its output steps (synth.deid.hygiene); fewer to measure one
 
     def detect(self, texts: list[str]) -> list[list[Span]]:
         from synth.deid.hygiene import detector_tags
         from synth.encoder import predict_word_tags, word_tags
 
         predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags)
+        kinds = self.kinds.sure_kinds(texts) if self.kinds else [None] * len(texts)
         out = []
-        for text, raw in zip(texts, predicted):
+        for text, raw, kind in zip(texts, predicted, kinds):
             words, _ = word_tags(self.tokenizer, text, [])
-            tags = detector_tags(text, words, raw)  # roles by context, whole tokens
+            tags = detector_tags(text, words, raw, self.steps, kind)  # roles, clauses, …
             out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
         return out
 

@@ -28,6 +28,8 @@ import unicodedata
 from functools import cache
 
 from synth import DATA_DIR
+from synth.deid.clauses import RULES as CLAUSE_RULES
+from synth.deid.clauses import completed
 from synth.io.files import read_yaml
 
 TOKEN_RULES = ("snap", "units")
@@ -35,21 +37,25 @@ SPAN_RULES = ("trim", "bridge", "function_words")
 RULES = (*TOKEN_RULES, *SPAN_RULES)
 # What the detector outputs, in order: the token rules, roles by context and places
 # (synth.deid.roles), the span rules. Each name can be left out to measure what it does.
-STEPS = (*TOKEN_RULES, "roles", "places", *SPAN_RULES)
+# The clause rules (synth.deid.clauses) come last: a clause is completed from what the
+# span rules left.
+STEPS = (*TOKEN_RULES, "roles", "kinds", "places", *SPAN_RULES, *CLAUSE_RULES)
 
 
 def detector_tags(
-    text: str, words: list[tuple[int, int]], raw: list[str], steps=STEPS
+    text: str, words: list[tuple[int, int]], raw: list[str], steps=STEPS, kind=None
 ) -> list[str]:
-    """The BIO model's word tags for `text` as the detector reports them."""
+    """The BIO model's word tags for `text` as the detector reports them; `kind`: the
+    ticket's kind where the classifier is sure of it (synth.deid.kinds; step `kinds`)."""
     from synth.deid.roles import join_pieces, places_named, resolve_roles, ticket_roles
 
     tags = tidy_tags(text, words, join_pieces(raw), [r for r in TOKEN_RULES if r in steps])
     if "roles" in steps:
-        tags = resolve_roles(tags, ticket_roles())
+        tags = resolve_roles(tags, ticket_roles(), kind if "kinds" in steps else None)
     if "places" in steps:
         tags = places_named(text, words, tags)
-    return tidy_tags(text, words, tags, [r for r in SPAN_RULES if r in steps])
+    tags = tidy_tags(text, words, tags, [r for r in SPAN_RULES if r in steps])
+    return completed(text, words, tags, [r for r in CLAUSE_RULES if r in steps])
 
 
 @cache

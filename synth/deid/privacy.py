@@ -10,15 +10,16 @@ only at its old place. A document with nothing annotated scores 1.
 """
 
 
-def _norm(text: str) -> str:
+def normalised(text: str) -> str:
+    """Lower case, whitespace runs as one space: what "found" compares."""
     return " ".join(text.lower().split())
 
 
 def privacy_score(private_strings: list[str], output: str) -> float:
     strings = [s for s in private_strings if s.strip()]
-    total = sum(len(_norm(s)) for s in strings)
+    total = sum(len(normalised(s)) for s in strings)
     if not total:
         return 1.0
-    found = _norm(output)
-    leaked = sum(len(_norm(s)) for s in strings if _norm(s) in found)
+    found = normalised(output)
+    leaked = sum(len(normalised(s)) for s in strings if normalised(s) in found)
     return 1.0 - leaked / total

@@ -41,12 +41,19 @@ def ticket_kind(roles: list[str], roles_of: dict[str, set[str]]) -> str | None:
     return ranked[0][0]
 
 
-def resolve_roles(tags: list[str], roles_of: dict[str, set[str]]) -> list[str]:
+def resolve_roles(
+    tags: list[str], roles_of: dict[str, set[str]], kind: str | None = None
+) -> list[str]:
     """BIO tags with roles the ticket's kind lacks moved to their group's role in it.
 
-    `roles_of`: taxonomy label -> its variables (context variables included)."""
+    `roles_of`: taxonomy label -> its variables (context variables included). `kind`: the
+    kind the classifier read (synth.deid.kinds), else it is read from the roles."""
     spans_roles = [t[2:] for t in tags if t.startswith("B-")]
-    kind = ticket_kind(spans_roles, roles_of)
+    dropped = kind_only_roles()["always"]
+    if kind in roles_of:
+        dropped = dropped | kind_only_roles()["read"]
+    else:
+        kind = ticket_kind(spans_roles, roles_of)
     if kind is None:
         return join_pieces(tags)
     own, moved = roles_of[kind], {}
@@ -54,7 +61,7 @@ def resolve_roles(tags: list[str], roles_of: dict[str, set[str]]) -> list[str]:
         options = [r for r in _group(role)["roles"] if r in own]
         if options:
             moved[role] = options[0]
-        elif role in kind_only_roles():
+        elif role in dropped:
             moved[role] = None
     resolved = [_renamed(t, moved) for t in tags]
     return join_pieces(resolved)
@@ -69,10 +76,12 @@ def _renamed(tag: str, moved: dict) -> str:
 
 
 @cache
-def kind_only_roles() -> frozenset[str]:
-    """Roles that only their kind of ticket has and that are not personal data: a span
-    of one in a ticket of another kind is dropped (synth/data/deid/kind_only_roles.yaml)."""
-    return frozenset(read_yaml(DATA_DIR / "deid" / "kind_only_roles.yaml", "kind-only roles"))
+def kind_only_roles() -> dict[str, frozenset[str]]:
+    """Roles only their kind of ticket holds: a span of one in a ticket of another kind
+    is dropped; `always`, and `read` too when the classifier read the kind
+    (synth/data/deid/kind_only_roles.yaml)."""
+    doc = read_yaml(DATA_DIR / "deid" / "kind_only_roles.yaml", "kind-only roles")
+    return {key: frozenset(doc[key]) for key in ("always", "read")}
 
 
 def join_pieces(tags: list[str]) -> list[str]:

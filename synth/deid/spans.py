@@ -29,7 +29,7 @@ def spans_from_word_tags(
     words: list[tuple[int, int]], tags: list[str], type_of: dict[str, str], detector: str
 ) -> list[Span]:
     """BIO word tags (B-salary, I-salary, O) -> character spans of personal-data types;
-    labels `type_of` does not map (duration, complaint, …) are not personal data."""
+    labels `type_of` does not map are not personal data."""
     spans, current = [], None
     for (start, end), tag in zip(words, tags):
         label = tag[2:]

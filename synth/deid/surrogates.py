@@ -11,20 +11,25 @@ they had (03/06/2027 stays dd/mm/yyyy, "the 3rd of March" stays an ordinal, "nex
 Monday" moves its weekday), so intervals between dates survive. Money is scaled by one
 factor per document (0.85…1.15) and written with the original's currency, grouping and
 "k"; percentages move by a few points and stay within 0–100. Health reasons and life
-events become another value of their kind from the lay-phrase lists; anything without a
-shape of its own gets Faker's fake in the document's locale, and digits and letters of
+events become another value of their kind from the lay-phrase lists; a complaint and a
+shift change's reason a neutral phrase of their kind (synth/data/deid/neutral_phrases.yaml),
+a connective that opens the clause kept; a length of time another count of its unit.
+Anything without a shape of its own gets Faker's fake in the document's locale, and digits and letters of
 ids are redrawn one for one.
 """
 
 import datetime as dt
+import functools
 import hashlib
 import re
 
 import numpy as np
 from faker import Faker
 
-from synth.calendar import MONTH_WORD, shift_date
+from synth import DATA_DIR
+from synth.calendar import MONTH_WORD, NUMBER_WORDS, shift_date
 from synth.docs.tickets.forms import load_catalogue
+from synth.io.files import read_yaml
 
 # Between the two ends of a date range, tried in turn: spaced words and dashes, an en or
 # em dash; then, inside an end, a hyphen after a day or a year ("3-7 March",
@@ -81,6 +86,9 @@ class Surrogates:
             "PERCENT": self._percent,
             "HEALTH": lambda o: self._listed("health_reason", o),
             "LIFE_EVENT": lambda o: self._listed("life_event", o),
+            "CONDUCT": self._conduct,
+            "CIRCUMSTANCE": self._circumstance,
+            "SPAN_OF_TIME": self._span_of_time,
             "OCCUPATION": lambda o: self.faker.job(),
         }.get(type_, lambda o: f"[{type_}]")
         return str(make(original))
@@ -109,10 +117,51 @@ class Surrogates:
         return "".join(out)
 
     def _listed(self, kind: str, original: str) -> str:
+        """Another value of the lay-phrase list of `kind`, after the connective that opens
+        the original ("due to [a bad flu]")."""
         values = load_catalogue().lay[kind]
         phrases = sorted(set(values) | {p for ps in values.values() for p in ps})
+        connective, form = opening_connective(original)
+        lead = f"{connective} " if form == "phrase" else ""
         others = [p for p in phrases if p.lower() != original.lower()]
-        return others[int(self.rng.integers(len(others)))]
+        return lead + others[int(self.rng.integers(len(others)))]
+
+    def _pick(self, phrases: list[str]) -> str:
+        return phrases[int(self.rng.integers(len(phrases)))]
+
+    def _conduct(self, original: str) -> str:
+        """What a person did, as a neutral phrase; a pronoun subject that opens the clause
+        ("he keeps …", "I keep …") kept."""
+        phrases = neutral_phrases()
+        first = original.split()[0] if original.split() else ""
+        if first.lower() in ("i", "i've", "i'm"):
+            return self._pick(phrases["CONDUCT"]["first_person"])
+        subject = f"{first} " if first.lower() in phrases["subject_pronouns"] else ""
+        return subject + self._pick(phrases["CONDUCT"]["after_person"])
+
+    def _circumstance(self, original: str) -> str:
+        """Why the writer needs a change, as a neutral phrase of the clause's form: after
+        its own connective ("due to …", "to …"), or a whole clause."""
+        phrases = neutral_phrases()
+        connective, form = opening_connective(original)
+        if connective is None:
+            return self._pick(phrases["CIRCUMSTANCE"]["clause"])
+        return f"{connective} {self._pick(phrases['CIRCUMSTANCE'][form])}"
+
+    def _span_of_time(self, original: str) -> str:
+        """Another count of the same unit ("3 days off" → "4 days off", "two weeks" →
+        "three weeks"); a length with no count ("a fortnight") one of about its size."""
+        shift = int(self.rng.choice([-1, 1, 2]))
+        words = "|".join(NUMBER_WORDS[1:13])
+        m = re.search(rf"\b(\d+|{words})\b", original, re.IGNORECASE)
+        if m is None:
+            others = [p for p in neutral_phrases()["SPAN_OF_TIME"] if p != original.lower()]
+            return self._pick(others)
+        number = m.group(1)
+        value = int(number) if number.isdigit() else NUMBER_WORDS.index(number.lower())
+        new = value + shift if value + shift >= 1 else value + 1
+        written = str(new) if number.isdigit() or new >= len(NUMBER_WORDS) else NUMBER_WORDS[new]
+        return original[: m.start(1)] + written + original[m.end(1) :]
 
     def _money(self, original: str) -> str:
         return re.sub(r"\d[\d,. ]*\d|\d", lambda m: self._scaled(m.group()), original, count=1)
@@ -178,3 +227,27 @@ class Surrogates:
         if separators and len(separators[0].split(body)) > 1:
             return lead + self._range(body, separators)
         return lead + re.sub(r"\d", lambda m: str(int(self.rng.integers(10))), body)
+
+
+@functools.cache
+def neutral_phrases() -> dict:
+    return read_yaml(DATA_DIR / "deid" / "neutral_phrases.yaml", "neutral phrases")
+
+
+def opening_connective(clause: str) -> tuple[str | None, str | None]:
+    """(the connective that opens `clause` as written, its form: 'phrase' or
+    'infinitive'), or (None, None); the longest listed one wins."""
+    from synth.generation.entities import connectives
+
+    lower = clause.lower()
+    listed = connectives()
+    found = [
+        (len(c), form, c)
+        for form in ("phrase", "infinitive")
+        for c in listed[form]
+        if re.match(rf"{re.escape(c)}\b", lower)
+    ]
+    if not found:
+        return None, None
+    size, form, _ = max(found)
+    return clause[:size], form

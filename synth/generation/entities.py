@@ -256,3 +256,64 @@ def attach_following(text: str, entities: list[dict], attached: dict[str, list[s
                 break
         grown.append(e)
     return grown
+
+
+@functools.cache
+def connectives() -> dict:
+    """The connectives a clause span takes in (synth/data/forms/connectives.yaml)."""
+    from synth import DATA_DIR
+    from synth.io.files import read_yaml
+
+    doc = read_yaml(DATA_DIR / "forms" / "connectives.yaml", "connectives")
+    return {
+        "labels": set(doc["labels"]),
+        "phrase": sorted(doc["phrase"], key=len, reverse=True),
+        "infinitive": sorted(doc["infinitive"], key=len, reverse=True),
+        "infinitive_labels": set(doc["infinitive_labels"]),
+        "not_verbs": set(doc["not_verbs"].split()),
+    }
+
+
+def connective_before(text: str, start: int, label: str, verb_next: bool = False) -> int:
+    """Where a clause of `label` starting at `start` starts with the connective written
+    right before it ("due to [my back]" → "[due to my back]"); `start` when there is none.
+    The infinitive `to` counts before a verb only (`verb_next`), for the labels listing it."""
+    c = connectives()
+    if label not in c["labels"]:
+        return start
+    before = text[max(0, start - 25) : start]
+    stripped = before.rstrip(" ")
+    if not before or len(stripped) == len(before) or "\n" in before[len(stripped) :]:
+        return start
+    lower = stripped.lower()
+    listed = c["phrase"] + (
+        c["infinitive"] if verb_next and label in c["infinitive_labels"] else []
+    )
+    for connective in sorted(listed, key=len, reverse=True):
+        at = len(lower) - len(connective)
+        if lower.endswith(connective) and (at == 0 or not lower[at - 1].isalnum()):
+            return start - (len(before) - at)
+    return start
+
+
+def attach_connectives(text: str, entities: list[dict]) -> list[dict]:
+    """Clause spans grown over the connective before them (docs/annotation.md, "Clauses"),
+    unless it belongs to the span before. A planted clause that starts with a verb form
+    ("drive my mother …", "pick up …") takes an infinitive `to` too."""
+    ends = sorted(e["end"] for e in entities)
+    grown = []
+    for e in entities:
+        first = text[e["start"] : e["end"]].split(" ", 1)[0].lower()
+        start = connective_before(text, e["start"], e["label"], _verb_form(first))
+        if start < e["start"] and not any(start < end <= e["start"] for end in ends):
+            e = {**e, "start": start}
+            if e.get("match") == "exact":
+                e["match"] = "rendered"
+        grown.append(e)
+    return grown
+
+
+def _verb_form(word: str) -> bool:
+    """A bare verb a planted reason opens with: not a determiner, pronoun or noun
+    marker (the planted values are lay phrases: "drive my mother", "my son's school")."""
+    return word.isalpha() and word not in connectives()["not_verbs"]

@@ -6,10 +6,15 @@ import numpy as np
 from synth.contract import NO_VARIABLES
 from synth.generation.casing import bare_end, lower_case
 from synth.generation.engine import Engine
-from synth.generation.entities import attach_following, attached_words, locate
+from synth.generation.entities import (
+    attach_connectives,
+    attach_following,
+    attached_words,
+    locate,
+)
 from synth.generation.params import GenerationParams
 from synth.generation.rollout import Draft, fill_slots
-from synth.generation.slips import add_slips
+from synth.generation.slips import add_slips, typed_spacing
 from synth.record import PlannedDocument
 
 
@@ -34,6 +39,7 @@ def render(
     for doc, draft in zip(docs, drafts):
         text = draft.text()
         entities = attach_following(text, locate(text, doc.entities, doc.surface), attached_words())
+        entities = attach_connectives(text, entities)
         if draft.style == "free" and doc.entities and not entities:
             draft.errors = [NO_VARIABLES]  # the retries ran out: say why, once
         if doc.bare_end:
@@ -43,6 +49,11 @@ def render(
         if doc.slip_rate:
             slips_rng = np.random.default_rng([seed, doc.index])
             text, entities = add_slips(text, entities, doc.slip_rate, slips_rng)
+        if doc.run_together or doc.line_breaks:
+            typing_rng = np.random.default_rng([seed, doc.index, 1])
+            text, entities = typed_spacing(
+                text, entities, doc.run_together, doc.line_breaks, typing_rng
+            )
         label_of = doc.entity_labels or {}
         rows.append(
             {

@@ -280,6 +280,8 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
         style=style,
         target_words=shape.target_words,
         slip_rate=w.traits.slip_rate,
+        run_together=w.traits.run_together,
+        line_breaks=w.traits.line_breaks,
         lower_case=shape.lower_case,
         bare_end=shape.bare_end,
         closing=pieces[-1][pieces[-1].rfind("\n\n") :] if shape.sign_off and template else "",

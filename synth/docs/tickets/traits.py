@@ -29,7 +29,11 @@ class Traits:
     # target, every slot is generated). Later slots are skipped once it is reached.
     length: dict | None = None
     omission: bool = False  # leave variables out at the taxonomy's per-variable rates
-    slip_rate: float = 0.0  # share of words outside entity spans that get a typo
+    slip_rate: float = 0.0  # share of words that get a typo (outside spans, inside clauses)
+    # share of punctuation marks with no space after them ("hi,i need"), and of the
+    # spaces inside a sentence that are a line break (text typed in a narrow box)
+    run_together: float = 0.0
+    line_breaks: float = 0.0
     # probability of a sentence about non-personal dates, numbers and documents
     # (synth/data/shape.yaml `asides`), left unmarked
     aside: float = 0.0
@@ -91,6 +95,8 @@ def traits_from(doc: dict | None) -> Traits:
         "sign_off",
         "header",
         "slip_rate",
+        "run_together",
+        "line_breaks",
         "aside",
         "lower_case",
         "no_final_punctuation",

@@ -44,12 +44,13 @@ def test_gold_spans_hold_the_planted_variables_and_the_persona():
     text = "Hi, I need a room in Lyon for two weeks. Thanks, Paul (Paul Martin, ACME)"
     entities = [
         {"start": 21, "end": 25, "label": "location"},
-        {"start": 30, "end": 39, "label": "duration"},  # describes the request: not gold
+        {"start": 30, "end": 39, "label": "duration"},  # how long: it points back too
     ]
     persona = {"first_name": "Paul", "name": "Paul Martin", "company": "ACME", "email": "p@x.io"}
     spans = planted_spans(text, entities, persona)
     assert [(text[s.start : s.end], s.type) for s in spans] == [
         ("Lyon", "LOCATION"),
+        ("two weeks", "SPAN_OF_TIME"),
         ("Paul", "PERSON"),
         ("Paul Martin", "PERSON"),
         ("ACME", "ORGANIZATION"),

@@ -62,3 +62,34 @@ def test_a_complaint_or_shift_reason_in_a_ticket_of_another_kind_is_dropped():
     assert resolve_roles(tags, ticket_roles()) == [
         "B-location", "O", "B-date_travel", "B-airport", "O", "O",
     ]  # fmt: skip
+
+
+ACCOMMODATION = "Ask information_Accommodation"
+
+
+def test_a_kind_the_classifier_read_gates_every_clause_type_and_the_person():
+    tags = ["B-location", "O", "B-complaint", "I-complaint", "B-to_who", "B-reason", "I-reason"]
+    assert resolve_roles(tags, ticket_roles(), ACCOMMODATION) == [
+        "B-location", "O", "O", "O", "O", "O", "O",
+    ]  # fmt: skip
+    # read from the roles alone, the clauses make it a complaint, and they all stay
+    assert resolve_roles(tags, ticket_roles())[2:] == [
+        "B-complaint", "I-complaint", "B-to_who", "B-complaint", "I-complaint",
+    ]  # fmt: skip
+
+
+def test_a_read_kind_moves_a_clause_to_its_own_clause_type():
+    tags = ["B-complaint", "I-complaint", "O", "B-number_of_days"]
+    assert resolve_roles(tags, ticket_roles(), "Life event_Health issues") == [
+        "B-reason", "I-reason", "O", "B-number_of_days",
+    ]  # fmt: skip
+    # a complaint ticket keeps its complaint however the roles read
+    tags = ["B-reason", "I-reason", "B-to_who"]
+    assert resolve_roles(tags, ticket_roles(), "Complaint_Complaint") == [
+        "B-complaint", "I-complaint", "B-to_who",
+    ]  # fmt: skip
+
+
+def test_an_unknown_kind_falls_back_to_the_roles():
+    tags = ["B-location", "O", "B-date", "B-airport", "B-reason_of_change", "I-reason_of_change"]
+    assert resolve_roles(tags, ticket_roles(), None) == resolve_roles(tags, ticket_roles())

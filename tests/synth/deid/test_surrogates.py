@@ -125,3 +125,48 @@ def test_what_reads_as_no_date_keeps_its_shape():
     address = s.replace("DATE", "192.168.1.1")
     assert re.fullmatch(r"\d{3}\.\d{3}\.\d\.\d", address) and address != "192.168.1.1"
     assert s.replace("DATE", "Christmas") == "Christmas"
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
+
+
+@pytest.mark.parametrize("doc", [f"d{i}" for i in range(12)])
+def test_a_complaint_becomes_a_neutral_phrase_keeping_only_its_pronoun(doc):
+    s = Surrogates(0, doc)
+    after_person = s.replace("CONDUCT", "keeps making jokes about my weight")
+    assert not _words(after_person) & {"jokes", "weight", "about"}
+    assert s.replace("CONDUCT", "he keeps taking my parcels").startswith("he ")
+    assert s.replace("CONDUCT", "I keep getting left off the rota").startswith("I ")
+    assert not _words(s.replace("CONDUCT", "she ignores me")) & {"ignores"}
+
+
+@pytest.mark.parametrize("doc", [f"d{i}" for i in range(12)])
+def test_a_reason_keeps_its_connective_and_loses_its_words(doc):
+    s = Surrogates(0, doc)
+    for original, lead in [
+        ("due to my son starting school", "due to "),
+        ("to drive my mother to her chemo sessions", "to "),
+        ("for my sister's wedding", "for "),
+    ]:
+        new = s.replace("CIRCUMSTANCE", original)
+        assert new.startswith(lead)
+        assert not _words(new) & {"son", "school", "mother", "chemo", "sister", "wedding"}
+    clause = s.replace("CIRCUMSTANCE", "I need to drive my mother to her chemo sessions")
+    assert clause.startswith("I ") and "mother" not in clause
+    assert s.replace("HEALTH", "due to a bad flu").startswith("due to ")
+
+
+@pytest.mark.parametrize(
+    ("original", "pattern"),
+    [
+        ("3 days off", r"(2|4|5) days off"),
+        ("two weeks", r"(one|three|four) weeks"),
+        ("about 10 days", r"about (9|11|12) days"),
+        ("1 day", r"(2|3) day"),
+    ],
+)
+def test_a_length_of_time_becomes_another_count_of_its_unit(original, pattern):
+    for doc in range(10):
+        assert re.fullmatch(pattern, Surrogates(0, f"d{doc}").replace("SPAN_OF_TIME", original))
+    assert Surrogates(0, "x").replace("SPAN_OF_TIME", "a fortnight") != "a fortnight"

@@ -88,3 +88,36 @@ def test_a_month_alone_is_no_part_of_a_date_elsewhere():
     text = "Absent from 12 May 2027. Back on 21 May 2037 after Main Street."
     spans = locate(text, {"date_start_absence": "12 May 2027", "location": "Frankfurt am Main"})
     assert [text[e["start"] : e["end"]] for e in spans] == ["12 May 2027", "Main"]
+
+
+def test_a_planted_clause_takes_in_the_connective_before_it():
+    from synth.generation.entities import attach_connectives
+
+    text = "I need two days off due to a bad flu. Can I swap shifts to drive my mum to chemo?"
+    flu = text.index("a bad flu")
+    drive = text.index("drive my mum")
+    entities = [
+        {"start": flu, "end": flu + 9, "label": "reason", "match": "exact"},
+        {"start": drive, "end": drive + 21, "label": "reason_of_change", "match": "exact"},
+    ]
+    grown = attach_connectives(text, entities)
+    assert [text[e["start"] : e["end"]] for e in grown] == [
+        "due to a bad flu",
+        "to drive my mum to chemo",
+    ]
+    assert [e["match"] for e in grown] == ["rendered", "rendered"]
+
+
+def test_a_connective_is_not_taken_where_the_convention_leaves_it_out():
+    from synth.generation.entities import attach_connectives
+
+    text = "Off because my father passed away; going to my dad's. Days off for 3 days"
+    cases = [
+        ("my father passed away", "description_life_event"),  # `because` opens a clause
+        ("my dad's", "reason_of_change"),  # `to` before a noun phrase is no infinitive
+        ("3 days", "number_of_days"),  # a value, not a clause
+    ]
+    entities = [
+        {"start": text.index(v), "end": text.index(v) + len(v), "label": lab} for v, lab in cases
+    ]
+    assert attach_connectives(text, entities) == entities

@@ -1,4 +1,7 @@
-"""Writer slips never touch an entity span: a property test over random texts."""
+"""Writer slips keep every entity span's edges and values (a property test over random
+texts); typos reach inside a clause, spacing moves spans with it."""
+
+import re
 
 import numpy as np
 from hypothesis import given, settings
@@ -56,3 +59,46 @@ def test_slip_rate_is_the_share_of_words_touched():
     # every slip changes the word it touches (or glues two words together)
     share = 1 - changed.split(" ").count("standard") / 4000
     assert abs(share - 0.05 * 1.15) < 0.02  # a missing space touches two words
+
+
+def test_typos_reach_inside_a_clause_but_never_its_edges_or_a_value():
+    import numpy as np
+
+    from synth.generation.slips import add_slips
+
+    text = "Hi, my manager keeps shouting at me during meetings. I was off 3 days. Thanks"
+    spans = [
+        {"start": 4, "end": 14, "label": "to_who"},
+        {"start": 15, "end": 51, "label": "complaint"},
+        {"start": 63, "end": 69, "label": "number_of_days"},
+    ]
+    inside = 0
+    for seed in range(40):
+        new, moved = add_slips(text, spans, 0.6, np.random.default_rng(seed))
+        values = [new[s["start"] : s["end"]] for s in moved]
+        assert values[0] == "my manager" and values[2] == "3 days"
+        clause = values[1].split()
+        assert clause[0] == "keeps" and clause[-1] == "meetings"
+        inside += values[1] != "keeps shouting at me during meetings"
+    assert inside > 10  # P(no typo inside the clause) per seed ≈ 0.16 at rate 0.6
+
+
+def test_spacing_as_typed_moves_the_spans_with_it():
+    import numpy as np
+
+    from synth.generation.slips import typed_spacing
+
+    text = "Hi, my manager keeps shouting at me. Is that ok? Thanks, Ann"
+    spans = [{"start": 4, "end": 14, "label": "to_who"}, {"start": 15, "end": 35, "label": "c"}]
+    for seed in range(30):
+        new, moved = typed_spacing(text, spans, 0.7, 0.5, np.random.default_rng(seed))
+        assert [new[s["start"] : s["end"]].split() for s in moved] == [
+            ["my", "manager"],
+            ["keeps", "shouting", "at", "me"],
+        ]
+
+        def words(t):
+            return [w for w in re.split(r"[\s,.?]+", t) if w]
+
+        assert words(new) == words(text)  # only spaces moved
+    assert typed_spacing(text, spans, 0.0, 0.0, np.random.default_rng(0)) == (text, spans)

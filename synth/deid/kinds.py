@@ -1,0 +1,93 @@
+"""The ticket's kind, read from its words: gates the clause types (a complaint only in a
+complaint, a shift change's reason only in a shift change; synth.deid.roles).
+
+A BIO model sees a few words on each side; a misspelled or unusual word in an
+accommodation request can look like a complaint to it. The kind of the whole ticket says
+which clause types it can hold. The classifier is trained in the same build on the same
+synthetic tickets as the detector (`hrsynth detector build`) and saved beside it as
+`kinds.json`: character n-grams (robust to misspellings and missing spaces), TF-IDF,
+logistic regression. Plain JSON (vocabulary, weights), so loading it runs no code.
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+KINDS_FILE = "kinds.json"
+# The classifier's kind is used only when it is at least this sure; otherwise the kind is
+# read from the predicted roles, as without a classifier.
+MIN_PROBABILITY = 0.5
+NGRAMS = (2, 5)
+MAX_FEATURES = 40_000
+
+
+def _vectorizer(vocabulary=None):
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(
+        analyzer="char_wb",
+        ngram_range=NGRAMS,
+        lowercase=True,
+        sublinear_tf=True,
+        max_features=MAX_FEATURES,
+        vocabulary=vocabulary,
+    )
+
+
+def train_kinds(texts: list[str], labels: list[str], seed: int = 0) -> dict:
+    """The classifier as a JSON-ready dict."""
+    from sklearn.linear_model import LogisticRegression
+
+    vectorizer = _vectorizer()
+    features = vectorizer.fit_transform(texts)
+    model = LogisticRegression(C=10.0, max_iter=2000, random_state=seed).fit(features, labels)
+    vocabulary = {term: int(i) for term, i in vectorizer.vocabulary_.items()}
+    return {
+        "what": "ticket kind from character n-grams (TF-IDF, logistic regression)",
+        "trained_on_tickets": len(texts),
+        "kinds": [str(k) for k in model.classes_],
+        "vocabulary": vocabulary,
+        "idf": [round(float(x), 6) for x in vectorizer.idf_],
+        "weights": [[round(float(x), 6) for x in row] for row in model.coef_],
+        "bias": [round(float(x), 6) for x in model.intercept_],
+    }
+
+
+@dataclass
+class KindClassifier:
+    kinds: list[str]
+    vectorizer: object
+    weights: np.ndarray
+    bias: np.ndarray
+
+    @classmethod
+    def from_dict(cls, doc: dict) -> "KindClassifier":
+        vectorizer = _vectorizer(doc["vocabulary"])
+        vectorizer.idf_ = np.asarray(doc["idf"], dtype=np.float64)
+        return cls(doc["kinds"], vectorizer, np.asarray(doc["weights"]), np.asarray(doc["bias"]))
+
+    def probabilities(self, texts: list[str]) -> np.ndarray:
+        scores = self.vectorizer.transform(texts) @ self.weights.T + self.bias
+        if len(self.kinds) == 2:  # scikit-learn's binary form: one row of weights
+            scores = np.hstack([-scores, scores])
+        scores = scores - scores.max(axis=1, keepdims=True)
+        exp = np.exp(scores)
+        return exp / exp.sum(axis=1, keepdims=True)
+
+    def sure_kinds(self, texts: list[str]) -> list[str | None]:
+        """Each text's kind where the classifier is sure of it (MIN_PROBABILITY), else None."""
+        if not texts:
+            return []
+        probs = self.probabilities(texts)
+        best = probs.argmax(axis=1)
+        return [self.kinds[b] if p[b] >= MIN_PROBABILITY else None for b, p in zip(best, probs)]
+
+
+def load_kinds(model_dir: str | Path) -> KindClassifier | None:
+    """The detector's kind classifier, None for a detector built without one."""
+    path = Path(model_dir) / KINDS_FILE
+    if not path.is_file():
+        return None
+    return KindClassifier.from_dict(json.loads(path.read_text()))
