@@ -72,12 +72,12 @@ def error_kinds(true: list[list[str]], predicted: list[list[str]]) -> dict:
     """What the model gets wrong, counted over the gold spans (word level): exact; shorter
     or longer than the gold span with the right type; the right words typed with another
     role (with the confusions, gold -> predicted); missed; and predicted spans that
-    overlap no gold span."""
+    overlap no gold span (with their types)."""
     from collections import Counter
 
     from seqeval.metrics.sequence_labeling import get_entities
 
-    counts, confusions = Counter(), Counter()
+    counts, confusions, spurious = Counter(), Counter(), Counter()
     for gold_tags, pred_tags in zip(true, predicted):
         gold, pred = get_entities(gold_tags), get_entities(pred_tags)
         for g_type, g_start, g_end in gold:
@@ -93,7 +93,13 @@ def error_kinds(true: list[list[str]], predicted: list[list[str]]) -> dict:
                 confusions[f"{g_type} -> {hits[0][0]}"] += 1
             else:
                 counts["missed"] += 1
-        counts["spurious"] += sum(
-            not any(p[1] <= g[2] and g[1] <= p[2] for g in gold) for p in pred
-        )
-    return {**dict(counts), "confusions": dict(confusions.most_common(10))}
+        counts["spurious"] += 0  # always reported
+        for p in pred:
+            if not any(p[1] <= g[2] and g[1] <= p[2] for g in gold):
+                counts["spurious"] += 1
+                spurious[p[0]] += 1
+    return {
+        **dict(counts),
+        "confusions": dict(confusions.most_common(10)),
+        "spurious_by_type": dict(spurious.most_common()),
+    }

@@ -10,8 +10,14 @@ def test_errors_are_counted_by_kind_over_the_gold_spans():
         "missed": 1,  # c
         "spurious": 1,  # y overlaps nothing
         "confusions": {"b -> x": 1},
+        "spurious_by_type": {"y": 1},
     }
-    assert error_kinds(true, true) == {"exact": 3, "spurious": 0, "confusions": {}}
+    assert error_kinds(true, true) == {
+        "exact": 3,
+        "spurious": 0,
+        "confusions": {},
+        "spurious_by_type": {},
+    }
 
 
 def test_the_detector_output_is_scored_with_each_step_left_out_beside_it():
