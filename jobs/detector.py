@@ -112,6 +112,8 @@ def write_kinds(tickets: Path, model: Path, seed: int) -> None:
 
     rows = shard_dataset(str(tickets), ["text", "label"]).to_pylist()
     rows = [r for r in rows if r["text"].strip()]
+    if len({r["label"] for r in rows}) < 2:
+        return  # one kind: nothing to tell apart, no gate
     trained = train_kinds([r["text"] for r in rows], [r["label"] for r in rows], seed)
     write_text(str(model / KINDS_FILE), json.dumps(trained))
 
@@ -138,13 +140,26 @@ def quiet_console() -> None:
 def model_card(model: Path, manifest: dict, trained: dict, args) -> dict:
     from eval.detector_scores import bio_scores
     from eval.testset import load_testset
+    from synth.deid.kinds import load_kinds
     from synth.docs.tickets import evaluation_labels
 
     labels, entity_labels = evaluation_labels()
-    scores = {}
+    classifier = load_kinds(model)
+    scores, kinds_read = {}, {}
     for name, path in CARD_SETS.items():
         docs = load_testset(str(path), labels, set(entity_labels)).docs
         scores[name] = bio_scores(str(model), docs)
+        if classifier is None:
+            continue
+        sure = classifier.sure_kinds([d.text for d in docs])
+        kinds_read[name] = {
+            "sure": round(sum(k is not None for k in sure) / len(docs), 3),
+            "right_when_sure": round(
+                sum(k == d.label for k, d in zip(sure, docs))
+                / max(1, sum(k is not None for k in sure)),
+                3,
+            ),
+        }
     weights = hashlib.sha256((model / "model.safetensors").read_bytes()).hexdigest()
     return {
         "version": f"hrsynth-detector-{dt.date.today():%Y%m%d}-{weights[:8]}",
@@ -163,6 +178,8 @@ def model_card(model: Path, manifest: dict, trained: dict, args) -> dict:
             },
         },
         "training": {"epochs": args.epochs, "seconds": round(trained["training"]["train_s"], 1)},
+        # the kind classifier gating clause types: how often it is sure, and right then
+        "kinds": kinds_read or None,
         "scores": {
             name: {k: s[k] for k in ("documents", "exact", "partial", "per_type_exact")}
             for name, s in scores.items()

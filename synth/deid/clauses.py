@@ -120,7 +120,7 @@ def _noun_phrase(head) -> list:
     after `from`/`in`, a name in apposition; not a clause that describes them."""
     noun = head
     for _ in range(2):  # a hit on a modifier ("direct") reaches its noun
-        if noun.pos_ in NOUNS or noun.head is noun:
+        if noun.pos_ in NOUNS or noun.head.i == noun.i:
             break
         noun = noun.head
     if noun.pos_ not in NOUNS:
@@ -140,7 +140,7 @@ def _clause_verb(token):
     """The verb whose clause holds `token` (None when a noun phrase is all there is)."""
     t = token
     while t.pos_ not in CLAUSE_HEADS:
-        if t.head is t:
+        if t.head.i == t.i:
             return None
         t = t.head
     return t
@@ -176,7 +176,7 @@ def _reason(head, label: str) -> list:
     while t.pos_ not in CLAUSE_HEADS:
         if t.pos_ == "ADP" and _connective_ends_at(t):
             return [x for x in t.subtree if x.i > t.i]  # its object; the connective joins later
-        if t.head is t:
+        if t.head.i == t.i:
             return []
         t = t.head
     c = conventions()

@@ -197,6 +197,7 @@ def check_ner_folder(model_dir: str) -> None:
         ) from None
     except (OSError, ValueError):
         raise ConfigError(f"--ner-model {model_dir}: config.json is damaged; {fix}") from None
+    check_kinds_file(folder, fix)
     weights = folder / "model.safetensors"
     if not weights.is_file():
         if (folder / "pytorch_model.bin").is_file():
@@ -209,6 +210,22 @@ def check_ner_folder(model_dir: str) -> None:
             list(f.keys())
     except Exception:  # noqa: BLE001 (safetensors raises its own types for a bad header)
         raise ConfigError(f"--ner-model {model_dir}: model.safetensors is damaged; {fix}") from None
+
+
+def check_kinds_file(folder: Path, fix: str) -> None:
+    """A kind classifier beside the weights that cannot be read is named here, not in
+    every actor (a detector built without one has none: that is fine)."""
+    import json
+
+    from synth.deid.kinds import KINDS_FILE, KindClassifier
+
+    path = folder / KINDS_FILE
+    if not path.exists():
+        return
+    try:
+        KindClassifier.from_dict(json.loads(path.read_text()))
+    except (OSError, ValueError, KeyError, TypeError):
+        raise ConfigError(f"--ner-model {folder}: {KINDS_FILE} is damaged; {fix}") from None
 
 
 def make_detectors(names: list[str], ner_model: str | None = None, llm=None) -> list:

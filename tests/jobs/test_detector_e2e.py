@@ -46,6 +46,11 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     assert card["scores"]["dev_people"]["documents"] == 80
     assert 0 <= card["scores"]["dev_people"]["partial"]["f1"] <= 1
     assert "## Limits" in (tmp_path / "d" / "model" / "README.md").read_text()
+    # the kind classifier that gates clause types is built beside the weights, scored
+    from synth.deid.kinds import load_kinds
+
+    assert load_kinds(tmp_path / "d" / "model").kinds  # the 16 tickets' labels
+    assert 0 <= card["kinds"]["dev_people"]["right_when_sure"] <= 1
     default = json.loads((registry / "default.json").read_text())
     assert default["version"] == card["version"] and (registry / card["version"]).is_dir()
 

@@ -158,3 +158,22 @@ def test_a_partial_hit_replaces_the_whole_clause(tokenizer, method):
     assert privacy_score([clause], shared.text) == 1.0
     assert not {"jokes", "age", "team"} & set(shared.text.lower().replace(".", " ").split())
     assert shared.text.startswith("Hello HR, my supervisor ")
+
+
+@pytest.mark.parametrize("label", ["complaint", "reason", "reason_of_change", "to_who"])
+def test_a_hit_in_a_sentence_without_a_verb_ends(tokenizer, label):
+    """A fragment ("Awful week, honestly.") has a root that is no verb: the climb stops
+    there (it looped forever when it compared spaCy tokens by identity)."""
+    import signal
+
+    def too_long(*_):
+        raise TimeoutError("clause completion did not end")
+
+    signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(30)
+    try:
+        text = "Awful week at the depot, honestly. Thanks"
+        spans = _marked(tokenizer, text, "depot", label)
+    finally:
+        signal.alarm(0)
+    assert len(spans) == 1 and "depot" in spans[0][1]

@@ -57,3 +57,11 @@ def test_broken_weights_are_one_line_before_ray(tmp_path):
     (tmp_path / "config.json").write_text("{")
     with pytest.raises(ConfigError, match="config.json is damaged"):
         check_ner_folder(str(tmp_path))
+
+
+@pytest.mark.parametrize("content", ["{", "[]", '{"kinds": ["a"]}', '{"kinds": 1, "vocabulary": 2}'])
+def test_a_damaged_kind_classifier_is_one_line_before_ray(tmp_path, content):
+    (tmp_path / "config.json").write_text("{}")
+    (tmp_path / "kinds.json").write_text(content)
+    with pytest.raises(ConfigError, match="kinds.json is damaged"):
+        check_ner_folder(str(tmp_path))
