@@ -38,6 +38,17 @@ RANGE_SEPARATORS = [
     re.compile(r"(\s+(?:to|until|till|through|and|-)\s+|\s*[–—]\s*)", re.IGNORECASE),
     re.compile(r"((?<=^\d)-|(?<=^\d\d)-|(?<=\dst|\dnd|\drd|\dth)-|(?<=\d{4})-(?=\d{1,2}[/.]))"),
 ]
+# A length of time, not a date: a count (or "a", "a couple of", "the rest of the") and a
+# unit ("about three weeks", "a day off", "the rest of the week"), which Presidio reads as
+# a date.
+LENGTH_OF_TIME = re.compile(
+    rf"(?:(?:about|around|roughly|nearly|almost|over|under|at least|up to)\s+)?"
+    rf"(?:\d+|{'|'.join(NUMBER_WORDS[1:13])}|a|an|a couple of|couple of|a few|few|several"
+    rf"|the rest of the|the rest of this|the whole)\s+"
+    rf"(?:more\s+)?(?:days?|nights?|weeks?|fortnights?|months?|years?|working days?)(?:\s+off)?",
+    re.IGNORECASE,
+)
+UNIT = r"days?|nights?|weeks?|months?|years?"
 LOCALES = {"US": "en_US", "GB": "en_GB", "DE": "de_DE", "IT": "it_IT", "ES": "es_ES",
            "FR": "fr_FR", "NL": "nl_NL"}  # fmt: skip
 
@@ -149,19 +160,33 @@ class Surrogates:
         return f"{connective} {self._pick(phrases['CIRCUMSTANCE'][form])}"
 
     def _span_of_time(self, original: str) -> str:
-        """Another count of the same unit ("3 days off" → "4 days off", "two weeks" →
-        "three weeks"); a length with no count ("a fortnight") one of about its size."""
-        shift = int(self.rng.choice([-1, 1, 2]))
+        """Another count of the same unit ("3 days off" → "4 days off", "a day off" →
+        "two days off", "a couple of weeks" → "a few weeks"); a length with no count ("a
+        fortnight") one of the listed ones."""
         words = "|".join(NUMBER_WORDS[1:13])
-        m = re.search(rf"\b(\d+|{words})\b", original, re.IGNORECASE)
+        m = re.search(rf"\b(\d+|{words}|an?)\s+({UNIT})\b", original, re.IGNORECASE)
         if m is None:
+            swapped = {"a couple of": "a few", "a few": "a couple of"}
+            for old, new in swapped.items():
+                if re.search(rf"\b{old}\b", original, re.IGNORECASE):
+                    return re.sub(rf"\b{old}\b", new, original, count=1, flags=re.IGNORECASE)
             others = [p for p in neutral_phrases()["SPAN_OF_TIME"] if p != original.lower()]
             return self._pick(others)
-        number = m.group(1)
-        value = int(number) if number.isdigit() else NUMBER_WORDS.index(number.lower())
-        new = value + shift if value + shift >= 1 else value + 1
+        number, unit = m.group(1), m.group(2)
+        lower = number.lower()
+        value = (
+            1
+            if lower in ("a", "an")
+            else int(number)
+            if number.isdigit()
+            else NUMBER_WORDS.index(lower)
+        )
+        new = max(1, value + int(self.rng.choice([-1, 1, 2])))
+        new = new if new != value else value + 1
         written = str(new) if number.isdigit() or new >= len(NUMBER_WORDS) else NUMBER_WORDS[new]
-        return original[: m.start(1)] + written + original[m.end(1) :]
+        singular = unit[:-1] if unit.lower().endswith("s") else unit
+        unit = singular if new == 1 else singular + "s"
+        return original[: m.start()] + f"{written} {unit}" + original[m.end() :]
 
     def _money(self, original: str) -> str:
         return re.sub(r"\d[\d,. ]*\d|\d", lambda m: self._scaled(m.group()), original, count=1)
@@ -187,7 +212,10 @@ class Surrogates:
 
     def _date(self, original: str) -> str:
         """Every date in the span moved by the document's one offset, a range end to end,
-        so intervals survive (a span that read as no date became a random one)."""
+        so intervals survive (a span that read as no date became a random one). A length
+        of time a date detector typed as a date ("about three weeks") is one."""
+        if LENGTH_OF_TIME.fullmatch(original.strip()):
+            return self._span_of_time(original)
         return self._range(original, RANGE_SEPARATORS)
 
     def _range(self, text: str, separators: list) -> str:

@@ -67,6 +67,10 @@ def test_presidio_basic_misses_what_the_hr_recognizers_add():
         ("Hi HR,\nI need a room near the office.\nThanks,\nAnja", "Anja"),
         ("Dear HR, can I get a raise? Thanks, Paul", "Paul"),
         ("I am off sick today.\n\nAndrés Malo", "Andrés Malo"),
+        ("Can this be added to my expenses? Giorgos", "Giorgos"),  # after the last sentence
+        ("back tomorrow hopefully. Employee no. 448213, Yusuf", "Yusuf"),
+        ("Can we talk on Friday? Thanks", None),
+        ("I will be off until Monday. Sorry", None),
         ("Please help.\nThanks", None),  # a closing alone is no name
         ("Hello\nthe office said no.\nBest regards", None),
     ],
