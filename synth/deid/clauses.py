@@ -11,8 +11,8 @@ wrote in the shareable text. Each rule can be left out (`rules=`) to measure it:
   condition's noun phrase ("[a bad flu]");
 - `connectives`: a phrase connective right before such a span joins it ("[due to my
   back]", "[for a family wedding]");
-- `complaints`: a complaint is what the person did, from its verb group (or the pronoun
-  subject before it) to the end of the clause ("he [keeps taking my parcels]");
+- `complaints`: a complaint is what the person did, from its verb group to the end of
+  the clause ("he [keeps taking my parcels]"), from "I" when it names no one;
 - `people`: a person complained about is the noun phrase naming them, with their team
   and a name in apposition ("[a colleague from accounting]").
 
@@ -31,6 +31,7 @@ REASON_TYPES = ("reason", "description_life_event", "reason_of_change")
 TYPES_OF_RULE = {"reasons": REASON_TYPES, "complaints": ("complaint",), "people": ("to_who",)}
 CLAUSE_HEADS = ("VERB", "AUX")
 NOUNS = ("NOUN", "PROPN")
+GREETING_ENDS = (",", "-", "–", "—", ":", "!")
 
 
 @cache
@@ -81,14 +82,39 @@ def _completed_chars(text: str, label: str, start: int, end: int) -> tuple[int, 
     elif label == "complaint":
         tokens = _complaint(head)
     else:
-        tokens = _reason(head, label)
+        tokens = _reason(head, label, text[start:end])
     if not tokens:
         return start, end
-    tokens = [t for t in tokens if t.sent == head.sent]
-    tokens = _without_edge_punctuation(sorted(tokens, key=lambda t: t.i))
+    tokens = _on_the_line(text, start, end, [t for t in tokens if t.sent == head.sent])
+    tokens = _without_greeting(sorted(tokens, key=lambda t: t.i), start)
+    tokens = _without_edge_punctuation(tokens)
     if not tokens:
         return start, end
     return min(start, tokens[0].idx), max(end, tokens[-1].idx + len(tokens[-1]))
+
+
+def _on_the_line(text: str, start: int, end: int, tokens: list) -> list:
+    """The tokens on the hit's own line: a clause never takes in a greeting line ("Dear
+    HR,\n") or what follows a line break."""
+    first = text.rfind("\n", 0, start) + 1
+    last = text.find("\n", end)
+    last = len(text) if last < 0 else last
+    return [t for t in tokens if first <= t.idx and t.idx + len(t) <= last]
+
+
+def _without_greeting(tokens: list, hit_start: int) -> list:
+    """Without what a comma or dash closes before the hit when it holds no verb ("Hi HR,
+    [our house was flooded]", "Good morning, [I …]")."""
+    if not tokens:
+        return tokens
+    doc = tokens[0].doc
+    marks = [t for t in doc[tokens[0].i :] if t.idx < hit_start and t.text in GREETING_ENDS]
+    if not marks:
+        return tokens
+    before = [t for t in tokens if t.i < marks[-1].i]
+    if any(t.pos_ in CLAUSE_HEADS for t in before):
+        return tokens
+    return [t for t in tokens if t.i > marks[-1].i]
 
 
 def _head_of(tokens: list):
@@ -159,7 +185,7 @@ def _complaint(head) -> list:
     for child in verb.children:
         if child.i < verb.i:
             if child.dep_ in c["verb_group"] or (
-                child.dep_ in ("nsubj", "nsubjpass") and child.pos_ == "PRON"
+                child.dep_ in ("nsubj", "nsubjpass") and child.lower_ in c["first_person"]
             ):
                 out += list(child.subtree)
         elif child.dep_ not in c["left_out"]:
@@ -168,8 +194,11 @@ def _complaint(head) -> list:
     return [t for t in out if t.i >= first]
 
 
-def _reason(head, label: str) -> list:
-    """A reason's clause, infinitive or (health) condition."""
+def _reason(head, label: str, hit: str) -> list:
+    """A reason's clause, infinitive or (health) condition; a hit that opens with its
+    connective ("due to a bad flu") is the connective phrase already."""
+    if _opens_with_connective(hit):
+        return []
     if label == "reason" and head.pos_ in NOUNS:
         return _subtree_without(head, ("relcl", "acl", "cc", "conj", "punct"))
     t = head
@@ -188,6 +217,13 @@ def _reason(head, label: str) -> list:
     ):
         t = t.head  # "I [need to drive …]": the writer's clause
     return _subtree_without(t, set(c["left_out"]) | set(c["left_out_of_reasons"]))
+
+
+def _opens_with_connective(hit: str) -> bool:
+    from synth.generation.entities import connectives
+
+    lower = hit.lower()
+    return any(lower.startswith(c + " ") for c in connectives()["phrase"])
 
 
 def _infinitive(verb) -> bool:

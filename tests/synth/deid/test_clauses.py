@@ -38,12 +38,39 @@ CONVENTIONS = [
         "complaint",
         "keeps making jokes about my age in front of the team",
     ),
-    # ... from the pronoun subject when the person is taken up by one
+    # ... the pronoun that takes the person up stays outside
     (
         "He is always rude to me when the manager is not there.",
         "rude",
         "complaint",
-        "He is always rude to me when the manager is not there",
+        "is always rude to me when the manager is not there",
+    ),
+    # ... a complaint that names no one is the writer's clause
+    (
+        "I keep getting left off the rota emails.",
+        "rota",
+        "complaint",
+        "I keep getting left off the rota emails",
+    ),
+    # a clause never takes in the greeting line or the greeting before it
+    (
+        "Dear HR,\nI have a court hearing I cannot move on Friday.",
+        "court hearing",
+        "reason_of_change",
+        "I have a court hearing I cannot move on Friday",
+    ),
+    (
+        "Hi HR - our house was flooded last night so I cannot come in.",
+        "flooded",
+        "description_life_event",
+        "our house was flooded last night",
+    ),
+    # a hit that opens with its connective is the connective phrase already
+    (
+        "Good morning, due to a religious holiday I observe I would like to swap my shift.",
+        "due to a religious holiday",
+        "reason_of_change",
+        "due to a religious holiday",
     ),
     # a shift change's reason: the writer's clause, from "I", governing verb included
     (

@@ -59,7 +59,9 @@ def test_broken_weights_are_one_line_before_ray(tmp_path):
         check_ner_folder(str(tmp_path))
 
 
-@pytest.mark.parametrize("content", ["{", "[]", '{"kinds": ["a"]}', '{"kinds": 1, "vocabulary": 2}'])
+@pytest.mark.parametrize(
+    "content", ["{", "[]", '{"kinds": ["a"]}', '{"kinds": 1, "vocabulary": 2}']
+)
 def test_a_damaged_kind_classifier_is_one_line_before_ray(tmp_path, content):
     (tmp_path / "config.json").write_text("{}")
     (tmp_path / "kinds.json").write_text(content)
