@@ -206,13 +206,63 @@ def print_results(step: str, sets: dict) -> None:
             )
 
 
+def seed_spread(results: dict, prefix: str) -> dict:
+    """Mean, min and max over the steps whose name starts with `prefix` (one per seed) of
+    each set's headline numbers."""
+    steps = {k: v for k, v in results["steps"].items() if k.startswith(prefix)}
+    if not steps:
+        raise SystemExit(f"--spread: no measured step starts with {prefix!r}")
+
+    def headline(entry: dict) -> dict:
+        new = entry["deid_surrogate"]["presidio+detector"]
+        out = {"privacy": new["privacy"], "other_words_kept": new["other_words_kept"]}
+        if "bio" in entry:
+            out |= {"exact": entry["bio"]["exact"]["f1"], "partial": entry["bio"]["partial"]["f1"]}
+            out |= {"predicted_spans": entry["bio"]["spans"]["predicted"]}
+        return out
+
+    spread = {"steps": sorted(steps), "sets": {}}
+    for name in next(iter(steps.values()))["sets"]:
+        values = [headline(step["sets"][name]) for step in steps.values()]
+        spread["sets"][name] = {
+            key: {
+                "mean": round(sum(v[key] for v in values) / len(values), 4),
+                "min": min(v[key] for v in values),
+                "max": max(v[key] for v in values),
+            }
+            for key in values[0]
+        }
+    return spread
+
+
+def print_spread(spread: dict) -> None:
+    rows = [
+        {
+            "set": name,
+            **{k: f"{v['mean']:.3f} ({v['min']:.3f}–{v['max']:.3f})" for k, v in d.items()},
+        }
+        for name, d in spread["sets"].items()
+    ]
+    keys = ["exact", "partial", "privacy", "other_words_kept", "predicted_spans"]
+    print_table(rows, [("set", "set", "")] + [(k, k, "") for k in keys])
+
+
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser()
-    p.add_argument("--model", required=True, help="a built detector (or evaluate's bio_ner)")
-    p.add_argument("--step", required=True, help="what this detector is (the results key)")
+    p.add_argument("--spread", help="summarise the steps starting with this (seeds) and stop")
+    p.add_argument("--model", help="a built detector (or evaluate's bio_ner)")
+    p.add_argument("--step", help="what this detector is (the results key)")
     p.add_argument("--synthetic", help="held-out generated tickets (not trained on)")
     p.add_argument("--max-synthetic", type=int, default=400)
     args = p.parse_args(argv)
+    if args.spread:
+        results = json.loads(RESULTS.read_text())
+        results["spread"] = {args.spread: seed_spread(results, args.spread)}
+        write_results(RESULTS.name, results, indent=2)
+        print_spread(results["spread"][args.spread])
+        return results
+    if not (args.model and args.step):
+        p.error("--model and --step are needed (or --spread)")
     _, entity_labels = evaluation_labels()
     sets = {name: hand_labelled(path, set(entity_labels)) for name, path in TICKET_SETS.items()}
     sets["dev_people+typing"] = typed(sets["dev_people"])

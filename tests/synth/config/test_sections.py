@@ -34,9 +34,21 @@ def test_every_section_field_has_exactly_one_flat_key():
     assert len(FLAT_KEYS) == len(mapped) + 1  # + pii_audit, the whole audit block
 
 
+# Settings a shipped config gained after the flat era (issue 54: the default writes text
+# as people type it): the flat-era fingerprint holds without them.
+ADDED_SINCE = {"tickets.yaml": ("run_together", "line_breaks")}
+
+
 @pytest.mark.parametrize("name", sorted(FLAT_ERA))
-def test_shipped_configs_keep_their_flat_era_fingerprint(name, capsys):
-    cfg = load_config(str(ROOT / "configs" / name), FIXED)
+def test_shipped_configs_keep_their_flat_era_fingerprint(name, capsys, tmp_path):
+    path = ROOT / "configs" / name
+    if name in ADDED_SINCE:
+        doc = yaml.safe_load(path.read_text())
+        for key in ADDED_SINCE[name]:
+            del doc["tickets"]["traits"][key]
+        path = tmp_path / name
+        path.write_text(yaml.safe_dump(doc))
+    cfg = load_config(str(path), FIXED)
     assert cfg.fingerprint() == FLAT_ERA[name]
     assert capsys.readouterr().err == ""  # the shipped files are nested: no notice
 
