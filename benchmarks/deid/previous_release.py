@@ -1,0 +1,55 @@
+"""The previous release's de-identification (commit 9e1492c: its types, output steps and
+surrogates), scored as issue 54 scores it: privacy over every gold span of our sets.
+
+Run from a checkout of that commit (it imports that release's code), with a detector
+that release's recipe built and this project's development sets:
+
+    git worktree add /tmp/previous 9e1492c
+    PYTHONPATH=/tmp/previous python benchmarks/deid/previous_release.py MODEL OUT.json .
+
+(PYTHONPATH, not the working folder, decides whose code runs: check that
+`synth.__file__` is under /tmp/previous.)
+
+It prints privacy (every gold span: entities and `personal`; CVs: `personal`, as
+benchmarks/deid/detector.py counts them) and the share of other words kept per set.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from eval.deid import other_words_kept, replaced_texts
+from synth.deid.detectors import make_detectors
+from synth.deid.methods import name_parts_alone
+from synth.deid.privacy import privacy_score
+from synth.deid.spans import Span, resolve
+
+model, data = sys.argv[1], Path(sys.argv[3]) / "eval" / "data"
+presidio = make_detectors(["presidio"])[0]
+ner = make_detectors(["ner"], model)[0]
+out = {}
+for name in ["dev_people", "dev_tickets", "dev_cvs"]:
+    lines = (data / f"{name}.jsonl").read_text(encoding="utf-8-sig").splitlines()
+    docs = [json.loads(line) for line in lines]
+    texts = [d["text"] for d in docs]
+    spans_of = (
+        (lambda d: d.get("personal", []))
+        if name == "dev_cvs"
+        else (lambda d: d.get("entities", []) + d.get("personal", []))
+    )
+    gold = [resolve([Span(s, e, "X", "gold") for s, e, _ in spans_of(d)]) for d in docs]
+    found = [presidio.detect(texts), ner.detect(texts)]
+    spans = []
+    for i, t in enumerate(texts):
+        mine = [s for f in found for s in f[i]]
+        spans.append(resolve(mine + name_parts_alone(t, mine)))
+    outs = replaced_texts(texts, spans, [str(i) for i in range(len(texts))], "surrogate", 0)
+    priv = sum(
+        privacy_score([t[g.start : g.end] for g in gs], o) for t, gs, o in zip(texts, gold, outs)
+    ) / len(texts)
+    out[name] = {
+        "privacy": round(priv, 4),
+        "other_words_kept": round(other_words_kept(texts, gold, outs), 4),
+    }
+    print(name, out[name], flush=True)
+Path(sys.argv[2]).write_text(json.dumps(out, indent=1))
