@@ -108,8 +108,12 @@ def _applied(text: str, spans: list[dict], edits: list[tuple[int, int, str]]):
         return sum(len(r) - (e - s) for s, e, r in edits if e <= at)
 
     for span in spans:
-        moved.append({**span, "start": span["start"] + shift(span["start"]),
-                      "end": span["end"] + shift(span["end"])})  # fmt: skip
+        new = {**span, "start": span["start"] + shift(span["start"]),
+               "end": span["end"] + shift(span["end"])}  # fmt: skip
+        typed_inside = any(span["start"] < s and e <= span["end"] for s, e, _ in edits)
+        if typed_inside and new.get("match") == "exact":
+            new["match"] = "rendered"  # the value as this writer typed it
+        moved.append(new)
     return "".join(out), moved
 
 

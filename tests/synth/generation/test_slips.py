@@ -72,6 +72,7 @@ def test_typos_reach_inside_a_clause_but_never_its_edges_or_a_value():
         {"start": 15, "end": 51, "label": "complaint"},
         {"start": 63, "end": 69, "label": "number_of_days"},
     ]
+    spans = [{**s, "match": "exact"} for s in spans]
     inside = 0
     for seed in range(40):
         new, moved = add_slips(text, spans, 0.6, np.random.default_rng(seed))
@@ -79,7 +80,10 @@ def test_typos_reach_inside_a_clause_but_never_its_edges_or_a_value():
         assert values[0] == "my manager" and values[2] == "3 days"
         clause = values[1].split()
         assert clause[0] == "keeps" and clause[-1] == "meetings"
-        inside += values[1] != "keeps shouting at me during meetings"
+        typed = values[1] != "keeps shouting at me during meetings"
+        inside += typed
+        # the contract: an exact span is its value; a typed one is the form it was typed in
+        assert [s["match"] for s in moved] == ["exact", "rendered" if typed else "exact", "exact"]
     assert inside > 10  # P(no typo inside the clause) per seed ≈ 0.16 at rate 0.6
 
 
