@@ -20,7 +20,7 @@ A completed span stops at another span and at the sentence's end, and one longer
 `max_words` (synth/data/deid/clauses.yaml) is left as found.
 """
 
-from functools import cache
+from functools import cache, lru_cache
 
 from synth import DATA_DIR
 from synth.generation.entities import connective_before
@@ -39,7 +39,7 @@ def conventions() -> dict:
     return read_yaml(DATA_DIR / "deid" / "clauses.yaml", "clause conventions")
 
 
-@cache
+@lru_cache(maxsize=4096)  # the same text is completed once per measured step; bounded for actors
 def _parsed(text: str):
     from synth.nlp import load_nlp
 
@@ -220,10 +220,9 @@ def _reason(head, label: str, hit: str) -> list:
 
 
 def _opens_with_connective(hit: str) -> bool:
-    from synth.generation.entities import connectives
+    from synth.deid.surrogates import opening_connective
 
-    lower = hit.lower()
-    return any(lower.startswith(c + " ") for c in connectives()["phrase"])
+    return opening_connective(hit)[1] == "phrase"
 
 
 def _infinitive(verb) -> bool:
