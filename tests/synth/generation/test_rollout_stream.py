@@ -1,0 +1,74 @@
+"""The rollout on a streaming engine (issue 55): each draft's next slot is asked for as
+its last one comes back, and the drafts end exactly as with one call per slot."""
+
+import hashlib
+from collections import Counter
+
+from synth.generation.engine import StreamingEngine
+from synth.generation.params import params_from
+from synth.generation.rollout import Draft, fill_slots
+from tests.scripted import ScriptedChat
+from tests.synth.generation.test_rollout import docs
+
+
+def reply(prompt: str, attempt: int) -> str:
+    """A reply that depends on the prompt only: unfinished on the first attempt for a
+    sixth of prompts (retried) and on the first two for an eighth (given up), else with a
+    third sentence for trimming to cut."""
+    digest = hashlib.sha256(prompt.encode()).hexdigest()
+    if attempt < {"0": 2, "1": 2, "2": 1, "3": 1, "4": 1}.get(digest[0], 0):
+        return " and then"
+    return f" Reference {digest[:6]} applies. Please check {digest[6:10]}. More {digest[10:12]}."
+
+
+class ByCall(ScriptedChat):
+    def __init__(self):
+        self.attempts = Counter()
+
+    def continue_prompts(self, prompts, params, seed):
+        texts = []
+        for p in prompts:
+            texts.append(reply(p, self.attempts[p]))
+            self.attempts[p] += 1
+        return texts, [len(t) // 4 for t in texts], [len(p) // 4 for p in prompts]
+
+
+class Streaming(ByCall):
+    def __init__(self, rows_in_flight: int):
+        super().__init__()
+        self.rows_in_flight, self.widest = rows_in_flight, 0
+
+    def continue_stream(self, first, params, on_result, seed):
+        waiting = list(first)
+        while waiting:  # a few rows at a time, in order; follow-ups queue behind
+            batch, waiting = waiting[: self.rows_in_flight], waiting[self.rows_in_flight :]
+            self.widest = max(self.widest, len(batch))
+            assert len({s.key[0] for s in batch}) == len(batch)  # one slot per draft
+            for slot in batch:
+                text = reply(slot.prompt, self.attempts[slot.prompt])
+                self.attempts[slot.prompt] += 1
+                waiting += on_result(slot.key, text, len(text) // 4, len(slot.prompt) // 4)
+
+
+def drafts_of(planned):
+    return [
+        Draft(d.header, list(d.pieces), d.instruction, d.style or "plain", d.target_words)
+        for d in planned
+    ]
+
+
+def test_streamed_slots_end_as_slots_by_call():
+    planned = docs(40)
+    params = params_from("default", {"max_retries": 1})
+    by_call = fill_slots(drafts_of(planned), ByCall(), params, seed=0)
+    engine = Streaming(rows_in_flight=7)
+    assert isinstance(engine, StreamingEngine) and not isinstance(ByCall(), StreamingEngine)
+    streamed = fill_slots(drafts_of(planned), engine, params, seed=0)
+    assert engine.widest == 7
+    assert [d.text() for d in streamed] == [d.text() for d in by_call]
+    assert [d.errors for d in streamed] == [d.errors for d in by_call]
+    assert [(d.generated_tokens, d.prompt_tokens) for d in streamed] == [
+        (d.generated_tokens, d.prompt_tokens) for d in by_call
+    ]
+    assert sum(engine.attempts.values()) > sum(len(d.slots) for d in streamed)  # retried
+    assert sum(bool(d.errors) for d in streamed) >= 3  # and given up
