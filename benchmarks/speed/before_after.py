@@ -23,7 +23,10 @@ from benchmarks.report import ROOT, print_table, write_results
 
 def commit(folder: Path) -> str:
     out = subprocess.run(
-        ["git", "-C", str(folder), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ["git", "-C", str(folder), "rev-parse", "--short", "HEAD"],
+        check=False,
+        capture_output=True,
+        text=True,
     )
     return out.stdout.strip() or "unknown"
 

@@ -199,6 +199,7 @@ def machine(device: str, dtype) -> dict:
         try:
             info["driver"] = subprocess.run(
                 ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                check=False,
                 capture_output=True,
                 text=True,
                 timeout=30,

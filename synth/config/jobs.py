@@ -210,7 +210,10 @@ class GenerateOptions:
         None, "auto, float32, bfloat16, float16; ct2 also int8, int8_float32, int8_float16"
     )
     num_actors: int | None = option(None, "generation actors")
-    batch_size: int | None = option(None, "documents per actor batch")
+    batch_size: int | None = option(None, "documents per actor batch on a CPU")
+    gpu_batch_size: int | None = option(
+        None, "documents per actor batch with a GPU (the engine sizes its rows in flight)"
+    )
     shard_size: int | None = option(None, "documents per Parquet shard")
     prompt_style: Literal["chat", "plain", "free"] | None = option(
         None, "one style for every ticket (a config may give weights instead)"
@@ -232,7 +235,8 @@ class GenerateOptions:
 
     def overrides(self) -> dict:
         """The GenerateConfig settings given here (None: the config file's)."""
-        names = ("num_docs", "seed", "model", "num_actors", "batch_size", "shard_size")
+        names = ("num_docs", "seed", "model", "num_actors", "batch_size", "gpu_batch_size")
+        names += ("shard_size",)
         names += ("prompt_style", "dp_model", "device", "backend", "dtype")
         return {name: getattr(self, name) for name in names}
 
