@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from synth.docs.cvs.sections import load_templates
+from synth.kinds.cvs.sections import load_templates
 
 MASK = "worker"
 
@@ -21,8 +21,8 @@ def read_sources(locations: list[str]) -> list[dict]:
     """{'text', 'label'} rows from every source, in order."""
     import pyarrow.parquet as pq
 
-    from synth.docs.cvs.extract.corpus import read_corpus
     from synth.io.storage import filesystem
+    from synth.kinds.cvs.extract.corpus import read_corpus
 
     rows = []
     for location in locations:

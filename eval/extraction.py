@@ -10,8 +10,8 @@ from collections import Counter
 from pathlib import Path
 
 from eval.metrics import prf
-from synth.docs.cvs.extract.attributes import extract
-from synth.docs.cvs.extract.corpus import clean_text
+from synth.kinds.cvs.extract.attributes import extract
+from synth.kinds.cvs.extract.corpus import clean_text
 
 
 def read_labelled(path: str | Path) -> list[dict]:

@@ -18,10 +18,10 @@ import yaml
 
 from synth import ConfigError
 from synth.config.generate import file_settings, load_config, nested
-from synth.docs.cvs.extract.corpus import CV, read_corpus
-from synth.docs.cvs.roles import read_role_skills, read_roles, role_matcher
 from synth.io.files import read_yaml
 from synth.io.storage import write_text
+from synth.kinds.cvs.extract.corpus import CV, read_corpus
+from synth.kinds.cvs.roles import read_role_skills, read_roles, role_matcher
 
 # The checkout: default paths (configs/…) are found from anywhere, not only from here.
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

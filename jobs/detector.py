@@ -141,7 +141,7 @@ def model_card(model: Path, manifest: dict, trained: dict, args) -> dict:
     from eval.detector_scores import bio_scores
     from eval.testset import load_testset
     from synth.deid.kinds import load_kinds
-    from synth.docs.tickets import evaluation_labels
+    from synth.kinds.tickets import evaluation_labels
 
     labels, entity_labels = evaluation_labels()
     classifier = load_kinds(model)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from eval import summaries
-from synth.docs import kind
+from synth.kinds import kind
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from jobs.on_ray.session import connect
 from synth import ConfigError
 from synth.config.jobs import EvaluateOptions
 from synth.config.options import options_from
-from synth.docs import kind
+from synth.kinds import kind
 
 
 def _tasks(args: EvaluateOptions) -> list[str]:

@@ -51,7 +51,7 @@ class Candidates:
         self.seconds, self.tokens = 0.0, 0
 
     def plans(self, n: int, round_: int) -> list:
-        from synth.docs import plan_documents
+        from synth.kinds import plan_documents
 
         cfg = self.cfg.updated(num_docs=n, seed=self.seed + 7919 * round_, shard_size=n)
         docs, _ = plan_documents(cfg, f"pe{round_}")
@@ -78,8 +78,8 @@ class Candidates:
 def run(options) -> dict:
     args = options_from(EvolveOptions, options)
     from synth.deid.corpus import read_documents
-    from synth.docs.tickets.writing_profile import load_profile
     from synth.io.storage import write_json
+    from synth.kinds.tickets.writing_profile import load_profile
 
     profile = load_profile(args.profile, f"--profile {args.profile}")
     texts = read_documents(args.texts, args.text_field, "id", "label", args.encoding)["text"]

@@ -21,10 +21,10 @@ OPTIONS = ExtractOptions
 
 def run(options) -> dict:
     args = options_from(ExtractOptions, options)
-    from synth.docs.cvs.extract.attributes import extract
-    from synth.docs.cvs.extract.corpus import read_corpus
-    from synth.docs.cvs.extract.table import build_table, to_row
     from synth.io.storage import write_bytes
+    from synth.kinds.cvs.extract.attributes import extract
+    from synth.kinds.cvs.extract.corpus import read_corpus
+    from synth.kinds.cvs.extract.table import build_table, to_row
     from synth.nlp import load_nlp
 
     if args.min_count < 1:

@@ -23,7 +23,6 @@ def run(options) -> dict:
     args = options_from(FitOptions, options)
     # Imported here, not at the top: diffprivlib and pandas take a second to import, and
     # `hrsynth --help` should not wait for them.
-    from synth.docs.cvs.vocabulary import candidates
     from synth.dp.holdout import holdout_mask
     from synth.dp.ledger import Ledger
     from synth.dp.noise import SECURE, noise_source
@@ -32,6 +31,7 @@ def run(options) -> dict:
     from synth.dp.vocab import resolve as resolve_vocabularies
     from synth.io.files import read_yaml
     from synth.io.storage import write_json
+    from synth.kinds.cvs.vocabulary import candidates
 
     if args.structure_share is None:
         args.structure_share = STRUCTURE_SHARE

@@ -15,6 +15,7 @@ shards are skipped, none is duplicated.
 import os
 import sys
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -30,32 +31,36 @@ OPTIONS = GenerateOptions
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
     from synth.config.generate import load_config
-    from synth.docs.card import write_card
-    from synth.generation.backends import check_engine, start_line
+    from synth.generation.backends import prepare, start_line
     from synth.io.locations import resolved
     from synth.io.lock import output_lock
     from synth.io.shards import open_output
+    from synth.kinds.card import write_card
 
     started = time.time()
     cfg = load_config(args.config, args.overrides())
     # The actors write the shards: a local folder is made absolute for them.
     out = resolved(args.output)
     _keep_reference_date(cfg, args.config, out)
-    check_engine(cfg)  # an unknown model or a silent endpoint fails here, before Ray starts
     threads = cfg.scale.threads_per_actor or max(1, (os.cpu_count() or 1) // cfg.scale.num_actors)
-    print(start_line(cfg, threads), flush=True)
+    spec = cfg.engine  # decided once, when the config was checked; carried down from here
+    prepare(spec)  # an unknown model or a silent endpoint fails here, before Ray starts
+    print(start_line(replace(spec, threads=threads)), flush=True)
     with output_lock(out, "generate"):
         run_info = open_output(out, cfg.run_record(), cfg.fingerprint())
         planner, todo = _plan(cfg, run_info, out)
         to_generate = _documents_in(cfg, todo)
         gen_started = time.time()
-        written = _generate(planner, todo, cfg, out, Progress(to_generate, args.progress_every_s))
+        progress = Progress(to_generate, args.progress_every_s)
+        written = _generate(planner, todo, cfg, out, progress)
         timing = {
             "documents_generated": to_generate,
             "wall_s": round(time.time() - started, 2),
             "generation_wall_s": round(time.time() - gen_started, 2),
         }
-        manifest = build_manifest(cfg, out, run_info, planner.notes, written["tokens"], timing)
+        manifest = build_manifest(
+            cfg, out, run_info, planner.notes, written["tokens"], timing, spec.backend
+        )
         write_card(out, manifest)  # README.md: the dataset card, and what datasets loads
     print_summary(out, manifest)
     return manifest
@@ -74,8 +79,8 @@ def _keep_reference_date(cfg, config_path: str | None, out: str) -> None:
 def _plan(cfg, run_info: dict, out: str):
     """The run's planner (settings checked, data loaded) and the shards not yet written
     (numbers only: the actors plan the documents)."""
-    from synth.docs import planner, shard_count, shard_ids
     from synth.io.shards import finished_shards
+    from synth.kinds import planner, shard_count, shard_ids
 
     run_id = run_info["run_id"]
     run_planner = planner(cfg, run_id)
@@ -129,15 +134,13 @@ def _generate(planner, todo, cfg, out: str, progress: Progress) -> dict:
     return written
 
 
-def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) -> dict:
+def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict, backend: str) -> dict:
     """The one place the manifest is made: the shards' footers (their planning counts
     summed), the run's settings, the ε spent and what this run did; written beside the
     shards with the DP samples joined into one file."""
     from dataclasses import asdict
 
     from synth.deid.audit import merge_counts
-    from synth.docs import kind, sum_counts, with_counts
-    from synth.generation.backends import backend_for
     from synth.io.shards import (
         MANIFEST,
         iter_summaries,
@@ -146,6 +149,7 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) ->
         write_manifest,
     )
     from synth.io.storage import join, write_json
+    from synth.kinds import kind, sum_counts, with_counts
 
     total = summed_summaries(
         iter_summaries(out), merges={"pii_audit": merge_counts, "planning": sum_counts}
@@ -161,12 +165,7 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict) ->
         {
             "pii_audit": total.get("pii_audit") or merge_counts([]),
             "model": cfg.generator.model,
-            "backend": backend_for(
-                cfg.generator.model,
-                cfg.generator.backend,
-                cfg.generator.device,
-                cfg.generator.dtype,
-            ),
+            "backend": backend,
             "dtype": cfg.generator.dtype,
             "prompt_style": cfg.generator.prompt_style,
             "generation_parameters": cfg.generation_params().to_dict(),

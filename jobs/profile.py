@@ -23,8 +23,8 @@ OPTIONS = ProfileOptions
 
 def taxonomy_labels(labels: list, label_map: str | None) -> list[str] | None:
     """Every ticket's taxonomy label, or None when no ticket has one."""
-    from synth.docs.tickets.taxonomy import load_taxonomy, resolve_label
     from synth.io.files import read_yaml
+    from synth.kinds.tickets.taxonomy import load_taxonomy, resolve_label
 
     if all(label is None for label in labels):
         return None
@@ -55,7 +55,7 @@ def taxonomy_labels(labels: list, label_map: str | None) -> list[str] | None:
 def check_variable_names(written: list, field: str) -> None:
     """Refuse variable names no taxonomy label has: each would count every ticket as
     leaving the real variable out, and generate would drop it almost always."""
-    from synth.docs.tickets.taxonomy import load_taxonomy
+    from synth.kinds.tickets.taxonomy import load_taxonomy
 
     taxonomy = load_taxonomy()
     known = {v for sub in taxonomy.values() for v in sub.variables}

@@ -25,7 +25,7 @@ PUBLISHED = ("part-*.parquet", "_dp_samples.parquet", "_manifest.json", ".huggin
 
 
 def check_output(output: Path) -> None:
-    from synth.docs.card import CARD
+    from synth.kinds.card import CARD
 
     if not (output / "_manifest.json").is_file() or not (output / CARD).is_file():
         raise ConfigError(
@@ -37,7 +37,7 @@ def check_output(output: Path) -> None:
 def published(output: Path) -> dict[str, Path]:
     """The repository's files: name in the repository -> the file in `output` (the card,
     `_README.md`, is the repository's README.md)."""
-    from synth.docs.card import CARD
+    from synth.kinds.card import CARD
 
     files = {path.name: path for pattern in PUBLISHED for path in sorted(output.glob(pattern))}
     return files | {"README.md": output / CARD}

@@ -31,10 +31,10 @@ from jobs import evaluate, fit, generate
 from jobs.entry import main_for
 from synth.config.jobs import EvaluateOptions, FitOptions, GenerateOptions, RefreshOptions
 from synth.config.options import options_from
-from synth.docs.card import write_card
 from synth.dp import account as privacy_account
 from synth.io import versions
 from synth.io.storage import filesystem, join, write_json
+from synth.kinds.card import write_card
 
 
 def _given(**values) -> dict:

@@ -12,7 +12,7 @@ GPU cluster a served engine such as vLLM does this at scale: see cluster/README.
 
 import os
 import sys
-from types import SimpleNamespace
+from dataclasses import replace
 
 from jobs.entry import main_for
 from synth.config.jobs import ServeOptions
@@ -23,16 +23,16 @@ OPTIONS = ServeOptions
 
 def run(options) -> None:
     args = options_from(ServeOptions, options)
-    from synth.generation.backends import backend_for, build_engine, start_line
+    from synth.generation.backends import build, resolve, start_line
     from synth.generation.server import Limits, make_server
 
-    if backend_for(args.model, args.backend, args.device, args.dtype) == "llama":
+    spec = resolve(args.model, args.backend, args.device, args.dtype, args.threads)  # once
+    if spec.backend == "llama":
         from synth.generation.llama_engine import check_slots
 
         check_slots(args.max_batch)  # before the model loads
-    engine = build_engine(args.model, args.backend, args.device, args.dtype, args.threads)
-    if getattr(engine, "continuous", False):  # llama.cpp: a slot per prompt of a batch
-        engine.fix_slots(args.max_batch)
+    engine = build(spec)
+    engine.fix_slots(args.max_batch)  # llama.cpp: a slot per prompt of a batch
     name = args.name or args.model
     limits = Limits(
         max_body_bytes=args.max_request_bytes,
@@ -47,7 +47,7 @@ def run(options) -> None:
     server = make_server(engine, name, args.host, args.port, args.max_batch, wait_s, limits)
     host, port = server.server_address[:2]
     print(f"serving {name} at http://{host}:{port}/v1 (Ctrl-C stops)", flush=True)
-    print(start_line(SimpleNamespace(generator=args), args.threads or os.cpu_count()), flush=True)
+    print(start_line(replace(spec, threads=args.threads or os.cpu_count())), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from synth.config.generate import load_config
-from synth.docs import planner
+from synth.kinds import planner
 from synth.shard_writer import ShardWriter
 from tests.synth.test_golden import LABELS, ScriptedEngine
 

@@ -1,10 +1,10 @@
 """Calendar and number words, once: month and weekday names, reading a month or weekday
 however it is spelt, ordinals, number words, and moving a written date in its own form.
 
-The ticket forms write dates and counts with these (synth/docs/tickets/forms/), the
+The ticket forms write dates and counts with these (synth/kinds/tickets/forms/), the
 entity locator and the forms reader read them back, the surrogates move dates a
 document already has (synth/deid/surrogates.py), and CV extraction reads months in
-date ranges (synth/docs/cvs/extract/): one spelling of each name for all of them.
+date ranges (synth/kinds/cvs/extract/): one spelling of each name for all of them.
 """
 
 import datetime as dt

@@ -8,7 +8,7 @@ import re
 
 import pyarrow as pa
 
-# The persona's fields, as every row carries them (synth.docs.persona fills them).
+# The persona's fields, as every row carries them (synth.kinds.persona fills them).
 PERSONA_FIELDS = (
     "first_name",
     "last_name",
@@ -82,7 +82,7 @@ def to_table(rows: list[dict]) -> pa.Table:
 
 def check_row(row: dict) -> list[str]:
     """Violations of the contract's own rules in one row, as readable strings (empty when
-    valid); synth.docs.check_row adds the document kind's rules."""
+    valid); synth.kinds.check_row adds the document kind's rules."""
     problems = []
     text = row["text"]
     if "${" in text or "<generate>" in text:

@@ -14,7 +14,7 @@ class PlannedDocument:
     index: int  # position in the run: fixes the document id and its random streams
     shard: int  # the output shard it is written to
     run_id: str
-    doc_type: str  # a key of synth.docs.KINDS
+    doc_type: str  # a key of synth.kinds.KINDS
     label: str
     category: str
     subcategory: str

@@ -37,7 +37,7 @@ class ShardWriter:
         self.on_batch, self.auditor = on_batch, None
 
     def write_planned(self, planner, shards: list[int]) -> list[tuple[int, dict]]:
-        """Shards planned here (synth.docs.Planner), each one's DP rows written before
+        """Shards planned here (synth.kinds.Planner), each one's DP rows written before
         it, its planning counts kept in its footer; (shard, its summary) in shard order."""
         docs, footers = [], {}
         for shard in shards:

@@ -1,8 +1,10 @@
 """What the scripted test engines share: the engine seam's name and chat opening
 (synth.generation.engine.Engine), with role tags that stay readable in prompts."""
 
+from synth.generation.engine import EngineBase
 
-class ScriptedChat:
+
+class ScriptedChat(EngineBase):
     model_ref = "scripted"
 
     def chat_prompt(self, messages):

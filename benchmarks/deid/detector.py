@@ -36,8 +36,8 @@ from eval.detector_scores import bio_scores
 from eval.testset import TestDoc, load_testset
 from synth.deid.gold import annotated_spans, planted_spans
 from synth.deid.hygiene import STEPS
-from synth.docs.tickets import evaluation_labels
 from synth.io.shards import shard_dataset
+from synth.kinds.tickets import evaluation_labels
 
 RESULTS = RESULTS_DIR / "detector.json"
 DATA = ROOT / "eval" / "data"

@@ -17,8 +17,8 @@ from pathlib import Path
 from benchmarks.report import RESULTS_DIR, write_results
 from eval import fasttext_task, metrics
 from eval.testset import load_testset
-from synth.docs import kind
-from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.kinds import kind
+from synth.kinds.tickets.taxonomy import load_taxonomy
 
 RESULTS = RESULTS_DIR / "dev_fasttext.json"
 TRAINING_SETS = {"old": "tickets_classic-101-*.jsonl", "new": "tickets-101-*.jsonl"}

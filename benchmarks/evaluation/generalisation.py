@@ -30,11 +30,11 @@ from pathlib import Path
 from benchmarks.report import RESULTS_DIR, ROOT, write_results
 from synth.config.generate import load_config
 from synth.contract import NO_VARIABLES
-from synth.docs import kind as document_kind
-from synth.docs import plan_documents
-from synth.docs.tickets.shape import FREE_TEMPLATE_ID
-from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.generation.render import render
+from synth.kinds import kind as document_kind
+from synth.kinds import plan_documents
+from synth.kinds.tickets.shape import FREE_TEMPLATE_ID
+from synth.kinds.tickets.taxonomy import load_taxonomy
 
 TICKET_KIND = document_kind("ticket")
 # The data that writes a ticket: a cached set is reused only while these are unchanged.

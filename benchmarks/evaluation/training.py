@@ -33,7 +33,7 @@ def main(argv=None) -> dict:
 
     from jobs.on_ray import training
     from synth import encoder
-    from synth.docs.tickets.taxonomy import load_taxonomy
+    from synth.kinds.tickets.taxonomy import load_taxonomy
 
     ray.init(include_dashboard=False, log_to_driver=False)
     ds = ray.data.read_parquet(

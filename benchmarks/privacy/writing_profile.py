@@ -104,8 +104,8 @@ def mauve(p: np.ndarray, q: np.ndarray, buckets: int | None = None) -> float:
 
 def generated(profile: str | None, n: int, seed: int, engine, dp_model: str) -> list[Ticket]:
     from synth.config.generate import load_config
-    from synth.docs import plan_documents
     from synth.generation.render import render
+    from synth.kinds import plan_documents
 
     doc = read_yaml(ROOT / "configs" / "tickets.yaml", "config")
     doc["tickets"]["writing_profile"] = profile

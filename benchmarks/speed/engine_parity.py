@@ -28,9 +28,9 @@ from benchmarks.report import RESULTS_DIR, write_results
 from benchmarks.speed.engines import cpu_info
 from eval.intrinsic import intrinsic
 from synth.config.generate import load_config
-from synth.docs import kind, plan_documents
 from synth.generation.backends import build_engine
 from synth.generation.render import render
+from synth.kinds import kind, plan_documents
 
 RESULTS = RESULTS_DIR / "engine_parity.json"
 ENGINES = "hf:bfloat16,ct2:int8,llama:auto"

@@ -33,7 +33,7 @@ import torch
 from benchmarks.report import RESULTS_DIR, write_results
 from benchmarks.speed.generation import matmul_gflops, timed
 from synth.config.generate import load_config
-from synth.docs import plan_documents
+from synth.kinds import plan_documents
 
 RESULTS = RESULTS_DIR / "engines.json"
 ROWS = {

@@ -43,7 +43,7 @@ def summarise(path: str) -> dict[str, float]:
 def drive(engine_kind: str, num_docs: int = 64) -> dict:
     from benchmarks.speed.generation import timed
     from synth.config.generate import load_config
-    from synth.docs import plan_documents
+    from synth.kinds import plan_documents
 
     cfg = load_config(
         "configs/tickets.yaml",

@@ -17,9 +17,9 @@ import torch
 
 from benchmarks.report import RESULTS_DIR, write_results
 from synth.config.generate import load_config
-from synth.docs import plan_documents
 from synth.generation.hf_engine import HFEngine
 from synth.generation.render import render
+from synth.kinds import plan_documents
 
 RESULTS = RESULTS_DIR / "generation.json"
 

@@ -44,8 +44,8 @@ DEV = ROOT / "eval" / "data" / "dev_tickets.jsonl"
 def plan(path: str, tickets: int) -> None:
     """Plan `tickets` default tickets (seed 0) and save their drafts for a GPU machine."""
     from synth.config.generate import load_config
-    from synth.docs import plan_documents
     from synth.generation.render import drafts_of
+    from synth.kinds import plan_documents
 
     cfg = load_config("configs/tickets.yaml", {"num_docs": tickets, "dp_model": None})
     docs, _ = plan_documents(cfg, "gpu")

@@ -44,7 +44,7 @@ print(json.dumps({"seconds": time.perf_counter() - started, "shards": len(todo),
 WHOLE_RUN_DRIVER = """
 import json, resource, sys, time
 from synth.config.generate import load_config
-from synth.docs import plan_documents
+from synth.kinds import plan_documents
 started = time.perf_counter()
 cfg = load_config("configs/tickets.yaml", {"num_docs": int(sys.argv[1])})
 docs, notes = plan_documents(cfg, "bench")
@@ -54,7 +54,7 @@ print(json.dumps({"seconds": time.perf_counter() - started, "documents": len(doc
 ACTOR = """
 import json, resource, sys, time
 from synth.config.generate import load_config
-from synth.docs import planner
+from synth.kinds import planner
 cfg = load_config("configs/tickets.yaml", {"num_docs": 10**8})
 run = planner(cfg, "bench")
 run.plan_shard(0)  # caches warm, as in a running actor
@@ -67,7 +67,7 @@ IMPORTS_ONLY = """
 import json, resource
 from synth.config.generate import load_config
 from jobs import generate
-from synth.docs import plan_documents
+from synth.kinds import plan_documents
 print(json.dumps({"peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 

@@ -64,7 +64,7 @@ def diversity(values: list[str], rng: np.random.Generator) -> dict:
 
 def planted_values(tickets: int, seed: int, dp_model: str | None) -> dict[str, list[str]]:
     from synth.config.generate import load_config
-    from synth.docs import plan_documents
+    from synth.kinds import plan_documents
 
     overrides = {"num_docs": tickets, "seed": seed, "reference_date": "2026-11-24"}
     cfg = load_config("configs/tickets.yaml", overrides)

@@ -16,11 +16,11 @@ import re
 from benchmarks.report import RESULTS_DIR, write_results
 from eval.metrics import type_token_ratio
 from synth.config.generate import load_config
-from synth.docs import plan_documents
-from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.generation.hf_engine import HFEngine
 from synth.generation.params import params_from
 from synth.generation.rollout import Draft, fill_slots
+from synth.kinds import plan_documents
+from synth.kinds.tickets.taxonomy import load_taxonomy
 
 RESULTS = RESULTS_DIR / "prompt_styles.json"
 SETTINGS = [("plain", 1.0), ("plain", 0.5), ("chat", 1.0), ("chat", 0.5)]

@@ -2,7 +2,7 @@
 
 The driver hands out shard numbers, never documents: an actor pool (model loaded once per
 actor, one GPU per actor when the cluster has GPUs) plans the shards it is given
-(synth.docs.Planner, deterministic from the seed), fills their slots and writes each shard
+(synth.kinds.Planner, deterministic from the seed), fills their slots and writes each shard
 itself; the driver gets back only each shard's counts. So the driver's memory does not
 grow with the number of documents.
 
@@ -25,10 +25,10 @@ import ray
 
 from jobs.on_ray.session import connect, data_context
 from synth.deid.audit import AuditSettings
-from synth.docs import Planner, shard_rows
-from synth.generation.backends import backend_for, engine_factory, module
-from synth.generation.engine import StreamingEngine
+from synth.generation.backends import engine_factory, served
+from synth.generation.engine import EngineBase, StreamingEngine
 from synth.generation.params import GenerationParams
+from synth.kinds import Planner, shard_rows
 from synth.shard_writer import ShardWriter
 
 
@@ -53,7 +53,7 @@ class Tally:
         return self.documents, self.tokens, self.restarts
 
 
-class TalliedEngine:
+class TalliedEngine(EngineBase):
     """The actor's engine, adding the tokens of every call to the tally (fire and forget)."""
 
     def __init__(self, engine, tally):
@@ -151,7 +151,7 @@ def generate(
     Data (late: a task's outputs come together), on_landed(shard, rows, tokens) as each
     shard appears on disk (read every `poll_s` seconds: the progress lines), and
     on_tally(documents, tokens) with the pool's running tally. `make_engine`: a picklable
-    callable building the engine in each actor (default: the config's, engine_factory)."""
+    callable building the engine in each actor (default: the config's, `cfg.engine`)."""
     connect()
     # Our own progress replaces Ray Data's bars (which show `Total Progress: 0/?` here).
     data_context(progress_bars=on_tally is None)
@@ -159,16 +159,16 @@ def generate(
     shards = np.asarray(shards, dtype=np.int64)
     # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
     # one per actor anyway, which is what makes the autoscaler start them.
-    gen = cfg.generator  # the engine, decided once
-    served = getattr(module(backend_for(gen.model, gen.backend)), "SERVED", False)
-    gpus = not served and (
-        cfg.generator.device.startswith("cuda")
-        or (cfg.generator.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
+    spec = cfg.engine  # decided when the config was checked
+    remote = served(spec)
+    gpus = not remote and (
+        spec.device.startswith("cuda")
+        or (spec.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
     )
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     actors = cfg.scale.num_actors
     threads = cfg.scale.threads_per_actor or max(1, cpus // actors)
-    memory_gb = cfg.scale.actor_memory_gb or (0.5 if served else 3.0)
+    memory_gb = cfg.scale.actor_memory_gb or (0.5 if remote else 3.0)
     # Whole shards per call, as many as fit in a render batch (2 of 64 under 128).
     batch_size = cfg.scale.gpu_batch_size if gpus else cfg.scale.batch_size
     shards_per_call = max(1, batch_size // cfg.run.shard_size)
@@ -176,7 +176,7 @@ def generate(
         SlotFiller,
         fn_constructor_kwargs={
             "planner": planner,
-            "make_engine": make_engine or engine_factory(cfg),
+            "make_engine": make_engine or engine_factory(spec),
             "params": cfg.generation_params(),
             # tickets carry their own style; this one is for CVs
             "style": cfg.generator.prompt_style

@@ -13,6 +13,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from pathlib import Path
 from typing import ClassVar
 
@@ -30,13 +31,14 @@ from synth.config.sections import (
     nested_key,
 )
 from synth.deid.audit import AuditSettings
-from synth.docs import PLANNER_VERSION, kind
-from synth.docs.persona import check_countries
-from synth.docs.tickets.forms import MODES
-from synth.docs.tickets.traits import STYLES, traits_from, weights
-from synth.generation.backends import check_backend
+from synth.generation.backends import check, engine_spec
+from synth.generation.engine import EngineSpec
 from synth.generation.params import GenerationParams, params_from
 from synth.io.files import read_yaml
+from synth.kinds import PLANNER_VERSION, kind
+from synth.kinds.persona import check_countries
+from synth.kinds.tickets.forms import MODES
+from synth.kinds.tickets.traits import STYLES, traits_from, weights
 
 
 @dataclass
@@ -79,6 +81,13 @@ class GenerateConfig:
     def from_flat(cls, flat: dict) -> "GenerateConfig":
         """A config from the flat record (a `_run.json`, or CLI-style settings)."""
         return cls(**{s: SECTIONS[s](**v) for s, v in _sectioned(flat, "").items()})
+
+    @cached_property
+    def engine(self) -> EngineSpec:
+        """The engine this config runs on, decided once (backends.resolve) when the config
+        is checked and read from here after: by the job's driver check, its start line,
+        the actors and the manifest."""
+        return engine_spec(self.generator)
 
     def updated(self, **flat) -> "GenerateConfig":
         """A copy with some flat settings changed (`cfg.updated(dp_model=None)`)."""
@@ -174,7 +183,7 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     kind(run.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
     params = cfg.generation_params()  # raises on unknown parameters and wrong types
     check_endpoint(gen.model, gen.engine)
-    check_backend(gen.model, gen.backend, gen.device, gen.dtype, params)
+    check(cfg.engine, params)
     if run.reference_date is None:
         run.reference_date = dt.date.today().isoformat()
     try:

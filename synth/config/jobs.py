@@ -285,7 +285,7 @@ class EvaluateOptions:
         0.02, "flag a metric that got worse by more than this since the last run"
     )
     doc_type: str = option(
-        "ticket", "the document kind (synth.docs.KINDS): its tasks and test labels"
+        "ticket", "the document kind (synth.kinds.KINDS): its tasks and test labels"
     )
     mask_roles: bool = option(
         False, "CVs: replace role mentions in the training text with 'worker'"
@@ -299,7 +299,7 @@ class EvaluateOptions:
     permutations: int = option(0, "also train this many times on permuted labels (random baseline)")
 
     def check(self) -> None:
-        from synth.docs import kind
+        from synth.kinds import kind
 
         kind(self.doc_type)  # names the kinds when unknown
         check_positive(
@@ -598,7 +598,7 @@ class DeidentifyOptions:
         names = self.detector_names()
         check_detectors(names, self.ner_model_path() if "ner" in names else None, self.method)
         check_encoding("--encoding", self.encoding)
-        from synth.docs.persona import load_countries
+        from synth.kinds.persona import load_countries
 
         if self.country not in load_countries():
             raise ConfigError(

@@ -122,7 +122,7 @@ class TicketSettings:
     traits: dict = option(
         {},
         "register, greeting, sign-off, header, target length, omission, slips "
-        "(synth/docs/tickets/traits.py)",
+        "(synth/kinds/tickets/traits.py)",
     )
     writing_profile: str | None = option(
         None,

@@ -85,7 +85,7 @@ def hr_recognizer_set() -> list:
     import regex  # Presidio's regex engine
     from presidio_analyzer import Pattern, PatternRecognizer
 
-    from synth.docs.tickets.forms import load_catalogue
+    from synth.kinds.tickets.forms import load_catalogue
 
     doc = read_yaml(RECOGNIZERS_FILE, "de-identification recognizers")
     recognizers = []

@@ -97,7 +97,7 @@ def join_pieces(tags: list[str]) -> list[str]:
 @cache
 def ticket_roles() -> dict[str, set[str]]:
     """taxonomy label -> its variables, context variables included."""
-    from synth.docs.tickets.taxonomy import load_taxonomy
+    from synth.kinds.tickets.taxonomy import load_taxonomy
 
     return {k: set(s.variables) | set(s.context_variables) for k, s in load_taxonomy().items()}
 
@@ -106,7 +106,7 @@ def ticket_roles() -> dict[str, set[str]]:
 def _airport_names() -> tuple[set[str], set[str], set[str]]:
     """(airport words, names that are an airport's: official and short names and IATA
     codes, city names) (synth/data/deid/places.yaml, the airport tables)."""
-    from synth.docs.tickets.forms import airport_short_names, airports
+    from synth.kinds.tickets.forms import airport_short_names, airports
 
     doc = read_yaml(DATA_DIR / "deid" / "places.yaml", "places")
     by_name, per_city = airports()

@@ -28,8 +28,8 @@ from faker import Faker
 
 from synth import DATA_DIR
 from synth.calendar import MONTH_WORD, NUMBER_WORDS, shift_date
-from synth.docs.tickets.forms import load_catalogue
 from synth.io.files import read_yaml
+from synth.kinds.tickets.forms import load_catalogue
 
 # Between the two ends of a date range, tried in turn: spaced words and dashes, an en or
 # em dash; then, inside an end, a hyphen after a day or a year ("3-7 March",

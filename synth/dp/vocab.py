@@ -13,7 +13,7 @@ vocabulary), so replacing one row changes the count vector by at most 2k in L1.
 `public: true` keeps every candidate and spends nothing.
 
 The candidate lists themselves belong to the document kind that names them (CV
-universities and employers: synth.docs.cvs.vocabulary); the job hands them in as
+universities and employers: synth.kinds.cvs.vocabulary); the job hands them in as
 `candidates_of`, so this layer knows no kind.
 """
 

@@ -34,7 +34,7 @@ BACKENDS = {
 BackendName = Literal[("auto", *BACKENDS)]
 
 # What `auto` picks, by where the model runs: the fastest engine in the engines
-# benchmark (docs/results/speed.md): Hugging Face on a GPU and on a CPU with native
+# benchmark (benchmarks/results/speed_and_engines.md): Hugging Face on a GPU and on a CPU with native
 # bf16 matmuls, CTranslate2 int8 on an AVX2-only CPU.
 AUTO = {"gpu": "hf", "cpu-bf16": "hf", "cpu-avx2": "ct2"}
 
@@ -104,26 +104,65 @@ def backend_for(
                 f"drop backend (or set it to {served}), or give a local model"
             )
         return served
-    if backend != "auto" and getattr(module(backend), "SERVED", False):
+    if backend != "auto" and module(backend).SERVED:
         raise ConfigError(
             f"backend {backend} needs model: {backend}:NAME (the served model's name)"
         )
     return auto_backend(model, device, dtype) if backend == "auto" else backend
 
 
-def spec_of(gen, threads: int | None = None) -> EngineSpec:
-    """The EngineSpec of a config's generator section."""
-    return EngineSpec(gen.model, gen.device, gen.dtype, threads, getattr(gen, "engine", None))
+def resolve(
+    model: str,
+    backend: str = "auto",
+    device: str = "auto",
+    dtype: str = "auto",
+    threads: int | None = None,
+    endpoint=None,
+) -> EngineSpec:
+    """The one place the engine is decided: the EngineSpec every later step reads (the
+    config check, the driver's prepare, the start line, the actors, the manifest)."""
+    chosen = backend_for(model, backend, device, dtype)
+    return EngineSpec(model, device, dtype, threads, endpoint, chosen, backend == "auto")
+
+
+def engine_spec(gen, threads: int | None = None) -> EngineSpec:
+    """resolve() for a config's generator section."""
+    return resolve(gen.model, gen.backend, gen.device, gen.dtype, threads, gen.engine)
+
+
+def served(spec: EngineSpec) -> bool:
+    """Whether the spec's backend calls a model served elsewhere (no model, no GPU here)."""
+    return module(spec.backend).SERVED
+
+
+def check(spec: EngineSpec, params: GenerationParams) -> None:
+    """Config check (no model loaded): its dtype and the generation parameters the
+    chosen backend can honour, each refusal naming the field."""
+    module(spec.backend).check(spec, params)
+
+
+def prepare(spec: EngineSpec) -> None:
+    """Resolve the model on the driver, before Ray starts: a local path or hub id that
+    cannot be read, a model CTranslate2 cannot convert, a Hugging Face model given to
+    llama.cpp, or an endpoint that does not answer, is one line here."""
+    module(spec.backend).prepare(spec)
+
+
+def build(spec: EngineSpec):
+    """The engine itself, where it runs."""
+    return module(spec.backend).build(spec)
+
+
+def engine_factory(spec: EngineSpec):
+    """A picklable callable that builds the spec's engine where it runs (in each actor)."""
+    return partial(build, spec)
 
 
 def check_backend(
     model: str, backend: str, device: str, dtype: str, params: GenerationParams
 ) -> None:
-    """Config check (no model loaded): the backend, its dtype and the generation
-    parameters it can honour, each refusal naming the field (under auto, of the engine
-    auto takes here)."""
-    chosen = backend_for(model, backend, device, dtype)
-    module(chosen).check(EngineSpec(model, device, dtype), params)
+    """check() of the engine these settings resolve to."""
+    check(resolve(model, backend, device, dtype), params)
 
 
 def build_engine(
@@ -134,44 +173,29 @@ def build_engine(
     threads: int | None = None,
     endpoint: dict | None = None,
 ):
-    """The engine itself, here and now (hrsynth serve, evolve, benchmarks)."""
-    chosen = backend_for(model, backend, device, dtype)
-    return module(chosen).build(EngineSpec(model, device, dtype, threads, endpoint))
-
-
-def _build(name: str, spec: EngineSpec):
-    return module(name).build(spec)
-
-
-def engine_factory(cfg):
-    """A picklable callable that builds the config's engine where it runs (in each actor)."""
-    gen = cfg.generator
-    return partial(_build, backend_for(gen.model, gen.backend, gen.device, gen.dtype), spec_of(gen))
+    """build() of the engine these settings resolve to, here and now (hrsynth serve,
+    evolve, benchmarks)."""
+    return build(resolve(model, backend, device, dtype, threads, endpoint))
 
 
 def prepare_engine(
     model: str, backend: str = "auto", endpoint=None, device: str = "auto", dtype: str = "auto"
 ) -> None:
-    """Resolve a model on the driver, before Ray starts: a local path or hub id that cannot
-    be read, a model CTranslate2 cannot convert, a Hugging Face model given to llama.cpp,
-    or an endpoint that does not answer, is one line here."""
-    chosen = backend_for(model, backend, device, dtype)
-    module(chosen).prepare(EngineSpec(model, device, dtype, None, endpoint))
+    """prepare() of the engine these settings resolve to."""
+    prepare(resolve(model, backend, device, dtype, None, endpoint))
 
 
 def check_engine(cfg) -> None:
-    """prepare_engine for the config's generator."""
-    gen = cfg.generator
-    prepare_engine(gen.model, gen.backend, gen.engine, gen.device, gen.dtype)
+    """prepare() of a config's engine."""
+    prepare(engine_spec(cfg.generator))
 
 
-def start_line(cfg, threads: int | None = None) -> str:
+def start_line(spec: EngineSpec) -> str:
     """One line for the start of a run: which engine, on what, and why."""
-    gen = cfg.generator
-    chosen = module(backend_for(gen.model, gen.backend, gen.device, gen.dtype))
-    what = chosen.describe(spec_of(gen, threads))
-    if getattr(chosen, "SERVED", False):
+    chosen = module(spec.backend)
+    what = chosen.describe(spec)
+    if chosen.SERVED:
         return f"engine: {what}"
-    why = " (auto: the fastest measured here)" if gen.backend == "auto" else ""
-    where = "GPU" if _on_gpu(gen.device) else f"{threads or '?'} threads, {cpu_name()}"
+    why = " (auto: the fastest measured here)" if spec.auto else ""
+    where = "GPU" if _on_gpu(spec.device) else f"{spec.threads or '?'} threads, {cpu_name()}"
     return f"engine: {what}, {where}{why}"

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from synth import ConfigError
 from synth.generation.buckets import group_by_length, share_among
+from synth.generation.engine import EngineBase
 from synth.generation.hf_engine import CACHE_DIR, resolve_model, transformers_folder
 from synth.generation.params import GenerationParams
 from synth.generation.trimming import is_finished
@@ -153,7 +154,7 @@ def _token_strings(tokenizer, words: list[str]) -> list[list[str]] | None:
     return [tokenizer.convert_ids_to_tokens(i) for i in ids] or None
 
 
-class CT2Engine:
+class CT2Engine(EngineBase):
     """The engine seam (synth.generation.engine.Engine) on CTranslate2."""
 
     def __init__(
@@ -270,6 +271,7 @@ class CT2Engine:
 # --- the backend surface (synth.generation.engine) ---------------------------------------
 
 LABEL = "CTranslate2"
+SERVED = False  # runs models in-process
 
 
 def check(spec, params: GenerationParams) -> None:

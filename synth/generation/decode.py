@@ -222,8 +222,9 @@ def decode_stream(
         return _Rows(model, take, pad_id, device) if take else None
 
     rows = admit(limit)
-    if not mergeable(rows.cache):
-        limit = len(rows)  # this model's cache cannot take rows mid-decode: batch per call
+    # A cache that cannot take rows mid-decode (sliding windows, recurrent states): new
+    # rows start only once the batch is empty, a batch at a time.
+    joins = mergeable(rows.cache)
     while True:
         dead = len(rows) - int(rows.alive.sum()) if lazy_fraction else 0
         live = rows.alive.nonzero().flatten() if dead else None
@@ -271,7 +272,8 @@ def decode_stream(
             rows.keep(rows.alive.nonzero().flatten())
         if len(rows):
             rows.step(model)
-        new = admit(limit - len(rows)) if waiting and len(rows) < limit else None
+        room = waiting and len(rows) < limit and (joins or not len(rows))
+        new = admit(limit - len(rows)) if room else None
         if new is None:
             continue
         if len(rows):

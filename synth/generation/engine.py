@@ -10,9 +10,11 @@ Hugging Face in-process (hf_engine) and any OpenAI-compatible endpoint (openai_e
 for `model: openai:NAME`); tests also use scripted engines.
 
 Each backend module ends with the same small surface, which is all the registry calls:
-`LABEL`, `check(spec, params)` at config time (no model loaded), `prepare(spec)` on the
-driver before Ray starts, `build(spec)` where the engine runs, `describe(spec)` for the
-start line, and `SERVED = True` where the module runs models named `<backend>:NAME`.
+`LABEL`, `SERVED` (True where the module runs models named `<backend>:NAME` served
+elsewhere, False for a model loaded in-process), `check(spec, params)` at config time (no
+model loaded), `prepare(spec)` on the driver before Ray starts, `build(spec)` where the
+engine runs, and `describe(spec)` for the start line. Each takes the EngineSpec that
+synth.generation.backends.resolve decided once.
 """
 
 from collections.abc import Callable
@@ -24,14 +26,18 @@ from synth.generation.params import GenerationParams
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """What every backend is built from: the config's generator fields (and a thread
-    count where the caller fixes one); picklable, so an actor can build from it."""
+    """The engine a run uses, decided once (synth.generation.backends.resolve, on the
+    driver before Ray starts) and carried everywhere after: the backend chosen, the
+    config's generator fields, a thread count where the caller fixes one. Picklable, so
+    an actor builds from it."""
 
     model: str
     device: str = "auto"
     dtype: str = "auto"
     threads: int | None = None
     endpoint: object = None  # the `engine:` block of a served model (openai_engine.Endpoint)
+    backend: str | None = None  # the backend chosen (None: a backend module's own tests)
+    auto: bool = False  # chosen by `auto` (the fastest measured here), not named
 
 
 class FailedPrompt(str):
@@ -49,6 +55,9 @@ class FailedPrompt(str):
 
 class Engine(Protocol):
     model_ref: str  # what the manifest and every row record as `model`
+    max_context: int | None  # tokens the model reads at most (None: not known, not checked)
+    continuous: bool  # calls may overlap: the server hands a batch over while others decode
+    slots: int  # rows decoded at once across calls when continuous
 
     def continue_prompts(
         self, prompts: list[str], params: GenerationParams, seed: int
@@ -62,6 +71,30 @@ class Engine(Protocol):
         """The model's chat opening for `messages` ({role, content}), ready for the
         assistant's reply to be continued."""
         ...
+
+    def prompt_tokens(self, text: str) -> int | None:
+        """Tokens `text` is as a prompt (None: the engine cannot count them here)."""
+        ...
+
+    def fix_slots(self, slots: int) -> None:
+        """Decode at most `slots` rows at once across calls (a continuous engine; the
+        server's --max-batch)."""
+        ...
+
+
+class EngineBase:
+    """What an engine that declares no more has: the Engine protocol's capabilities at
+    their plain values (no known context, one call at a time), for engines to inherit."""
+
+    max_context: int | None = None
+    continuous: bool = False
+    slots: int = 1
+
+    def prompt_tokens(self, text: str) -> int | None:
+        return None
+
+    def fix_slots(self, slots: int) -> None:
+        return None
 
 
 @dataclass(frozen=True)

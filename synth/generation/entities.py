@@ -1,7 +1,7 @@
 """Locate each sampled variable's surface form in the final ticket text.
 
 Values are inserted by the template, as sampled or in the surface form the ticket's
-writer uses (synth/docs/tickets/forms.py), so most are found exactly; the model may
+writer uses (synth/kinds/tickets/forms.py), so most are found exactly; the model may
 also restate them in other words ('three days', '7 percent', 'March 3rd'), which the
 heuristics below find. Every occurrence is marked (an unmarked mention would teach an NER
 model that it is not an entity); overlaps are resolved longest first, then earliest.
@@ -193,7 +193,7 @@ def _occurrences(text: str, needle: str, ignore_case: bool):
 def locate(text: str, values: dict[str, str], surface: dict[str, str] | None = None) -> list[dict]:
     """Non-overlapping entity spans for `values` ({label: sampled value}) in `text`.
 
-    `surface` ({label: the form the value was written in}, synth/docs/tickets/forms.py) is looked for
+    `surface` ({label: the form the value was written in}, synth/kinds/tickets/forms.py) is looked for
     first: a span of it has match 'rendered' and its text is that form."""
     candidates = []
     for order, (label, value) in enumerate(values.items()):

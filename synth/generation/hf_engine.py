@@ -19,7 +19,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer, StoppingCriteria, 
 
 from synth import ConfigError
 from synth.generation.decode import Request, decode_stream, sample_rows, stop_triggers
-from synth.generation.engine import OnResult, SlotRequest
+from synth.generation.engine import EngineBase, OnResult, SlotRequest
 from synth.generation.params import GenerationParams
 from synth.generation.trimming import is_finished
 
@@ -264,7 +264,7 @@ def _word_ids(tokenizer, words: list[str]) -> list[list[int]] | None:
     return [tokenizer(v, add_special_tokens=False).input_ids for v in sorted(variants)]
 
 
-class HFEngine:
+class HFEngine(EngineBase):
     """The in-process Hugging Face engine (synth.generation.engine.Engine): holds one model;
     `continue_prompts` runs one batched generate call."""
 
@@ -430,6 +430,7 @@ class HFEngine:
 # --- the backend surface (synth.generation.engine) ---------------------------------------
 
 LABEL = "Hugging Face"
+SERVED = False  # runs models in-process
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 
 

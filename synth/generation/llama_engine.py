@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from synth import ConfigError
-from synth.generation.engine import FailedPrompt
+from synth.generation.engine import EngineBase, FailedPrompt
 from synth.generation.hf_engine import resolve_model
 from synth.generation.params import GenerationParams
 
@@ -174,7 +174,7 @@ def use_gpu(device: str) -> bool:
     return bool(gpus)
 
 
-class LlamaEngine:
+class LlamaEngine(EngineBase):
     """The engine seam (synth.generation.engine.Engine) on llama.cpp."""
 
     continuous = True  # calls may overlap: hrsynth serve hands each batch over at once
@@ -341,6 +341,7 @@ def check_slots(slots: int, name: str = "--max-batch") -> None:
 # --- the backend surface (synth.generation.engine) ---------------------------------------
 
 LABEL = "llama.cpp"
+SERVED = False  # runs models in-process
 
 
 def check(spec, params: GenerationParams) -> None:

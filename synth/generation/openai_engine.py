@@ -30,7 +30,7 @@ import requests
 
 from synth import ConfigError
 from synth.checks import Range
-from synth.generation.engine import FailedPrompt
+from synth.generation.engine import EngineBase, FailedPrompt
 from synth.generation.params import GenerationParams
 from synth.generation.server import OWNER, STOPPING
 
@@ -90,7 +90,7 @@ def _reason(status: int) -> str:
         return "unknown status"
 
 
-class OpenAIEngine:
+class OpenAIEngine(EngineBase):
     """The engine seam (synth.generation.engine.Engine) over HTTP."""
 
     def __init__(self, model: str, endpoint: Endpoint | dict | None = None):

@@ -126,14 +126,14 @@ def check_context(engine, prompts: list[str], max_new_tokens: int) -> None:
     """A 400 for a prompt that with max_tokens exceeds the model's context: such prompts
     took this machine to 22.6 GB. A token is at least one byte, so only prompts whose
     bytes could exceed it are tokenized."""
-    limit = getattr(engine, "max_context", None)
-    if not limit or not hasattr(engine, "prompt_tokens"):
+    limit = engine.max_context
+    if not limit:
         return
     for prompt in prompts:
         if len(prompt.encode()) + max_new_tokens <= limit:
             continue
         tokens = engine.prompt_tokens(prompt)
-        if tokens + max_new_tokens > limit:
+        if tokens is not None and tokens + max_new_tokens > limit:
             raise Rejected(
                 400,
                 f"the prompt is {tokens} tokens; with max_tokens {max_new_tokens} it exceeds "
@@ -158,8 +158,7 @@ class Batcher:
         self.arrived = threading.Condition()
         # A continuous engine decodes up to `slots` prompts at once across calls; prompts
         # past them wait here (counted by max_queue, dropped when their client leaves).
-        continuous = getattr(engine, "continuous", False)
-        self.free = threading.Semaphore(engine.slots) if continuous else None
+        self.free = threading.Semaphore(engine.slots) if engine.continuous else None
         threading.Thread(target=self._loop, daemon=True).start()
 
     def enqueue(self, prompts: list[str], params: GenerationParams, seed: int) -> list[Pending]:

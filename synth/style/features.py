@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from synth import DATA_DIR
-from synth.docs.tickets.forms import load_catalogue
+from synth.kinds.tickets.forms import load_catalogue
 from synth.style.forms_seen import KINDS, forms_used
 
 NONE = "none"

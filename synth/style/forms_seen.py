@@ -16,8 +16,8 @@ from functools import cache
 import numpy as np
 
 from synth.calendar import MONTHS, NUMBER_WORDS, WEEKDAYS
-from synth.docs.tickets.forms import Writer, load_catalogue, render
-from synth.docs.tickets.samplers import format_date
+from synth.kinds.tickets.forms import Writer, load_catalogue, render
+from synth.kinds.tickets.samplers import format_date
 
 KINDS = ("date", "day_count", "stay", "money", "percent")
 TOKEN = re.compile(r"\d+|[A-Za-z]+|\s+|[^\sA-Za-z\d]")

@@ -12,7 +12,7 @@ import sys
 from functools import cache
 
 from synth import DATA_DIR
-from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.kinds.tickets.taxonomy import load_taxonomy
 from synth.style.features import Ticket, categories
 
 PRIOR = DATA_DIR / "style" / "default_profile.json"

@@ -21,9 +21,9 @@ import math
 
 import numpy as np
 
-from synth.docs.tickets.writing_profile import FORMAT
 from synth.dp.ledger import Ledger
 from synth.dp.privbayes import COUNT_SENSITIVITY, noisy_counts
+from synth.kinds.tickets.writing_profile import FORMAT
 from synth.style.features import Ticket, votes
 
 

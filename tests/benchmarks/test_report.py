@@ -25,3 +25,10 @@ def test_a_result_names_its_machine_commit_date_and_command(tmp_path, monkeypatc
 def test_a_list_is_written_as_it_is(tmp_path):
     path = write_results(tmp_path / "r.json", [1, 2])
     assert json.loads(path.read_text()) == [1, 2]
+
+
+def test_the_benchmarks_readme_names_every_results_file():
+    """A results file nobody can find from the index is a number nobody can check."""
+    readme = (ROOT / "benchmarks" / "README.md").read_text()
+    files = sorted(p.name for p in (ROOT / "benchmarks" / "results").iterdir())
+    assert [name for name in files if f"`{name}" not in readme] == []

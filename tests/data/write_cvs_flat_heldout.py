@@ -1,5 +1,5 @@
 """Writes cvs_flat_heldout.jsonl: 10 flat IT CVs we wrote by hand after the flat-text
-rules (synth/docs/cvs/extract/flat.py) were frozen, never used to change them.
+rules (synth/kinds/cvs/extract/flat.py) were frozen, never used to change them.
 
 Same style and labelling rules as write_cvs_flat.py, with what that set did not have:
 jobs without a place, abbreviated and numeric months, legal forms (Inc., LLC), a

@@ -5,7 +5,7 @@ import pytest
 from eval.markup import jsonl, mark, parse, parse_ticket
 from eval.testset import load_testset
 from synth import ConfigError
-from synth.docs.tickets import evaluation_labels
+from synth.kinds.tickets import evaluation_labels
 
 DEV_PEOPLE = Path(__file__).parents[2] / "eval" / "data" / "dev_people.txt"
 

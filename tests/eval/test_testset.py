@@ -4,7 +4,7 @@ import pytest
 
 from eval.testset import DEV_TICKETS, load_testset
 from synth import ConfigError
-from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.kinds.tickets.taxonomy import load_taxonomy
 
 TAXONOMY = load_taxonomy()
 LABELS = sorted(TAXONOMY)

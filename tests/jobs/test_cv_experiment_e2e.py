@@ -9,7 +9,7 @@ import sys
 import pyarrow.parquet as pq
 import pytest
 
-from synth.docs import check_row
+from synth.kinds import check_row
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow

@@ -72,7 +72,7 @@ def test_rows_by_name():
 def test_per_role_draws_a_stratified_subsample_with_the_seed():
     from collections import Counter
 
-    from synth.docs.cvs.extract.corpus import CV
+    from synth.kinds.cvs.extract.corpus import CV
 
     cvs = [CV(f"cv {i}", role) for role, n in (("A", 9), ("B", 5), ("C", 2)) for i in range(n)]
     train, test = cv_experiment.split(cvs, 0.4, seed=0, per_role=4)

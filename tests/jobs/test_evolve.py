@@ -9,7 +9,7 @@ import pytest
 
 from jobs import evolve as evolve_job
 from jobs import profile as profile_job
-from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.kinds.tickets.taxonomy import load_taxonomy
 
 CANARY = "my neighbour's tortoise Bartholomew swallowed the spare key to the shed again"
 TEXTS = [

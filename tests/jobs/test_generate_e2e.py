@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 from synth.contract import NO_VARIABLES, SCHEMA
-from synth.docs import check_row
-from synth.docs.tickets.taxonomy import load_taxonomy
+from synth.kinds import check_row
+from synth.kinds.tickets.taxonomy import load_taxonomy
 from tests.conftest import ROOT
 from tests.serving import served_smollm2
 

@@ -102,7 +102,7 @@ def test_evaluation_tasks_come_from_one_registry():
 
     from jobs.eval_tasks import TASKS, in_order
     from synth.config.jobs import EvaluateOptions
-    from synth.docs import kind
+    from synth.kinds import kind
 
     help_text = next(f for f in fields(EvaluateOptions) if f.name == "tasks").metadata["help"]
     assert all(name in help_text for name in TASKS)

@@ -8,7 +8,7 @@ import datasets
 import pytest
 
 from jobs import push
-from tests.synth.docs.test_card_and_loading import output  # noqa: F401 (the fixture)
+from tests.synth.kinds.test_card_and_loading import output  # noqa: F401 (the fixture)
 
 
 def test_push_to_a_folder_publishes_what_loads(output, tmp_path, capsys):  # noqa: F811

@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from synth.docs import check_row
+from synth.kinds import check_row
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow

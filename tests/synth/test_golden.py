@@ -29,10 +29,10 @@ from pathlib import Path
 import pytest
 
 from synth.config.generate import load_config
-from synth.docs import plan_documents
-from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.generation.params import params_from
 from synth.generation.render import render
+from synth.kinds import plan_documents
+from synth.kinds.tickets.taxonomy import load_taxonomy
 from tests.scripted import ScriptedChat
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden"

@@ -19,7 +19,7 @@ FOUNDATIONS = (
     "synth.nlp",
     "synth.calendar",
 )
-UPPER = ("synth.docs", "synth.deid", "synth.config")
+UPPER = ("synth.kinds", "synth.deid", "synth.config")
 
 
 def imports() -> list[tuple[str, str, str]]:
@@ -40,7 +40,7 @@ def imports() -> list[tuple[str, str, str]]:
 
 
 def part(module: str) -> str:
-    """synth.docs.tickets.plan -> synth.docs: the unit layers are drawn between."""
+    """synth.kinds.tickets.plan -> synth.kinds: the unit layers are drawn between."""
     return ".".join(module.split(".")[:2])
 
 

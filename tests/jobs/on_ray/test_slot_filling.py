@@ -15,9 +15,9 @@ import pytest
 from jobs.on_ray import slot_filling
 from synth.config.generate import load_config
 from synth.contract import SCHEMA, to_table
-from synth.docs import plan_documents, planner, shard_count
 from synth.generation.params import params_from
 from synth.generation.render import render
+from synth.kinds import plan_documents, planner, shard_count
 from tests.outputs import read_output, read_summaries
 from tests.synth import test_golden
 

@@ -9,8 +9,8 @@ from sklearn.metrics import f1_score
 
 from eval import cls_entity
 from eval.testset import DEV_TICKETS, load_testset
-from synth.docs.tickets.taxonomy import load_taxonomy
 from synth.encoder import resolve_encoder
+from synth.kinds.tickets.taxonomy import load_taxonomy
 
 pytestmark = pytest.mark.slow
 

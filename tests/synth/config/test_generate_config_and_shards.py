@@ -4,7 +4,6 @@ import pytest
 from synth import ConfigError
 from synth.config.generate import load_config
 from synth.contract import to_table
-from synth.docs import check_row, shard_ids
 from synth.generation.hf_engine import resolve_model
 from synth.io.shards import (
     finished_shards,
@@ -12,6 +11,7 @@ from synth.io.shards import (
     write_manifest,
     write_shard,
 )
+from synth.kinds import check_row, shard_ids
 from tests.outputs import read_output, read_summaries
 
 

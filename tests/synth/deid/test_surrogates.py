@@ -8,7 +8,7 @@ import pytest
 
 from synth.calendar import shift_date
 from synth.deid.surrogates import Surrogates
-from tests.synth.docs.tickets.form_readers import read_amount
+from tests.synth.kinds.tickets.form_readers import read_amount
 
 
 def test_the_same_string_gets_the_same_fake_throughout_a_document():
@@ -98,8 +98,8 @@ def test_a_date_range_moves_end_to_end_in_every_form_the_generator_writes(countr
     → '13 January 2026'); both ends now move by the document's one offset."""
     import numpy as np
 
-    from synth.docs.tickets.forms import Writer, render_date
-    from tests.synth.docs.tickets.form_readers import read_date
+    from synth.kinds.tickets.forms import Writer, render_date
+    from tests.synth.kinds.tickets.form_readers import read_date
 
     writer = Writer(country, "en_US", dt.date(2026, 11, 26))
     start, end = dt.date(2026, 12, 7), dt.date(2026, 12, 11)

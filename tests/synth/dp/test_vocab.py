@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 from synth import ConfigError
-from synth.docs.cvs.vocabulary import candidates
 from synth.dp.ledger import Ledger
 from synth.dp.vocab import resolve
+from synth.kinds.cvs.vocabulary import candidates
 
 DOC = {
     "vocabularies": {

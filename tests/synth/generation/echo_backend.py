@@ -8,6 +8,7 @@ from synth.generation.params import GenerationParams
 from tests.scripted import ScriptedChat
 
 LABEL = "Echo"
+SERVED = False
 
 
 class EchoEngine(ScriptedChat):

@@ -3,6 +3,7 @@ BACKENDS, so a new backend is one module and one registry line; shown with the e
 backend (echo_backend.py) registered by a fixture."""
 
 import pickle
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -41,9 +42,11 @@ def test_a_registered_backend_is_chosen_checked_prepared_built_and_described(ech
         engine.continue_prompts(["a", "b"], GenerationParams(), 0)[0]
         == [" The request is noted."] * 2
     )
-    factory = pickle.loads(pickle.dumps(backends.engine_factory(config())))  # to an actor
+    spec = backends.engine_spec(config().generator, 2)
+    assert (spec.backend, spec.auto, spec.threads) == ("echo", False, 2)
+    factory = pickle.loads(pickle.dumps(backends.engine_factory(spec)))  # to an actor
     assert factory().model_ref == "echo-1"
-    assert backends.start_line(config(), 2).startswith("engine: Echo echo-1, 2 threads, ")
+    assert backends.start_line(spec).startswith("engine: Echo echo-1, 2 threads, ")
 
 
 def test_a_registered_backend_writes_tickets(echo):
@@ -80,16 +83,31 @@ def test_a_served_model_and_an_in_process_backend_do_not_mix(model, backend, mes
 
 
 def test_the_start_line_of_options_without_an_engine_block(echo):
-    """`hrsynth serve` describes its options, which have no `engine:` block (a served
+    """`hrsynth serve` resolves its options, which have no `engine:` block (a served
     model's connection settings)."""
-    options = SimpleNamespace(model="echo-1", backend="echo", device="cpu", dtype="auto")
-    line = backends.start_line(SimpleNamespace(generator=options), 2)
+    line = backends.start_line(backends.resolve("echo-1", "echo", "cpu", "auto", 2))
     assert line.startswith("engine: Echo echo-1, 2 threads, ")
+
+
+def test_the_backend_is_decided_in_one_function():
+    """Every caller outside the registry reads the EngineSpec that backends.resolve
+    returns: none decides the backend again (before issue 56, six did)."""
+    root = Path(__file__).parents[3]
+    callers = [
+        str(path.relative_to(root))
+        for folder in ("synth", "jobs", "eval")
+        for path in sorted((root / folder).rglob("*.py"))
+        if "backend_for(" in path.read_text() and path.name != "backends.py"
+    ]
+    assert callers == []
+    source = (root / "synth" / "generation" / "backends.py").read_text()
+    assert source.count("backend_for(") == 2  # its definition and resolve()
 
 
 def test_a_served_model_picks_its_backend_under_auto():
     assert backends.backend_for("openai:m") == "openai"
-    assert backends.start_line(config("auto", "openai:m")) == "engine: served endpoint openai:m"
+    spec = backends.engine_spec(config("auto", "openai:m").generator)
+    assert backends.start_line(spec) == "engine: served endpoint openai:m"
 
 
 def test_a_dtype_named_picks_the_engine_that_has_it():

@@ -6,10 +6,10 @@ import pytest
 
 from synth import ConfigError
 from synth.config.generate import load_config
-from synth.docs import check_row, plan_documents
 from synth.generation.openai_engine import OpenAIEngine
 from synth.generation.params import params_from
 from synth.generation.render import render
+from synth.kinds import check_row, plan_documents
 from tests.openai_fake import FakeEndpoint
 
 FAST = {"backoff_s": 0.01, "backoff_cap_s": 0.05, "concurrency": 1}

@@ -4,10 +4,10 @@ import pytest
 
 from synth import ConfigError
 from synth.config.generate import load_config
-from synth.docs import plan_documents
 from synth.generation.params import params_from
 from synth.generation.render import render, render_fitting
 from synth.generation.rollout import Draft, fill_slots
+from synth.kinds import plan_documents
 
 
 class ScriptedGenerator:

@@ -13,9 +13,9 @@ import pytest
 
 from synth import ConfigError
 from synth.contract import SCHEMA
-from synth.docs import shard_ids
 from synth.io.lock import LOCK, output_lock
 from synth.io.shards import RUN_FILE, finished_shards, open_output, read_run
+from synth.kinds import shard_ids
 
 
 def foreign_part(folder, name="part-0.parquet"):

@@ -161,12 +161,12 @@ def test_any_detector_registry_is_used_or_refused_in_one_line(tmp_path, pointer,
         one_line(e, registry.CARD_FILE)
 
 
-from synth.docs.tickets.writing_profile import settings as settings_of
-from tests.synth.docs.tickets.test_writing_profile import HEALTH, RAISE, TRAITS
+from synth.kinds.tickets.writing_profile import settings as settings_of
+from tests.synth.kinds.tickets.test_writing_profile import HEALTH, RAISE, TRAITS
 
 
 def real_profile() -> dict:
-    from tests.synth.docs.tickets.test_writing_profile import profile
+    from tests.synth.kinds.tickets.test_writing_profile import profile
 
     return profile()
 
@@ -179,7 +179,7 @@ def real_profile() -> dict:
     value=json_value,
 )
 def test_any_edit_of_a_profile_is_used_or_refused_in_one_line(tmp_path, edit, value):
-    from synth.docs.tickets.writing_profile import load_profile
+    from synth.kinds.tickets.writing_profile import load_profile
 
     doc = real_profile()
     if edit in ("greeting", "length"):
@@ -199,7 +199,7 @@ def test_any_edit_of_a_profile_is_used_or_refused_in_one_line(tmp_path, edit, va
 @FUZZ
 @given(data=st.binary(max_size=60))
 def test_any_bytes_as_a_profile_are_one_line(tmp_path, data):
-    from synth.docs.tickets.writing_profile import load_profile
+    from synth.kinds.tickets.writing_profile import load_profile
 
     path = tmp_path / "profile.json"
     path.write_bytes(data)

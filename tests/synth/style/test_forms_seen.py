@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from synth.docs.tickets.forms import load_catalogue, render
+from synth.kinds.tickets.forms import load_catalogue, render
 from synth.style.forms_seen import KINDS, WRITERS, _values, forms_used
 
 

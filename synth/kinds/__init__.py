@@ -1,0 +1,157 @@
+"""Document kinds: each kind is a package here, and KINDS is the one place that names them.
+
+A kind module gives what the rest of hrsynth asks of a kind (see DocKind): a planner that
+plans a run's documents shard by shard (with the entity label each planted variable gets),
+the entities its rows declare,
+its own config and row rules, and how evaluate trains and tests on it. Adding a kind is
+one folder and one line in KINDS; nothing else branches on `doc_type`.
+"""
+
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+import numpy as np
+
+if TYPE_CHECKING:  # pandas is imported where it is used: `hrsynth --help` stays light
+    import pandas as pd
+
+from synth import ConfigError
+
+KINDS = {"ticket": "synth.kinds.tickets", "cv": "synth.kinds.cvs"}
+
+
+class DocKind(Protocol):
+    TITLE: str  # what the documents are called in a card's title ('tickets', 'CVs')
+    # Hugging Face task categories of a card; token-classification where rows carry spans
+    CARD_TASKS: tuple[str, ...]
+    EVAL_TASKS: tuple[str, ...] | None  # the evaluate tasks that apply to it (None: all)
+    BIO_SCORING: str  # "module:function" scoring BIO NER on its test set (texts, gold, predicted)
+    FASTTEXT_PRESETS: tuple[str, ...]  # eval.fasttext_task.PRESETS; several: chosen on validation
+    # Training may mix generated outputs with real corpora (CSV/JSONL), role-masked on request.
+    TRAIN_FROM_CORPORA: bool
+
+    def planner(self, cfg, run_id: str) -> "Planner":
+        """The run's planner: settings checked and data files loaded once, on the driver."""
+
+    def check_config(self, cfg) -> None:
+        """Raise ConfigError for settings this kind cannot take."""
+
+    def declared_entities(self, labels, cfg) -> dict[str, set[str]]:
+        """{label: entity types its documents are meant to carry}, for the coverage
+        (`labels`: the labels the output holds)."""
+
+    def check_row(self, row: dict) -> list[str]:
+        """This kind's contract rules for one output row (labels, categories)."""
+
+    def evaluation_labels(self) -> tuple[list[str] | None, list[str]]:
+        """The test set's allowed labels (None: taken from the data) and entity labels."""
+
+
+# Planning shard by shard (per-shard random streams) replaced planning the whole run at
+# once in version 2: the same seed plans other documents, so it is in the fingerprint.
+PLANNER_VERSION = 2
+
+
+class ShardPlan(NamedTuple):
+    """One shard's planned documents, its counts for the manifest (kept in the shard's
+    footer) and its DP-sampled rows (None: no DP model used)."""
+
+    docs: list
+    counts: dict
+    dp_samples: "pd.DataFrame | None"
+
+
+class Planner(Protocol):
+    """Plans any shard on its own, deterministic from the seed and the shard number, so
+    the driver holds no document: actors plan the shards they write, and a resumed run
+    plans the same documents."""
+
+    notes: dict  # the run's notes for the manifest (ε ledgers, how roles were chosen)
+
+    def plan_shard(self, shard: int) -> ShardPlan: ...
+
+
+def shard_count(num_docs: int, shard_size: int) -> int:
+    return -(-num_docs // shard_size)
+
+
+def shard_rows(num_docs: int, shard_size: int, shard: int) -> int:
+    """How many documents shard `shard` holds (the last one may be short)."""
+    return max(0, min(shard_size, num_docs - shard * shard_size))
+
+
+def shard_ids(run_id: str, num_docs: int, shard_size: int, shard: int) -> list[str] | None:
+    """The ids of the documents shard `shard` of a run holds (None: the run has no such
+    shard), as the records name them (synth.record)."""
+    first, rows = shard * shard_size, shard_rows(num_docs, shard_size, shard)
+    if rows == 0:
+        return None
+    return [f"{run_id}-{i:08d}" for i in range(first, first + rows)]
+
+
+def shard_streams(seed: int, shard: int, count: int) -> list[np.random.Generator]:
+    """`count` independent random streams of one shard (stream k: [seed, k, shard])."""
+    return [np.random.default_rng([seed, k, shard]) for k in range(count)]
+
+
+def kind(name: str) -> ModuleType:
+    """The module of document kind `name` (a config's doc_type)."""
+    if name not in KINDS:
+        raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(KINDS)}")
+    return importlib.import_module(KINDS[name])
+
+
+def check_row(row: dict) -> list[str]:
+    """One output row against the contract and its kind's own rules (empty when valid)."""
+    from synth import contract
+
+    return contract.check_row(row) + kind(row["doc_type"]).check_row(row)
+
+
+def planner(cfg, run_id: str) -> Planner:
+    return kind(cfg.run.doc_type).planner(cfg, run_id)
+
+
+def plan_documents(cfg, run_id: str) -> tuple[list, dict]:
+    """Every planned document of a run (synth.record.PlannedDocument) and its notes, with
+    the shards' counts merged and the DP samples joined (`dp_samples`): for notebooks,
+    tests and small runs; generate plans shard by shard instead."""
+    import pandas as pd
+
+    run = planner(cfg, run_id)
+    plans = [run.plan_shard(s) for s in range(shard_count(cfg.run.num_docs, cfg.run.shard_size))]
+    samples = [p.dp_samples for p in plans if p.dp_samples is not None]
+    notes = with_counts(run.notes, sum_counts([p.counts for p in plans]))
+    notes["dp_samples"] = pd.concat(samples, ignore_index=True) if samples else None
+    return [d for p in plans for d in p.docs], notes
+
+
+def with_counts(notes: dict, counts: dict) -> dict:
+    """The run's notes with the shards' summed counts added (a section both have, such
+    as cv_roles, holds the keys of both)."""
+    merged = dict(notes)
+    for key, value in counts.items():
+        both = isinstance(value, dict) and isinstance(notes.get(key), dict)
+        merged[key] = {**notes[key], **value} if both else value
+    return merged
+
+
+def sum_counts(parts: list[dict]) -> dict:
+    """Nested counts ({name: int | {…}}) summed key by key, keys sorted."""
+    total: dict = {}
+    for part in parts:
+        for key, value in part.items():
+            if isinstance(value, dict):
+                total[key] = sum_counts([total.get(key, {}), value])
+            else:
+                total[key] = total.get(key, 0) + value
+    return dict(sorted(total.items()))
+
+
+def balanced_labels(labels: list, n: int, rng: np.random.Generator, start: int = 0) -> np.ndarray:
+    """n labels in a seeded random order: the run's documents start..start+n-1 take
+    labels in turn, so over consecutive shards each label comes n / len(labels) times (±1)."""
+    per_doc = np.array([labels[(start + i) % len(labels)] for i in range(n)], dtype=object)
+    rng.shuffle(per_doc)
+    return per_doc

@@ -1,0 +1,72 @@
+"""A third document kind, as a user would add one: this module (the surface
+synth.kinds.DocKind names) and one line in synth.kinds.KINDS, which
+tests/synth/kinds/test_kind_registry.py adds in a fixture. A memo announces a policy
+change on a date; its only variable is the date."""
+
+from synth import ConfigError
+from synth.kinds import ShardPlan, shard_rows, shard_streams
+from synth.kinds.persona import make_personas
+from synth.record import PlannedDocument
+
+TITLE = "memos"
+CARD_TASKS = ("text-classification", "token-classification")
+BIO_SCORING = "eval.metrics:bio_scores"
+EVAL_TASKS = ("classify", "fasttext")
+FASTTEXT_PRESETS = ("THESIS",)
+TRAIN_FROM_CORPORA = False
+LABELS = ("Memo_Policy", "Memo_Closure")
+
+
+class MemoPlanner:
+    def __init__(self, cfg, run_id: str):
+        self.cfg, self.run_id, self.notes = cfg, run_id, {}
+
+    def plan_shard(self, shard: int) -> ShardPlan:
+        size = self.cfg.run.shard_size
+        n = shard_rows(self.cfg.run.num_docs, size, shard)
+        (rng,) = shard_streams(self.cfg.run.seed, shard, 1)
+        personas = make_personas(n, self.cfg.run.countries, rng)
+        docs = []
+        for i in range(n):
+            label = LABELS[int(rng.integers(len(LABELS)))]
+            date = f"2027-0{int(rng.integers(1, 10))}-01"
+            docs.append(
+                PlannedDocument(
+                    index=shard * size + i,
+                    shard=shard,
+                    run_id=self.run_id,
+                    doc_type="memo",
+                    label=label,
+                    category="Memo",
+                    subcategory=label.split("_")[1],
+                    template_id="memo-1",
+                    header="",
+                    pieces=[f"From {date} on, ", ""],
+                    instruction="",
+                    entities={"date": date},
+                    attributes={"date": date},
+                    persona=personas[i],
+                )
+            )
+        return ShardPlan(docs, {"memos": n}, None)
+
+
+def planner(cfg, run_id: str) -> MemoPlanner:
+    return MemoPlanner(cfg, run_id)
+
+
+def check_config(cfg) -> None:
+    if cfg.generator.prompt_style != "plain":
+        raise ConfigError("prompt_style: memos are continued as plain text; use 'plain'")
+
+
+def declared_entities(labels, cfg) -> dict[str, set[str]]:
+    return {label: {"date"} for label in labels}
+
+
+def check_row(row: dict) -> list[str]:
+    return [] if row["category"] == "Memo" else ["a memo's category is Memo"]
+
+
+def evaluation_labels() -> tuple[list[str], list[str]]:
+    return list(LABELS), ["date"]
