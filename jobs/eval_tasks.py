@@ -3,9 +3,10 @@ needs from the run's context, what it leaves there for later tasks, and whether 
 the private table. `evaluate` orders them by those declarations; a document kind names
 the tasks that apply to it (DocKind.EVAL_TASKS, None: all of them).
 
-A task is `run(ctx, args) -> (scores, left)`: `ctx` holds the training rows and their
-Ray Dataset, the test set, labels and training settings (jobs/evaluate.py builds it);
-`left` holds exactly the keys the task declares in `leaves`. It also names how its
+A task is `run(ctx, args) -> (scores, left)`: `ctx` is a TaskContext, the training rows
+and their Ray Dataset, the test set, labels and training settings (jobs/evaluate.py
+builds it); `left` holds exactly the keys the task declares in `leaves`, which later
+tasks read from `ctx.left`. It also names how its
 scores read (`summary`, eval.summaries: report rows and headline metrics) and the plots
 it draws, so report, history and sinks never ask which task they hold. A new task is a
 function here (or in any module) and one entry in TASKS.
@@ -13,16 +14,40 @@ function here (or in any module) and one entry in TASKS.
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from eval import summaries
 from synth.kinds import kind
 
 
+@dataclass
+class TaskContext:
+    """What every task may read: the training rows (and their Ray Dataset), the test set,
+    the labels, where to write, the training settings, and what earlier tasks left."""
+
+    rows: list[dict]  # the training rows (text, label, entities, ...)
+    ds: object  # the same rows as a Ray Dataset, for Ray Train
+    test: object  # eval.testset.TestSet: the real labelled documents
+    labels: list[str]  # every label of the training rows
+    entity_labels: list[str]  # every entity type of the training rows
+    manifest: dict | None  # the training output's manifest (None: a corpus)
+    private: tuple | None  # (the private table, its schema) when --private is given
+    train_texts: list[str]
+    train_labels: list[str]
+    texts: list[str]  # the test documents' texts
+    gold: list[str]  # the test documents' labels
+    out: Path  # the evaluation's output folder
+    workers: int  # Ray Train workers
+    gpu: bool  # one GPU per worker
+    common: dict  # the encoder tasks' training settings (encoder, epochs, lr, batch_size, seed)
+    left: dict = field(default_factory=dict)  # what tasks declared in `leaves`, by name
+
+
 @dataclass(frozen=True)
 class Task:
     name: str
-    run: Callable[[dict, object], tuple[dict, dict]]
+    run: Callable[[TaskContext, object], tuple[dict, dict]]
     needs: tuple[str, ...] = ()  # what it reads, when there, that another task leaves
     leaves: tuple[str, ...] = ()  # what it leaves in the context for later tasks
     private: bool = False  # reads the private table (--private and --schema)
@@ -35,65 +60,63 @@ def _report(name: str) -> Callable:
     return lambda s, task, out: getattr(importlib.import_module("eval.report"), name)(s, task, out)
 
 
-def classify(ctx: dict, args) -> tuple[dict, dict]:
+def classify(ctx: TaskContext, args) -> tuple[dict, dict]:
     from eval import metrics
     from jobs.on_ray import training
 
     m, predicted = training.fit(
-        "classify", ctx["ds"], {**ctx["common"], "labels": ctx["labels"]}, *_fit_args(ctx)
+        "classify", ctx.ds, {**ctx.common, "labels": ctx.labels}, *_fit_args(ctx)
     )
-    return {**metrics.classification(ctx["gold"], predicted, ctx["labels"]), "training": m}, {}
+    return {**metrics.classification(ctx.gold, predicted, ctx.labels), "training": m}, {}
 
 
-def fasttext(ctx: dict, args) -> tuple[dict, dict]:
+def fasttext(ctx: TaskContext, args) -> tuple[dict, dict]:
     from eval import fasttext_task, metrics
 
     predicted, used = fasttext_task.train_chosen_and_predict(
-        ctx["train_texts"],
-        ctx["train_labels"],
-        ctx["texts"],
+        ctx.train_texts,
+        ctx.train_labels,
+        ctx.texts,
         kind(args.doc_type).FASTTEXT_PRESETS,
         args.seed,
-        [r.get("template_id") for r in ctx["rows"]],
+        [r.get("template_id") for r in ctx.rows],
     )
-    scores = metrics.classification(ctx["gold"], predicted, ctx["labels"])
+    scores = metrics.classification(ctx.gold, predicted, ctx.labels)
     return {**scores, "hyperparameters": used}, {}
 
 
-def bio_ner(ctx: dict, args) -> tuple[dict, dict]:
+def bio_ner(ctx: TaskContext, args) -> tuple[dict, dict]:
     from jobs.on_ray import training
     from synth import encoder
 
-    tags = ["O"] + [f"{p}-{e}" for e in ctx["entity_labels"] for p in "BI"]
-    m, predicted = training.fit(
-        "bio_ner", ctx["ds"], {**ctx["common"], "tags": tags}, *_fit_args(ctx)
-    )
-    tokenizer = encoder.load_tokenizer(ctx["common"]["encoder"])
-    texts = [d.text for d in ctx["test"].docs]
-    gold = [encoder.word_tags(tokenizer, d.text, d.entities) for d in ctx["test"].docs]
-    left = {"ner_model": str(ctx["out"] / "models" / "bio_ner")}
+    tags = ["O"] + [f"{p}-{e}" for e in ctx.entity_labels for p in "BI"]
+    m, predicted = training.fit("bio_ner", ctx.ds, {**ctx.common, "tags": tags}, *_fit_args(ctx))
+    tokenizer = encoder.load_tokenizer(ctx.common["encoder"])
+    texts = [d.text for d in ctx.test.docs]
+    gold = [encoder.word_tags(tokenizer, d.text, d.entities) for d in ctx.test.docs]
+    left = {"ner_model": str(ctx.out / "models" / "bio_ner")}
     module, function = kind(args.doc_type).BIO_SCORING.split(":")
     scores = getattr(importlib.import_module(module), function)(texts, gold, predicted)
     return {**scores, "training": m}, left
 
 
-def cls_entity_ner(ctx: dict, args) -> tuple[dict, dict]:
+def cls_entity_ner(ctx: TaskContext, args) -> tuple[dict, dict]:
     """Candidates and their gold labels on both sides, then the Ray Train fit."""
     from eval import cls_entity, intrinsic
     from jobs.on_ray import training
     from jobs.on_ray.datasets import from_rows
 
     nlp = intrinsic.load_nlp()
-    rows, test = ctx["rows"], ctx["test"]
+    rows, test = ctx.rows, ctx.test
     train_rows, classes = [], {cls_entity.NONE}
-    for r, found in zip(rows, cls_entity.candidates(nlp, ctx["train_texts"])):
+    for r, found in zip(rows, cls_entity.candidates(nlp, ctx.train_texts)):
         spans = [(e["start"], e["end"], e["label"]) for e in r["entities"]]
         for c in found:
             label = cls_entity.gold_label(c, r["label"], spans)
             classes.add(label)
             train_rows.append({"text": r["text"], "start": c[0], "end": c[1], "label": label})
     items, truth, missed = [], [], 0
-    for d, found in zip(test.docs, cls_entity.candidates(nlp, ctx["texts"])):
+    for d, found in zip(test.docs, cls_entity.candidates(nlp, ctx.texts)):
         missed += cls_entity.missed(found, d.entities)
         for c in found:
             items.append((d.text, c[0], c[1]))
@@ -101,22 +124,22 @@ def cls_entity_ner(ctx: dict, args) -> tuple[dict, dict]:
     m, predicted = training.fit(
         "cls_entity",
         from_rows(train_rows),
-        {**ctx["common"], "labels": sorted(classes), "test_candidates": items},
+        {**ctx.common, "labels": sorted(classes), "test_candidates": items},
         *_fit_args(ctx),
     )
     return {**cls_entity.scores(truth, predicted, missed), "training": m}, {}
 
 
-def intrinsic_metrics(ctx: dict, args) -> tuple[dict, dict]:
+def intrinsic_metrics(ctx: TaskContext, args) -> tuple[dict, dict]:
     from eval import intrinsic
 
     return {
-        "synthetic": intrinsic.intrinsic(ctx["train_texts"], ctx["train_labels"]),
-        "real": intrinsic.intrinsic(ctx["texts"], ctx["gold"]),
+        "synthetic": intrinsic.intrinsic(ctx.train_texts, ctx.train_labels),
+        "real": intrinsic.intrinsic(ctx.texts, ctx.gold),
     }, {}
 
 
-def privacy(ctx: dict, args) -> tuple[dict, dict]:
+def privacy(ctx: TaskContext, args) -> tuple[dict, dict]:
     """The DP samples against the private table, leakage of its values into the text, and
     the generate actors' personal-data audit."""
     import pyarrow.parquet as pq
@@ -124,8 +147,8 @@ def privacy(ctx: dict, args) -> tuple[dict, dict]:
     from eval.privacy import privacy_checks
     from synth.io.storage import filesystem, join
 
-    private, schema = ctx["private"]
-    manifest = ctx["manifest"] or {}
+    private, schema = ctx.private
+    manifest = ctx.manifest or {}
     samples_file = manifest.get("dp_samples")
     fs, folder = filesystem(args.train[0])
     samples = (
@@ -135,7 +158,7 @@ def privacy(ctx: dict, args) -> tuple[dict, dict]:
     )
     ledgers = manifest.get("epsilon_ledgers") or {}
     holdout = next(iter(ledgers.values()), {}).get("holdout")
-    result = privacy_checks(private, schema, samples, holdout, ctx["train_texts"], args.seed)
+    result = privacy_checks(private, schema, samples, holdout, ctx.train_texts, args.seed)
     # what the generate actors' personal-data audit found that hrsynth did not plant
     if manifest.get("pii_audit_settings"):
         result["pii_audit"] = {
@@ -146,24 +169,24 @@ def privacy(ctx: dict, args) -> tuple[dict, dict]:
     return result, {}
 
 
-def deid(ctx: dict, args) -> tuple[dict, dict]:
+def deid(ctx: TaskContext, args) -> tuple[dict, dict]:
     """De-identification of the real test set (gold: its entities of personal-data types
     and its `personal` spans), with the BIO model bio_ner left, when it ran."""
     from eval.deid import deid_scores
     from synth.deid.gold import annotated_spans
 
-    docs = ctx["test"].docs
+    docs = ctx.test.docs
     test = {
         "ids": [str(i) for i in range(len(docs))],
         "texts": [d.text for d in docs],
         "labels": [d.label for d in docs],
         "gold": [annotated_spans(d.entities, d.personal) for d in docs],
     }
-    return deid_scores(test, ctx.get("ner_model"), args.seed), {}
+    return deid_scores(test, ctx.left.get("ner_model"), args.seed), {}
 
 
-def _fit_args(ctx: dict) -> tuple:
-    return ctx["out"], ctx["workers"], ctx["gpu"]
+def _fit_args(ctx: TaskContext) -> tuple:
+    return ctx.out, ctx.workers, ctx.gpu
 
 
 TASKS = {
@@ -214,13 +237,13 @@ def in_order(names: list[str]) -> list[str]:
     return ordered
 
 
-def run_task(name: str, ctx: dict, args) -> dict:
+def run_task(name: str, ctx: TaskContext, args) -> dict:
     """One task's scores; what it leaves goes into `ctx`, checked against its declaration."""
     task = TASKS[name]
     scores, left = task.run(ctx, args)
     if set(left) != set(task.leaves):
         raise AssertionError(f"task {name} left {sorted(left)}, declares {list(task.leaves)}")
-    ctx.update(left)
+    ctx.left.update(left)
     return {**scores, "summary": task.summary(scores)}
 
 

@@ -14,11 +14,11 @@ compares with the previous run of the same configuration.
 
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from jobs.entry import main_for
-from jobs.eval_tasks import TASKS, in_order, plotters, run_task
+from jobs.eval_tasks import TASKS, TaskContext, in_order, plotters, run_task
 from jobs.on_ray.session import connect
 from synth import ConfigError
 from synth.config.jobs import EvaluateOptions
@@ -160,7 +160,7 @@ def _corpora_context(args) -> dict:
     }
 
 
-def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
+def _random_baseline(tasks: list[str], ctx, args) -> dict:
     """Weighted/macro F1 over --permutations runs with the training labels shuffled."""
     import numpy as np
 
@@ -171,14 +171,15 @@ def _random_baseline(tasks: list[str], ctx: dict, args) -> dict:
     for task in [t for t in tasks if t in ("classify", "fasttext")]:
         runs = []
         for k in range(args.permutations):
-            labels = permuted(ctx["train_labels"], args.seed + 1000 + k)
-            rows = [{**r, "label": y} for r, y in zip(ctx["rows"], labels)]
-            shuffled = {
-                **ctx,
-                "train_labels": labels,
-                "rows": rows,
-                "ds": from_rows([{"text": r["text"], "label": r["label"]} for r in rows]),
-            }
+            labels = permuted(ctx.train_labels, args.seed + 1000 + k)
+            rows = [{**r, "label": y} for r, y in zip(ctx.rows, labels)]
+            shuffled = replace(
+                ctx,
+                train_labels=labels,
+                rows=rows,
+                ds=from_rows([{"text": r["text"], "label": r["label"]} for r in rows]),
+                left=dict(ctx.left),
+            )
             s = run_task(task, shuffled, args)
             runs.append({"weighted_f1": s["weighted_f1"], "macro_f1": s["macro_f1"]})
         w = np.array([r["weighted_f1"] for r in runs])
@@ -233,16 +234,16 @@ def _evaluate(args) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     rows, test, manifest = base["rows"], base["test"], base["manifest"]
     texts = [d.text for d in test.docs]
-    ctx = {
+    ctx = TaskContext(
         **base,
-        "train_texts": [r["text"] for r in rows],
-        "train_labels": [r["label"] for r in rows],
-        "texts": texts,
-        "gold": [d.label for d in test.docs],
-        "out": out,
-        "workers": args.num_workers,
-        "gpu": training.use_gpu(args.gpu),
-        "common": {
+        train_texts=[r["text"] for r in rows],
+        train_labels=[r["label"] for r in rows],
+        texts=texts,
+        gold=[d.label for d in test.docs],
+        out=out,
+        workers=args.num_workers,
+        gpu=training.use_gpu(args.gpu),
+        common={
             "encoder": encoder.resolve_encoder(args.base_model),
             "epochs": args.epochs,
             "lr": args.lr,
@@ -250,8 +251,8 @@ def _evaluate(args) -> dict:
             "seed": args.seed,
             "test_texts": texts,
         },
-    }
-    absent = sorted(set(base["labels"]) - set(ctx["gold"]))
+    )
+    absent = sorted(set(base["labels"]) - set(ctx.gold))
     if absent and {"classify", "fasttext"} & set(tasks):
         print(
             f"warning: the test set has no document of {', '.join(absent)}; macro and "

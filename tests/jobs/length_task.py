@@ -6,12 +6,12 @@ history and the sinks show it without knowing it exists."""
 from pathlib import Path
 
 from eval.summaries import summary as summarise
-from jobs.eval_tasks import Task
+from jobs.eval_tasks import Task, TaskContext
 
 
-def run(ctx: dict, args) -> tuple[dict, dict]:
-    synthetic = sum(len(t.split()) for t in ctx["train_texts"]) / len(ctx["train_texts"])
-    real = sum(len(t.split()) for t in ctx["texts"]) / len(ctx["texts"])
+def run(ctx: TaskContext, args) -> tuple[dict, dict]:
+    synthetic = sum(len(t.split()) for t in ctx.train_texts) / len(ctx.train_texts)
+    real = sum(len(t.split()) for t in ctx.texts) / len(ctx.texts)
     return {"synthetic_words": synthetic, "real_words": real, "ratio": synthetic / real}, {}
 
 
