@@ -49,7 +49,7 @@ def main(argv=None) -> int:
             for verb in module.ACTIONS:
                 add_options(verbs.add_parser(verb), module.OPTIONS)
         else:
-            add_options(command, module.OPTIONS)
+            add_options(command, module.OPTIONS, getattr(module, "NAMES", None))
     args = parser.parse_args(argv)
     module = COMMANDS[args.command]
     return guarded(module.ACTIONS[args.action] if hasattr(module, "ACTIONS") else module.run, args)

@@ -103,7 +103,7 @@ def parser_for(module, name: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=f"hrsynth {name}", description=module.__doc__.splitlines()[0]
     )
-    add_options(parser, module.OPTIONS)
+    add_options(parser, module.OPTIONS, getattr(module, "NAMES", None))
     return parser
 
 

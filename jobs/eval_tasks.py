@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from eval import summaries
+from synth import plugins
 from synth.kinds import kind
 
 
@@ -220,16 +221,33 @@ TASKS = {
 }
 
 
+def registered() -> dict[str, Task]:
+    """TASKS and the tasks installed packages register (`hrsynth.tasks`, a `module:TASK`
+    entry point; synth/plugins.py)."""
+    found = plugins.registry("tasks", TASKS)
+    return {name: _load(task) if isinstance(task, str) else task for name, task in found.items()}
+
+
+def _load(target: str) -> Task:
+    module, attribute = target.split(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def names() -> list[str]:
+    """Every task --tasks may name."""
+    return list(registered())
+
+
 def in_order(names: list[str]) -> list[str]:
     """The tasks in their given order, except that a task runs after every task that leaves
     something it needs."""
-    ordered, todo = [], list(names)
+    ordered, todo, tasks = [], list(names), registered()
     while todo:
         ready = next(
             n
             for n in todo
             if not any(
-                set(TASKS[n].needs) & set(TASKS[other].leaves) for other in todo if other != n
+                set(tasks[n].needs) & set(tasks[other].leaves) for other in todo if other != n
             )
         )
         ordered.append(ready)
@@ -239,7 +257,7 @@ def in_order(names: list[str]) -> list[str]:
 
 def run_task(name: str, ctx: TaskContext, args) -> dict:
     """One task's scores; what it leaves goes into `ctx`, checked against its declaration."""
-    task = TASKS[name]
+    task = registered()[name]
     scores, left = task.run(ctx, args)
     if set(left) != set(task.leaves):
         raise AssertionError(f"task {name} left {sorted(left)}, declares {list(task.leaves)}")
@@ -249,4 +267,5 @@ def run_task(name: str, ctx: TaskContext, args) -> dict:
 
 def plotters(names) -> dict:
     """Each task's plots function, for eval.report.write_plots."""
-    return {name: TASKS[name].plots for name in names}
+    tasks = registered()
+    return {name: tasks[name].plots for name in names}

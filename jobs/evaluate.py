@@ -17,8 +17,9 @@ import time
 from dataclasses import asdict, replace
 from pathlib import Path
 
+from jobs import eval_tasks
 from jobs.entry import main_for
-from jobs.eval_tasks import TASKS, TaskContext, in_order, plotters, run_task
+from jobs.eval_tasks import TaskContext, in_order, plotters, run_task
 from jobs.on_ray.session import connect
 from synth import ConfigError
 from synth.config.jobs import EvaluateOptions
@@ -28,15 +29,15 @@ from synth.kinds import kind
 
 def _tasks(args: EvaluateOptions) -> list[str]:
     """The tasks to run, checked, in the order their needs set (jobs/eval_tasks.py)."""
-    doc_kind = kind(args.doc_type)
-    known = list(doc_kind.EVAL_TASKS or TASKS)
+    doc_kind, registered = kind(args.doc_type), eval_tasks.registered()
+    known = list(doc_kind.EVAL_TASKS or registered)
     if not doc_kind.TRAIN_FROM_CORPORA and (len(args.train) > 1 or args.mask_roles):
         raise ConfigError(
             f"one --train folder for --doc-type {args.doc_type}; several --train and "
             "--mask-roles are for kinds trained on corpora too (--doc-type cv)"
         )
     if args.tasks is None:
-        return in_order([t for t in known if not TASKS[t].private or args.private])
+        return in_order([t for t in known if not registered[t].private or args.private])
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     unknown = [t for t in tasks if t not in known]
     if unknown or not tasks:
@@ -44,7 +45,7 @@ def _tasks(args: EvaluateOptions) -> list[str]:
             f"--tasks: unknown task(s) {unknown or args.tasks!r} for "
             f"--doc-type {args.doc_type}; choose from {', '.join(known)}"
         )
-    private = [t for t in tasks if TASKS[t].private]
+    private = [t for t in tasks if registered[t].private]
     if private and not (args.private and args.schema):
         raise ConfigError(
             f"--tasks {private[0]} needs the private table and its schema: add "
@@ -116,7 +117,9 @@ def _shards_context(args, tasks: list[str]) -> dict:
 
     labels, entity_labels = kind(args.doc_type).evaluation_labels()
     test = load_testset(args.test, labels, set(entity_labels))
-    private = _load_private(args) if any(TASKS[t].private for t in tasks) else None
+    private = (
+        _load_private(args) if any(eval_tasks.registered()[t].private for t in tasks) else None
+    )
     _check_train(args.train[0])
     connect(log_to_driver=False)
     ds, manifest = _read_train(args.train[0])
@@ -199,6 +202,7 @@ def _random_baseline(tasks: list[str], ctx, args) -> dict:
 
 
 OPTIONS = EvaluateOptions
+NAMES = {"tasks": eval_tasks.names}  # the --tasks help lists the registered tasks
 
 
 def _write_results(result: dict, out: Path, plots) -> None:

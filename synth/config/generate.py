@@ -17,8 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import ClassVar
 
-from synth import ConfigError
-from synth.checks import check_fields, reject_unknown
+from synth import ConfigError, typed
 from synth.config.sections import (
     FLAT_KEYS,
     SECTIONS,
@@ -148,7 +147,7 @@ DTYPES = ("auto", "float32", "bfloat16", "float16", "int8", "int8_float32", "int
 def validate(cfg: GenerateConfig) -> GenerateConfig:
     run, gen, scale = cfg.run, cfg.generator, cfg.scale
     for section in SECTIONS:
-        check_fields(getattr(cfg, section), f"{section}.")
+        typed.check_object(getattr(cfg, section), f"{section}.")
     if not DEVICES.fullmatch(gen.device):
         raise ConfigError(f"device {gen.device!r} unknown; use auto, cpu, cuda, cuda:N or mps")
     if gen.dtype not in DTYPES:
@@ -206,8 +205,8 @@ def check_endpoint(model: str, engine: dict) -> None:
         return
     if not isinstance(engine, dict):
         raise ConfigError("engine must be a mapping (base_url, api_key_env, …)")
-    reject_unknown(engine, Endpoint, "engine: ")
-    check_fields(Endpoint(**engine), "engine.")
+    typed.reject_unknown(engine, Endpoint, "engine: ")
+    typed.check(Endpoint, engine, "engine.")
     if not model.removeprefix("openai:"):
         raise ConfigError("model openai:NAME needs the served model's name after 'openai:'")
 
@@ -302,5 +301,5 @@ def _did_you_mean(key: str) -> str:
 
 def _section(name: str, settings: dict, where: str):
     cls = SECTIONS[name]
-    reject_unknown(settings, cls, f"{where}{name}: ")
+    typed.reject_unknown(settings, cls, f"{where}{name}: ")
     return cls(**settings)

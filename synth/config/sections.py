@@ -20,7 +20,7 @@ class RunSettings:
 
     num_docs: int = option(64, "documents to generate")
     seed: int = option(0, "fixes every draw: the same seed and settings make the same rows")
-    doc_type: str = option("ticket", "ticket or cv")
+    doc_type: str = option("ticket", "the document kind: ticket, cv, or an installed one")
     labels: list[str] | str = option(
         "all", "tickets: 'all' or a list of labels; each gets num_docs / len(labels)"
     )

@@ -9,17 +9,17 @@ A config's `backend` (and generate's or serve's --backend) names one:
   always selects;
 - `auto` (the default): the fastest measured where the model runs (AUTO below).
 
-A backend is one module with the surface engine.py describes, and one line in BACKENDS;
-every choice below is a lookup in it. Modules are imported when first looked up, so a
+A backend is one module with the surface engine.py describes, and one line in BACKENDS
+(or an entry point of an installed package: synth/plugins.py); every choice below is a
+lookup in `registered()`. Modules are imported when first looked up, so a
 config check loads only the engine it names.
 """
 
 import importlib
 from functools import partial
 from types import ModuleType
-from typing import Literal
 
-from synth import ConfigError
+from synth import ConfigError, plugins
 from synth.generation.engine import EngineSpec
 from synth.generation.params import GenerationParams
 
@@ -30,22 +30,25 @@ BACKENDS = {
     "openai": "synth.generation.openai_engine",
 }
 
-# The option type of every --backend (its choices on the command line and in the docs).
-BackendName = Literal[("auto", *BACKENDS)]
-
 # What `auto` picks, by where the model runs: the fastest engine in the engines
 # benchmark (benchmarks/results/speed_and_engines.md): Hugging Face on a GPU and on a CPU with native
 # bf16 matmuls, CTranslate2 int8 on an AVX2-only CPU.
 AUTO = {"gpu": "hf", "cpu-bf16": "hf", "cpu-avx2": "ct2"}
 
 
+def registered() -> dict[str, str]:
+    """{backend: its module}: BACKENDS and the installed packages' `hrsynth.backends`."""
+    return plugins.registry("backends", BACKENDS)
+
+
 def names() -> tuple[str, ...]:
-    return ("auto", *BACKENDS)
+    """Every --backend choice."""
+    return ("auto", *registered())
 
 
 def module(name: str) -> ModuleType:
     """The backend module registered as `name`."""
-    return importlib.import_module(BACKENDS[name])
+    return importlib.import_module(registered()[name])
 
 
 def cpu_kind() -> str:
@@ -87,7 +90,7 @@ def auto_backend(model: str, device: str = "auto", dtype: str = "auto") -> str:
 def _served_by(model: str) -> str | None:
     """The backend a `<backend>:NAME` model names (openai:NAME), if any."""
     prefix = model.split(":", 1)[0]
-    return prefix if ":" in model and prefix in BACKENDS else None
+    return prefix if ":" in model and prefix in registered() else None
 
 
 def backend_for(

@@ -27,9 +27,9 @@ from http import HTTPStatus
 from typing import Annotated
 
 import requests
+from pydantic import Field
 
 from synth import ConfigError
-from synth.checks import Range
 from synth.generation.engine import EngineBase, FailedPrompt
 from synth.generation.params import GenerationParams
 from synth.generation.server import OWNER, STOPPING
@@ -54,12 +54,12 @@ class Endpoint:
 
     base_url: str = "http://127.0.0.1:8000/v1"
     api_key_env: str | None = None  # the variable holding the key; None: no key sent
-    concurrency: Annotated[int, Range(ge=1)] = 8  # requests in flight per actor
-    requests_per_s: Annotated[float | None, Range(gt=0)] = None  # cap per actor; None: no cap
-    timeout_s: Annotated[float, Range(gt=0)] = 120.0
-    max_attempts: Annotated[int, Range(ge=1)] = 6
-    backoff_s: Annotated[float, Range(ge=0)] = 0.5  # first retry waits up to this, doubling
-    backoff_cap_s: Annotated[float, Range(ge=0)] = 30.0
+    concurrency: Annotated[int, Field(ge=1)] = 8  # requests in flight per actor
+    requests_per_s: Annotated[float | None, Field(gt=0)] = None  # cap per actor; None: no cap
+    timeout_s: Annotated[float, Field(gt=0)] = 120.0
+    max_attempts: Annotated[int, Field(ge=1)] = 6
+    backoff_s: Annotated[float, Field(ge=0)] = 0.5  # first retry waits up to this, doubling
+    backoff_cap_s: Annotated[float, Field(ge=0)] = 30.0
 
 
 def is_endpoint_model(model: str) -> bool:

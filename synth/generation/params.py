@@ -8,7 +8,7 @@ benchmarks/results/speed_and_engines.md): a 135M model drifts off topic at tempe
 from dataclasses import asdict, dataclass, field, fields, replace
 
 from synth import ConfigError
-from synth.checks import check_fields
+from synth.typed import check
 
 
 @dataclass
@@ -83,8 +83,8 @@ def params_from(preset: str = "default", overrides: dict | None = None) -> Gener
         raise ConfigError(
             f"generation: unknown parameter(s) {sorted(unknown)}; known: {sorted(known)}"
         )
+    check(GenerationParams, values, "generation.")
     p = GenerationParams(**values)
-    check_fields(p, "generation.")
     if p.max_new_tokens <= 0 or p.min_new_tokens < 0 or p.min_new_tokens > p.max_new_tokens:
         raise ConfigError("generation: need 0 ≤ min_new_tokens ≤ max_new_tokens and max > 0")
     if p.long_slot_factor < 1:

@@ -1,4 +1,5 @@
-"""Document kinds: each kind is a package here, and KINDS is the one place that names them.
+"""Document kinds: each kind is a package here, and KINDS is the one place that names them
+(with the kinds installed packages register: synth/plugins.py).
 
 A kind module gives what the rest of hrsynth asks of a kind (see DocKind): a planner that
 plans a run's documents shard by shard (with the entity label each planted variable gets),
@@ -16,7 +17,7 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported where it is used: `hrsynth --help` stays light
     import pandas as pd
 
-from synth import ConfigError
+from synth import ConfigError, plugins
 
 KINDS = {"ticket": "synth.kinds.tickets", "cv": "synth.kinds.cvs"}
 
@@ -95,11 +96,17 @@ def shard_streams(seed: int, shard: int, count: int) -> list[np.random.Generator
     return [np.random.default_rng([seed, k, shard]) for k in range(count)]
 
 
+def names() -> list[str]:
+    """Every doc_type: KINDS and the installed packages' `hrsynth.kinds`."""
+    return sorted(plugins.registry("kinds", KINDS))
+
+
 def kind(name: str) -> ModuleType:
     """The module of document kind `name` (a config's doc_type)."""
-    if name not in KINDS:
-        raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(KINDS)}")
-    return importlib.import_module(KINDS[name])
+    registered = plugins.registry("kinds", KINDS)
+    if name not in registered:
+        raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(registered)}")
+    return importlib.import_module(registered[name])
 
 
 def check_row(row: dict) -> list[str]:

@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FOUNDATIONS = (
     "synth.record",
     "synth.contract",
-    "synth.checks",
+    "synth.typed",
+    "synth.plugins",
     "synth.io",
     "synth.dp",
     "synth.generation",

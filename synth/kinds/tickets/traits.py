@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from synth import ConfigError
-from synth.checks import reject_unknown
 from synth.kinds.tickets.taxonomy import REGISTERS, Subcategory
+from synth.typed import reject_unknown
 
 STYLES = ("plain", "chat", "free")
 

@@ -1,0 +1,88 @@
+"""Settings checked against their dataclass annotations by pydantic, before any work starts.
+
+A YAML file or a CLI override can hold any type: `top_k: "50"`, `batch_size: true` or
+`countries: US` would otherwise surface deep inside a Ray actor, after a cluster has
+scaled up. pydantic validates a settings class's fields strictly (no "50" read as 50),
+with the ranges declared beside the type (`Annotated[int, Field(ge=1)]`) and no unknown
+key; `check` turns its first complaint into one line naming the field, the type it needs
+(worded from the field's JSON schema) and the value it got.
+
+The check only reads: objects are built from the values as given, so a record, and with
+it a run's fingerprint, stays exactly as written.
+"""
+
+import typing
+from dataclasses import fields
+from functools import cache
+
+from pydantic import ConfigDict, Field, ValidationError, create_model
+
+from synth import ConfigError
+
+WORDS = {
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "string": "a string",
+    "object": "a mapping",
+    "null": "empty (null)",
+}
+BOUNDS = {"greater_than_equal": ">=", "greater_than": ">", "less_than_equal": "<="}
+
+
+@cache
+def model(cls):
+    """A strict pydantic model of the dataclass `cls` (a missing key is not checked: the
+    dataclass's default applies). Fields go by their names as aliases, so that a setting
+    called `schema` or `json` does not shadow the model's own methods."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    strict = ConfigDict(strict=True, extra="forbid")
+    return create_model(cls.__name__, __config__=strict, **{
+        f"f_{f.name}": (hints[f.name], Field(None, alias=f.name)) for f in fields(cls)
+    })  # fmt: skip
+
+
+def known(cls) -> list[str]:
+    return sorted(f.name for f in fields(cls))
+
+
+def reject_unknown(values: dict, cls, where: str = "") -> None:
+    """Raise ConfigError when `values` names a field `cls` does not have."""
+    unknown = sorted(set(values) - set(known(cls)))
+    if unknown:
+        raise ConfigError(f"{where}unknown setting(s) {unknown}; known: {known(cls)}")
+
+
+def check_object(obj, where: str = "", name=str) -> None:
+    """check() on a dataclass instance's fields."""
+    check(type(obj), {f.name: getattr(obj, f.name) for f in fields(obj)}, where, name)
+
+
+def check(cls, values: dict, where: str = "", name=str) -> None:
+    """Raise ConfigError for an unknown key, else for the first value that does not fit its
+    field; `where` prefixes the message ('engine.') and `name` spells a field ('--seed')."""
+    reject_unknown(values, cls, where)
+    try:
+        model(cls).model_validate(values)
+    except ValidationError as e:
+        error = e.errors()[0]
+        field = error["loc"][0]
+        value = values[field]
+        if error["type"] in BOUNDS:
+            bound = next(iter(error["ctx"].values()))
+            need = f"{BOUNDS[error['type']]} {bound:g}"
+        else:
+            need = describe(model(cls).model_json_schema()["properties"][field])
+        raise ConfigError(f"{where}{name(field)} must be {need}, got {value!r}") from None
+
+
+def describe(schema: dict) -> str:
+    """A field's JSON schema in words: 'an integer', 'a list of strings', "'a', 'b'"."""
+    if "anyOf" in schema:
+        return " or ".join(describe(arm) for arm in schema["anyOf"])
+    if "enum" in schema or "const" in schema:
+        return ", ".join(repr(v) for v in schema.get("enum", [schema.get("const")]))
+    if schema.get("type") == "array":
+        items = schema.get("items", {}).get("type")
+        return f"a list of {WORDS[items].split(' ', 1)[1]}s" if items in WORDS else "a list"
+    return WORDS.get(schema.get("type"), "a value of another type")
