@@ -109,7 +109,7 @@ def entity_scores(true_tags: list[list[str]], pred_tags: list[list[str]]) -> dic
 
 def bio_scores(texts: list[str], gold: list, predicted: list[list[str]]) -> dict:
     """entity_scores of BIO tags against gold (words, tags) per text: a kind's plain
-    BIO NER scoring (synth.kinds DocKind.BIO_SCORING)."""
+    BIO NER scoring (jobs.eval_tasks.bio_scoring)."""
     return entity_scores([tags for _, tags in gold], predicted)
 
 

@@ -170,7 +170,7 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict, ba
             "prompt_style": cfg.generator.prompt_style,
             "generation_parameters": cfg.generation_params().to_dict(),
             "pii_audit_settings": asdict(cfg.audit_settings()),
-            "epsilon_ledgers": notes["dp_models"],
+            "epsilon_ledgers": notes.get("dp_models", {}),  # a kind with no DP model: none
             "dp_samples": samples_file,
             **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
             **({"writing": notes["writing"]} if "writing" in notes else {}),

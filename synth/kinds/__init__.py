@@ -27,7 +27,6 @@ class DocKind(Protocol):
     # Hugging Face task categories of a card; token-classification where rows carry spans
     CARD_TASKS: tuple[str, ...]
     EVAL_TASKS: tuple[str, ...] | None  # the evaluate tasks that apply to it (None: all)
-    BIO_SCORING: str  # "module:function" scoring BIO NER on its test set (texts, gold, predicted)
     FASTTEXT_PRESETS: tuple[str, ...]  # eval.fasttext_task.PRESETS; several: chosen on validation
     # Training may mix generated outputs with real corpora (CSV/JSONL), role-masked on request.
     TRAIN_FROM_CORPORA: bool
@@ -68,7 +67,9 @@ class Planner(Protocol):
     the driver holds no document: actors plan the shards they write, and a resumed run
     plans the same documents."""
 
-    notes: dict  # the run's notes for the manifest (ε ledgers, how roles were chosen)
+    # The run's notes for the manifest: `dp_models` ({model file: its ε ledger}; absent: no
+    # DP model was sampled), and what the kind reports (cv_roles, writing).
+    notes: dict
 
     def plan_shard(self, shard: int) -> ShardPlan: ...
 

@@ -1,5 +1,5 @@
 """A new evaluation task is one module and one registry entry: the text_length task
-(length_task.py), registered by a fixture, runs in the real evaluate job on real
+(tests/extensions/text_length/length_task.py), registered by a fixture, runs in the real evaluate job on real
 generated tickets, and its own summary and plot reach metrics.json, report.md and the
 history."""
 
@@ -9,7 +9,7 @@ import pytest
 
 from eval import history
 from jobs import eval_tasks
-from tests.jobs import length_task
+from tests.extensions.text_length import length_task
 
 pytestmark = pytest.mark.slow
 

@@ -9,9 +9,6 @@ from synth import ConfigError
 
 TITLE = "CVs"
 CARD_TASKS = ("text-classification",)
-# evaluate's BIO NER scoring, (texts, gold, predicted) -> scores, named (the library
-# never imports eval/)
-BIO_SCORING = "eval.metrics:bio_scores"
 EVAL_TASKS = ("classify", "fasttext", "intrinsic")
 FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen per corpus on a validation split
 TRAIN_FROM_CORPORA = True

@@ -6,9 +6,6 @@ from synth import ConfigError
 
 TITLE = "tickets"
 CARD_TASKS = ("text-classification", "token-classification")
-# evaluate's BIO NER scoring, (texts, gold, predicted) -> scores, named (the library
-# never imports eval/)
-BIO_SCORING = "eval.detector_scores:ticket_bio_scores"
 EVAL_TASKS = None  # every task evaluate has (jobs/eval_tasks.py)
 FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen on templates held out
 TRAIN_FROM_CORPORA = False

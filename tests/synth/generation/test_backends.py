@@ -1,6 +1,6 @@
 """The backend registry (synth.generation.backends): every choice is a lookup in
 BACKENDS, so a new backend is one module and one registry line; shown with the echo
-backend (echo_backend.py) registered by a fixture."""
+backend (tests/extensions/echo/echo_backend.py) registered by a fixture."""
 
 import pickle
 from pathlib import Path
@@ -14,7 +14,7 @@ from synth.generation import backends
 from synth.generation.params import GenerationParams
 from tests.synth.test_golden import LABELS, run
 
-ECHO = "tests.synth.generation.echo_backend"
+ECHO = "tests.extensions.echo.echo_backend"
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """A new document kind is one module and one line in synth.kinds.KINDS: the memo kind
-(memo_kind.py), registered by a fixture, is configured, planned, rendered, checked
+(tests/extensions/memo/memo_kind.py), registered by a fixture, is configured, planned, rendered, checked
 against the contract, offered its evaluation tasks and named on the dataset card, with
 nothing else in hrsynth told about it."""
 
@@ -16,7 +16,7 @@ from tests.synth.test_golden import ScriptedEngine
 @pytest.fixture
 def memo(monkeypatch):
     """The one line a new kind adds."""
-    monkeypatch.setitem(kinds.KINDS, "memo", "tests.synth.kinds.memo_kind")
+    monkeypatch.setitem(kinds.KINDS, "memo", "tests.extensions.memo.memo_kind")
 
 
 def memo_config(**more):

@@ -1,6 +1,7 @@
-"""An eighth evaluation task, as a user would add one: this module and one entry in
-jobs.eval_tasks.TASKS, which tests/jobs/test_eval_task_registry.py adds in a fixture.
-It compares the mean length in words of the training and test texts; report.md, the
+"""An eighth evaluation task, as a user adds one (docs/extending.md): this module and its
+entry point in pyproject.toml beside it (tests/test_extensions.py installs it and runs
+it through `hrsynth evaluate`), or one entry in jobs.eval_tasks.TASKS
+(tests/jobs/test_eval_task_registry.py adds it in a fixture). It compares the mean length in words of the training and test texts; report.md, the
 history and the sinks show it without knowing it exists."""
 
 from pathlib import Path

@@ -1,7 +1,8 @@
-"""A third document kind, as a user would add one: this module (the surface
-synth.kinds.DocKind names) and one line in synth.kinds.KINDS, which
-tests/synth/kinds/test_kind_registry.py adds in a fixture. A memo announces a policy
-change on a date; its only variable is the date."""
+"""A third document kind, as a user adds one (docs/extending.md): this module, with the
+surface synth.kinds.DocKind names, and its entry point in pyproject.toml beside it. A
+memo announces a policy change on a date; its only variable is the date.
+tests/test_extensions.py installs it and runs it through `hrsynth generate`;
+tests/synth/kinds/test_kind_registry.py registers it in KINDS instead."""
 
 from synth import ConfigError
 from synth.kinds import ShardPlan, shard_rows, shard_streams
@@ -10,7 +11,6 @@ from synth.record import PlannedDocument
 
 TITLE = "memos"
 CARD_TASKS = ("text-classification", "token-classification")
-BIO_SCORING = "eval.metrics:bio_scores"
 EVAL_TASKS = ("classify", "fasttext")
 FASTTEXT_PRESETS = ("THESIS",)
 TRAIN_FROM_CORPORA = False

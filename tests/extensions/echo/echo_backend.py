@@ -1,19 +1,23 @@
-"""A fifth backend, as a user would add one: this module (the surface engine.py names)
-and one line in synth.generation.backends.BACKENDS, which tests/synth/generation/
-test_backends.py adds in a fixture. It echoes a fixed sentence; nothing else in hrsynth
-knows it exists."""
+"""A fifth backend, as a user adds one (docs/extending.md): this module, with the surface
+synth/generation/engine.py names, and its entry point in pyproject.toml beside it. It
+echoes a fixed sentence; nothing in hrsynth knows it exists. tests/test_extensions.py
+installs it and runs it through `hrsynth generate`; tests/synth/generation/
+test_backends.py registers the module in BACKENDS instead, as a line in the tree would."""
 
 from synth import ConfigError
+from synth.generation.engine import EngineBase
 from synth.generation.params import GenerationParams
-from tests.scripted import ScriptedChat
 
 LABEL = "Echo"
 SERVED = False
 
 
-class EchoEngine(ScriptedChat):
+class EchoEngine(EngineBase):
     def __init__(self, model: str):
         self.model_ref = model
+
+    def chat_prompt(self, messages: list[dict]) -> str:
+        return "".join(f"<{m['role']}>{m['content']}\n" for m in messages) + "<assistant>"
 
     def continue_prompts(self, prompts, params: GenerationParams, seed: int):
         return [" The request is noted."] * len(prompts), [4] * len(prompts), [1] * len(prompts)
