@@ -39,13 +39,12 @@ class Candidates:
 
     def __init__(self, args, profile_path: str):
         from synth.config.generate import load_config
-        from synth.generation.backends import build_engine
+        from synth.generation.backends import build
 
         overrides = {"seed": args.seed, "model": args.model, "backend": args.backend}
         overrides["dp_model"] = args.dp_model
         self.cfg = load_config(args.config, overrides).updated(writing_profile=profile_path)
-        gen = self.cfg.generator
-        self.engine = build_engine(gen.model, gen.backend, "auto", gen.dtype)
+        self.engine = build(self.cfg.engine)
         self.params = self.cfg.generation_params()
         self.seed, self.pool = args.seed, args.pool
         self.seconds, self.tokens = 0.0, 0

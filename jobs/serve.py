@@ -23,10 +23,10 @@ OPTIONS = ServeOptions
 
 def run(options) -> None:
     args = options_from(ServeOptions, options)
-    from synth.generation.backends import build, resolve, start_line
+    from synth.generation.backends import build, start_line
     from synth.generation.server import Limits, make_server
 
-    spec = resolve(args.model, args.backend, args.device, args.dtype, args.threads)  # once
+    spec = args.engine  # decided once, when the options were checked
     if spec.backend == "llama":
         from synth.generation.llama_engine import check_slots
 

@@ -8,6 +8,7 @@ value's type and each class's `check()` its ranges, before any data is read or R
 import codecs
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -510,14 +511,18 @@ class ServeOptions:
         )
         if self.api_key_env and not os.environ.get(self.api_key_env):
             raise ConfigError(f"--api-key-env: the variable {self.api_key_env} is not set")
-        from synth.generation.backends import check_backend
         from synth.generation.params import GenerationParams
 
-        check_backend(self.model, self.backend, self.device, self.dtype, GenerationParams())
+        backends.check(self.engine, GenerationParams())
         if not 0 <= self.port < 65536:
             raise ConfigError(f"--port must be in [0, 65535], got {self.port}")
         if self.wait_ms < 0:
             raise ConfigError(f"--wait-ms must be ≥ 0, got {self.wait_ms}")
+
+    @cached_property
+    def engine(self):
+        """The engine, decided once (backends.resolve): checked here, built by the job."""
+        return backends.resolve(self.model, self.backend, self.device, self.dtype, self.threads)
 
 
 @dataclass(kw_only=True)

@@ -188,11 +188,6 @@ def prepare_engine(
     prepare(resolve(model, backend, device, dtype, None, endpoint))
 
 
-def check_engine(cfg) -> None:
-    """prepare() of a config's engine."""
-    prepare(engine_spec(cfg.generator))
-
-
 def start_line(spec: EngineSpec) -> str:
     """One line for the start of a run: which engine, on what, and why."""
     chosen = module(spec.backend)

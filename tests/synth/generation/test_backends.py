@@ -34,9 +34,9 @@ def test_a_registered_backend_is_chosen_checked_prepared_built_and_described(ech
     backends.check_backend("echo-1", "echo", "cpu", "auto", GenerationParams())
     with pytest.raises(ConfigError, match="backend echo has no number types"):
         backends.check_backend("echo-1", "echo", "cpu", "int8", GenerationParams())
-    backends.check_engine(config())
+    backends.prepare(backends.engine_spec(config().generator))
     with pytest.raises(ConfigError, match="runs models named echo"):
-        backends.check_engine(config(model="other"))
+        backends.prepare(backends.engine_spec(config(model="other").generator))
     engine = backends.build_engine("echo-1", "echo")
     assert (
         engine.continue_prompts(["a", "b"], GenerationParams(), 0)[0]
