@@ -56,7 +56,7 @@ def test_an_unregistered_task_is_refused_with_the_list(generated, tmp_path):
 
     args = options_from(
         EvaluateOptions,
-        {"train": [str(generated)], "test": "t.jsonl", "output": "o", "tasks": "text_length"},
+        {"train": [str(generated)], "test": "t.jsonl", "output": "o", "tasks": "word_count"},
     )
-    with pytest.raises(ConfigError, match="unknown task\\(s\\) \\['text_length'\\]"):
+    with pytest.raises(ConfigError, match="unknown task\\(s\\) \\['word_count'\\]"):
         _tasks(args)

@@ -21,7 +21,7 @@ PROBES = [
     (["fit", *FIT, "--epsilon", "1", "--holdout", "1"], "--holdout must be in [0, 1)"),
     (["fit", *FIT, "--epsilon", "1", "--degree", "-1"], "--degree must be ≥ 0"),
     (["evaluate", *EVALUATE, "--epochs", "0"], "--epochs must be positive, got 0"),
-    (["evaluate", *EVALUATE, "--doc-type", "memo"], "doc_type 'memo' unknown; use one of"),
+    (["evaluate", *EVALUATE, "--doc-type", "letter"], "doc_type 'letter' unknown; use one of"),
     (["evaluate", *EVALUATE, "--permutations", "-1"], "--permutations must be ≥ 0"),
     (["extract", "--corpus", "c.csv", "--output", "t.csv", "--min-count", "0"], "--min-count"),
     (
