@@ -42,11 +42,11 @@ def _help(f) -> str:
 def config_reference() -> str:
     """One table per section: key, default, the first release's flat key, what it sets."""
     sys.path.insert(0, str(ROOT))
-    from synth.config.sections import FLAT_KEYS, SECTIONS
+    from synth.config.sections import FLAT_KEYS, sections
 
     flat_of = {where: flat for flat, where in FLAT_KEYS.items()}
     out = []
-    for section, cls in SECTIONS.items():
+    for section, cls in sections().items():
         out += [f"## `{section}:`", "", " ".join(cls.__doc__.split()), ""]
         out += ["| key | default | flat key | what it sets |", "| --- | --- | --- | --- |"]
         for f in fields(cls):

@@ -1,4 +1,5 @@
-"""Settings checked against their dataclass annotations by pydantic, before any work starts.
+"""Settings declared as dataclass fields (`option`: default, help, role) and checked
+against their annotations by pydantic, before any work starts.
 
 A YAML file or a CLI override can hold any type: `top_k: "50"`, `batch_size: true` or
 `countries: US` would otherwise surface deep inside a Ray actor, after a cluster has
@@ -12,7 +13,8 @@ it a run's fingerprint, stays exactly as written.
 """
 
 import typing
-from dataclasses import fields
+from copy import deepcopy
+from dataclasses import MISSING, field, fields
 from functools import cache
 
 from pydantic import ConfigDict, Field, ValidationError, create_model
@@ -28,6 +30,21 @@ WORDS = {
     "null": "empty (null)",
 }
 BOUNDS = {"greater_than_equal": ">=", "greater_than": ">", "less_than_equal": "<="}
+
+
+def option(default=MISSING, help: str = "", role: str | None = None, names=None):
+    """A setting: `default` (none: required) and `help` for the CLI. A list setting is a
+    flag given once per item (--train A --train B). `role`: "input" (a file or folder the
+    job reads) or "output" (one it writes): no output may be an input or hold one.
+    `names`: a function giving the values it may take, read from a registry when the
+    command line is built, for its help (an installed backend or kind is listed without
+    an edit here; the registry's own lookup refuses an unknown one)."""
+    meta = {"help": help, "role": role, "names": names}
+    if default is MISSING:
+        return field(metadata=meta)
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: deepcopy(default), metadata=meta)
+    return field(default=default, metadata=meta)
 
 
 @cache

@@ -75,20 +75,22 @@ def test_an_installed_backend_is_listed_and_writes_tickets(installed, echo_ticke
     assert sum("The request is noted." in r["text"] for r in written) >= 4
 
 
-def test_an_installed_kind_is_planned_and_written(installed, tmp_path):
-    out = tmp_path / "memos"
+def test_an_installed_kind_is_planned_and_written_with_its_own_settings(installed, tmp_path):
+    out, config = tmp_path / "memos", tmp_path / "memo.yaml"
+    config.write_text("memo:\n  opening: As of\n")  # the kind's own section
     hrsynth(
         installed,
-        *("generate", "--config", "configs/tickets.yaml", "--doc-type", "memo"),
+        *("generate", "--config", str(config), "--doc-type", "memo"),
         *("--backend", "echo", "--model", "echo-1", "--prompt-style", "plain"),
         *("--num-docs", "6", "--shard-size", "4", "--output", str(out)),
     )
     written = rows(out)
     assert len(written) == 6 and {r["doc_type"] for r in written} == {"memo"}
     for row in written:
-        assert row["text"].startswith("From 2027-0") and "The request is noted." in row["text"]
+        assert row["text"].startswith("As of 2027-0") and "The request is noted." in row["text"]
         assert [e["label"] for e in row["entities"]] == ["date"]
     assert "# hrsynth synthetic HR memos\n" in (out / "_README.md").read_text()  # the card
+    assert json.loads((out / "_run.json").read_text())["config"]["memo.opening"] == "As of"
 
 
 def test_an_installed_task_runs_and_is_reported_and_tracked(installed, echo_tickets, tmp_path):

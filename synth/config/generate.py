@@ -19,15 +19,15 @@ from typing import ClassVar
 
 from synth import ConfigError, typed
 from synth.config.sections import (
+    CORE,
     FLAT_KEYS,
-    SECTIONS,
     AuditSettingsBlock,
-    CVSettings,
     GeneratorSettings,
     RunSettings,
     ScaleSettings,
-    TicketSettings,
+    kind_sections,
     nested_key,
+    sections,
 )
 from synth.deid.audit import AuditSettings
 from synth.generation.backends import check, engine_spec
@@ -36,20 +36,39 @@ from synth.generation.params import GenerationParams, params_from
 from synth.io.files import read_yaml
 from synth.kinds import PLANNER_VERSION, kind
 from synth.kinds.persona import check_countries
-from synth.kinds.tickets.forms import MODES
-from synth.kinds.tickets.traits import STYLES, traits_from, weights
+from synth.kinds.tickets.traits import STYLES, weights
+
+
+def _kinds_default() -> dict:
+    return {section: cls() for section, cls in kind_sections().items()}
 
 
 @dataclass
 class GenerateConfig:
-    """The sections of synth/config/sections.py; `to_dict` is the flat record."""
+    """The sections of synth/config/sections.py; `to_dict` is the flat record. Each
+    document kind's own section is in `kinds` ({section: its settings}) and reads as an
+    attribute: `cfg.tickets`, `cfg.cvs`."""
 
     run: RunSettings = field(default_factory=RunSettings)
     generator: GeneratorSettings = field(default_factory=GeneratorSettings)
     scale: ScaleSettings = field(default_factory=ScaleSettings)
-    tickets: TicketSettings = field(default_factory=TicketSettings)
-    cvs: CVSettings = field(default_factory=CVSettings)
     audit: AuditSettingsBlock = field(default_factory=AuditSettingsBlock)
+    kinds: dict = field(default_factory=_kinds_default)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name == "kinds":  # not set yet (a copy, unpickling)
+            raise AttributeError(name)
+        try:
+            return self.kinds[name]
+        except KeyError:
+            raise AttributeError(f"GenerateConfig has no section {name!r}") from None
+
+    @classmethod
+    def of(cls, blocks: dict) -> "GenerateConfig":
+        """A config from {section: its settings object}."""
+        core = {s: blocks[s] for s in (*CORE, "audit") if s in blocks}
+        own = {s: v for s, v in blocks.items() if s not in core}
+        return cls(**core, kinds=_kinds_default() | own)
 
     # Settings that change how fast, not what, a run produces: free to change on resume
     # (the scale section, the device and the endpoint's connection settings).
@@ -69,17 +88,25 @@ class GenerateConfig:
 
     def to_dict(self) -> dict:
         """The flat record (the first release's keys and order): what `_run.json` and the
-        manifest hold and the fingerprint hashes, so outputs made before sections resume."""
+        manifest hold and the fingerprint hashes, so outputs made before sections resume.
+        A section the first release did not have (an installed kind's) follows, its
+        settings keyed `section.name`."""
         record = {}
         for flat, (section, name) in FLAT_KEYS.items():
             block = getattr(self, section)
             record[flat] = block.given() if name is None else copy.deepcopy(getattr(block, name))
+        legacy = {section for section, _ in FLAT_KEYS.values()}
+        for section, block in self.kinds.items():
+            if section not in legacy:
+                for f in fields(block):
+                    record[f"{section}.{f.name}"] = copy.deepcopy(getattr(block, f.name))
         return record
 
     @classmethod
     def from_flat(cls, flat: dict) -> "GenerateConfig":
         """A config from the flat record (a `_run.json`, or CLI-style settings)."""
-        return cls(**{s: SECTIONS[s](**v) for s, v in _sectioned(flat, "").items()})
+        table = sections()
+        return cls.of({s: table[s](**v) for s, v in _sectioned(flat, "").items()})
 
     @cached_property
     def engine(self) -> EngineSpec:
@@ -146,7 +173,7 @@ DTYPES = ("auto", "float32", "bfloat16", "float16", "int8", "int8_float32", "int
 
 def validate(cfg: GenerateConfig) -> GenerateConfig:
     run, gen, scale = cfg.run, cfg.generator, cfg.scale
-    for section in SECTIONS:
+    for section in sections():
         typed.check_object(getattr(cfg, section), f"{section}.")
     if not DEVICES.fullmatch(gen.device):
         raise ConfigError(f"device {gen.device!r} unknown; use auto, cpu, cuda, cuda:N or mps")
@@ -171,14 +198,9 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
         if getattr(block, name) <= 0:
             raise ConfigError(f"{name} must be a positive integer, got {getattr(block, name)!r}")
     weights(gen.prompt_style, "prompt_style", STYLES)
-    if cfg.tickets.value_forms not in MODES:
-        raise ConfigError(
-            f"value_forms '{cfg.tickets.value_forms}' unknown; use one of {list(MODES)}"
-        )
-    traits_from(cfg.tickets.traits)
+    for settings in cfg.kinds.values():  # every kind's section, whichever kind runs
+        settings.check()
     cfg.audit_settings()  # raises on an unknown policy or type
-    if cfg.cvs.roles not in ("dp_model", "balanced"):
-        raise ConfigError(f"cvs.roles '{cfg.cvs.roles}' unknown; use 'dp_model' or 'balanced'")
     kind(run.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
     params = cfg.generation_params()  # raises on unknown parameters and wrong types
     check_endpoint(gen.model, gen.engine)
@@ -220,7 +242,7 @@ def load_config(path: str | None, overrides: dict | None = None) -> GenerateConf
     if not isinstance(doc, dict):
         raise ConfigError(f"config {path}: expected a mapping of settings")
     where = f"config {path}: "
-    flat = [k for k in doc if k not in SECTIONS and k in FLAT_KEYS]
+    flat = [k for k in doc if k not in sections() and k in FLAT_KEYS]
     if flat:
         moves = ", ".join(f"{k} -> {nested_key(k)}" for k in flat[:3])
         more = f" and {len(flat) - 3} more" if len(flat) > 3 else ""
@@ -236,7 +258,7 @@ def load_config(path: str | None, overrides: dict | None = None) -> GenerateConf
     run = blocks["run"]
     if isinstance(run.get("reference_date"), dt.date):  # YAML reads 2026-11-22 as a date
         run["reference_date"] = run["reference_date"].isoformat()
-    return validate(GenerateConfig(**{s: _section(s, v, where) for s, v in blocks.items()}))
+    return validate(GenerateConfig.of({s: _section(s, v, where) for s, v in blocks.items()}))
 
 
 def file_settings(path: str) -> dict:
@@ -258,21 +280,23 @@ def file_settings(path: str) -> dict:
 def nested(flat: dict) -> dict:
     """Flat settings as a nested config file holds them (sections in order, empty left out)."""
     blocks = _sectioned(flat, "")
-    return {s: blocks[s] for s in SECTIONS if blocks[s]}
+    return {s: blocks[s] for s in sections() if blocks[s]}
 
 
 def _sectioned(doc: dict, where: str) -> dict[str, dict]:
     """{section: its settings} from a mapping of sections and/or flat keys; a setting
     given twice (flat and nested) or a key that is neither is an error naming it."""
-    unknown = sorted(k for k in doc if k not in SECTIONS and k not in FLAT_KEYS)
+    table = sections()
+    doc = _dotted_nested(doc, table)
+    unknown = sorted(k for k in doc if k not in table and k not in FLAT_KEYS)
     if unknown:
         raise ConfigError(
             f"{where}unknown setting(s) {unknown}{_did_you_mean(unknown[0])}; a config "
-            f"has the sections {', '.join(SECTIONS)}"
+            f"has the sections {', '.join(table)}"
         )
-    blocks = {s: {} for s in SECTIONS}
+    blocks = {s: {} for s in table}
     for key, value in doc.items():
-        if key in SECTIONS:
+        if key in table:
             if value is None:
                 continue
             if not isinstance(value, dict):
@@ -292,14 +316,26 @@ def _sectioned(doc: dict, where: str) -> dict[str, dict]:
     return blocks
 
 
+def _dotted_nested(doc: dict, table: dict) -> dict:
+    """A record's `section.name` keys (an installed kind's settings) as sections."""
+    out: dict = {}
+    for key, value in doc.items():
+        section, _, name = key.partition(".")
+        if name and section in table and section not in ("run", "generator", "scale"):
+            out.setdefault(section, {})[name] = value
+        else:
+            out[key] = value
+    return out
+
+
 def _did_you_mean(key: str) -> str:
-    close = difflib.get_close_matches(key, [*SECTIONS, *FLAT_KEYS], n=1)
+    close = difflib.get_close_matches(key, [*sections(), *FLAT_KEYS], n=1)
     if not close:
         return ""
     return f" (did you mean {nested_key(close[0]) if close[0] in FLAT_KEYS else close[0]}?)"
 
 
 def _section(name: str, settings: dict, where: str):
-    cls = SECTIONS[name]
+    cls = sections()[name]
     typed.reject_unknown(settings, cls, f"{where}{name}: ")
     return cls(**settings)

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Literal
 
 from synth import ConfigError, kinds
-from synth.config.options import option
 from synth.generation import backends
 from synth.io.locations import check_apart
+from synth.typed import option
 
 # A budget above this is no privacy guarantee (utility checks need no more); it sends
 # the structure search into minutes (demo table: ε = 1e4 takes 5 s, 1e6 over 60 s).

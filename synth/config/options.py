@@ -8,26 +8,10 @@ started, so `refresh` and `cv-experiment` call other jobs with objects, not argv
 
 import argparse
 import typing
-from copy import deepcopy
-from dataclasses import MISSING, asdict, field, fields, is_dataclass
+from dataclasses import MISSING, asdict, fields, is_dataclass
 
 from synth import ConfigError
 from synth.typed import check_object, reject_unknown
-
-
-def option(default=MISSING, help: str = "", role: str | None = None, names=None):
-    """A setting: `default` (none: required) and `help` for the CLI. A list setting is a
-    flag given once per item (--train A --train B). `role`: "input" (a file or folder the
-    job reads) or "output" (one it writes): no output may be an input or hold one.
-    `names`: a function giving the values it may take, read from a registry when the
-    command line is built, for its help (an installed backend or kind is listed without
-    an edit here; the registry's own lookup refuses an unknown one)."""
-    meta = {"help": help, "role": role, "names": names}
-    if default is MISSING:
-        return field(metadata=meta)
-    if isinstance(default, (list, dict)):
-        return field(default_factory=lambda: deepcopy(default), metadata=meta)
-    return field(default=default, metadata=meta)
 
 
 def flag(name: str) -> str:

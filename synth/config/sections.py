@@ -2,18 +2,17 @@
 
 A config file nests its settings by what they are about: `run` (what to make), `generator`
 (which model writes, and how it is prompted), `scale` (how fast: free to change on
-resume), `tickets` and `cvs` (each kind's own settings) and `audit` (the personal-data
-check of the written text). The first release read one flat mapping; `FLAT_KEYS` lists
+resume), each document kind's own section (`tickets`, `cvs`: the kinds declare them) and
+`audit` (the personal-data check of the written text). The first release read one flat mapping; `FLAT_KEYS` lists
 where each of its keys lives now, so that old files and the CLI's flags keep working and
 the resolved record (`_run.json`, the manifest, the fingerprint) stays flat, as before.
 """
 
 from dataclasses import dataclass, fields
-from typing import Literal
 
 from synth import kinds
-from synth.config.options import option
 from synth.generation import backends
+from synth.typed import option
 
 
 @dataclass
@@ -112,46 +111,6 @@ class ScaleSettings:
 
 
 @dataclass
-class TicketSettings:
-    """Tickets only: templates, how values are written, the writer's traits."""
-
-    templates: Literal["all", "classic"] | list[str] = option(
-        "classic", "classic (the first release's four per label), all, or template ids"
-    )
-    value_forms: str = option(
-        "canonical",
-        "canonical (as sampled), all (every form in synth/data/forms/forms.yaml, by "
-        "weight), half_a / half_b (the holdout halves)",
-    )
-    traits: dict = option(
-        {},
-        "register, greeting, sign-off, header, target length, omission, slips "
-        "(synth/kinds/tickets/traits.py)",
-    )
-    writing_profile: str | None = option(
-        None,
-        "a writing profile from `hrsynth profile`: sets the traits, a length per label, the "
-        "forms' weights and the label mix from a user's own tickets (docs/profile.md)",
-    )
-    label_mix: Literal["profile", "balanced"] = option(
-        "profile",
-        "profile: the writing profile's label shares, when it has them; balanced: every "
-        "label equally often (without a profile, always balanced)",
-    )
-
-
-@dataclass
-class CVSettings:
-    """CVs only."""
-
-    roles: str = option(
-        "dp_model",
-        "dp_model: each CV's role drawn from the DP model's role marginal (the synthetic-CV paper); "
-        "balanced: every role equally often. Both spend no further ε",
-    )
-
-
-@dataclass
 class AuditSettingsBlock:
     """The personal-data audit of the written text (synth/deid/audit.py). A setting left
     unset takes the audit's default and stays out of the record."""
@@ -167,14 +126,24 @@ class AuditSettingsBlock:
         }
 
 
-SECTIONS = {
-    "run": RunSettings,
-    "generator": GeneratorSettings,
-    "scale": ScaleSettings,
-    "tickets": TicketSettings,
-    "cvs": CVSettings,
-    "audit": AuditSettingsBlock,
-}
+CORE = {"run": RunSettings, "generator": GeneratorSettings, "scale": ScaleSettings}
+
+
+def kind_sections() -> dict[str, type]:
+    """{section: settings class} of every registered kind that has settings of its own
+    (DocKind.SECTION, DocKind.SETTINGS): `tickets`, `cvs`, and an installed kind's."""
+    found = {}
+    for name in kinds.registered():
+        module = kinds.kind(name)
+        if module.SETTINGS is not None:
+            found[module.SECTION] = module.SETTINGS
+    return found
+
+
+def sections() -> dict[str, type]:
+    """Every section a config may have, in the record's order."""
+    return {**CORE, **kind_sections(), "audit": AuditSettingsBlock}
+
 
 # The first release's flat keys, in its order (the order of the record), and where each
 # lives now. `pii_audit` was the whole audit block.

@@ -30,6 +30,10 @@ class DocKind(Protocol):
     FASTTEXT_PRESETS: tuple[str, ...]  # eval.fasttext_task.PRESETS; several: chosen on validation
     # Training may mix generated outputs with real corpora (CSV/JSONL), role-masked on request.
     TRAIN_FROM_CORPORA: bool
+    # Its own config section and the dataclass of its settings (None: it has none); each
+    # setting is an `option` (synth.typed), and its `check()` refuses what a type cannot.
+    SECTION: str | None
+    SETTINGS: type | None
 
     def planner(self, cfg, run_id: str) -> "Planner":
         """The run's planner: settings checked and data files loaded once, on the driver."""
@@ -97,17 +101,22 @@ def shard_streams(seed: int, shard: int, count: int) -> list[np.random.Generator
     return [np.random.default_rng([seed, k, shard]) for k in range(count)]
 
 
+def registered() -> dict[str, str]:
+    """{doc_type: its module}: KINDS, then the installed packages' `hrsynth.kinds`."""
+    return plugins.registry("kinds", KINDS)
+
+
 def names() -> list[str]:
-    """Every doc_type: KINDS and the installed packages' `hrsynth.kinds`."""
-    return sorted(plugins.registry("kinds", KINDS))
+    """Every doc_type."""
+    return sorted(registered())
 
 
 def kind(name: str) -> ModuleType:
     """The module of document kind `name` (a config's doc_type)."""
-    registered = plugins.registry("kinds", KINDS)
-    if name not in registered:
-        raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(registered)}")
-    return importlib.import_module(registered[name])
+    found = registered()
+    if name not in found:
+        raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(found)}")
+    return importlib.import_module(found[name])
 
 
 def check_row(row: dict) -> list[str]:

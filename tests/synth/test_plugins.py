@@ -10,4 +10,3 @@ def test_installed_names_join_and_may_not_take_a_builtin(monkeypatch):
     assert plugins.registry("backends", {"hf": "x"}) == {"hf": "x", "echo": "echo_backend"}
     with pytest.raises(ConfigError, match=r"registers backends \['echo'\], which hrsynth has"):
         plugins.registry("backends", {"echo": "synth.generation.hf_engine"})
-

@@ -6,12 +6,14 @@ The document-kind interface (synth.kinds.DocKind) for CVs."""
 import re
 
 from synth import ConfigError
+from synth.kinds.cvs.settings import CVSettings
 
 TITLE = "CVs"
 CARD_TASKS = ("text-classification",)
 EVAL_TASKS = ("classify", "fasttext", "intrinsic")
 FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen per corpus on a validation split
 TRAIN_FROM_CORPORA = True
+SECTION, SETTINGS = "cvs", CVSettings
 
 
 def planner(cfg, run_id: str):

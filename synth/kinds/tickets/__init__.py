@@ -3,12 +3,14 @@
 The document-kind interface (synth.kinds.DocKind) for tickets."""
 
 from synth import ConfigError
+from synth.kinds.tickets.settings import TicketSettings
 
 TITLE = "tickets"
 CARD_TASKS = ("text-classification", "token-classification")
 EVAL_TASKS = None  # every task evaluate has (jobs/eval_tasks.py)
 FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen on templates held out
 TRAIN_FROM_CORPORA = False
+SECTION, SETTINGS = "tickets", TicketSettings
 
 
 def planner(cfg, run_id: str):

@@ -4,10 +4,13 @@ memo announces a policy change on a date; its only variable is the date.
 tests/test_extensions.py installs it and runs it through `hrsynth generate`;
 tests/synth/kinds/test_kind_registry.py registers it in KINDS instead."""
 
+from dataclasses import dataclass
+
 from synth import ConfigError
 from synth.kinds import ShardPlan, shard_rows, shard_streams
 from synth.kinds.persona import make_personas
 from synth.record import PlannedDocument
+from synth.typed import option
 
 TITLE = "memos"
 CARD_TASKS = ("text-classification", "token-classification")
@@ -15,6 +18,20 @@ EVAL_TASKS = ("classify", "fasttext")
 FASTTEXT_PRESETS = ("THESIS",)
 TRAIN_FROM_CORPORA = False
 LABELS = ("Memo_Policy", "Memo_Closure")
+
+
+@dataclass
+class MemoSettings:
+    """The config's `memo:` section."""
+
+    opening: str = option("From", "the words a memo opens with, before its date")
+
+    def check(self) -> None:
+        if not self.opening.strip():
+            raise ConfigError("memo.opening is empty; give the words a memo opens with")
+
+
+SECTION, SETTINGS = "memo", MemoSettings
 
 
 class MemoPlanner:
@@ -41,7 +58,7 @@ class MemoPlanner:
                     subcategory=label.split("_")[1],
                     template_id="memo-1",
                     header="",
-                    pieces=[f"From {date} on, ", ""],
+                    pieces=[f"{self.cfg.memo.opening} {date} on, ", ""],
                     instruction="",
                     entities={"date": date},
                     attributes={"date": date},

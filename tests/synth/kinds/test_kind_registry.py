@@ -54,3 +54,22 @@ def test_an_unregistered_kind_is_refused_with_the_list():
     """(A name docs/extending.md does not use: following the docs breaks no test.)"""
     with pytest.raises(ConfigError, match=r"doc_type 'letter' unknown; use one of \['cv', "):
         memo_config(doc_type="letter")
+
+
+def test_a_registered_kind_owns_its_config_section(memo, tmp_path):
+    """The memo kind's `memo:` section: read, checked, kept in the record (as memo.opening,
+    after the first release's keys) and read back from it; nothing in synth/config names it."""
+    from synth.config.generate import GenerateConfig
+
+    cfg = memo_config()
+    record = cfg.to_dict()
+    assert cfg.memo.opening == "From" and list(record)[-1] == "memo.opening"
+    assert GenerateConfig.from_flat(record) == cfg
+    for text, message in [
+        ("memo: {openin: As of}\n", r"memo: unknown setting\(s\) \['openin'\]"),
+        ("memo: {opening: 3}\n", "memo.opening must be a string, got 3"),
+        ("memo: {opening: ' '}\n", "memo.opening is empty"),
+    ]:
+        (tmp_path / "c.yaml").write_text(text + "run: {doc_type: memo, dp_model: null}\n")
+        with pytest.raises(ConfigError, match=message):
+            load_config(str(tmp_path / "c.yaml"))
