@@ -1,9 +1,11 @@
-"""Extensions that live in another package: backends, document kinds and evaluation
-tasks registered as entry points, found beside hrsynth's own (docs/extending.md).
+"""Extensions that live in another package: backends, document kinds, evaluation tasks
+and personal-data detectors registered as entry points, found beside hrsynth's own
+(docs/extending.md).
 
-A package registers a name in its pyproject.toml, under `[project.entry-points."hrsynth.backends"]`
-(or `hrsynth.kinds`, `hrsynth.tasks`), pointing at its module (a task: `module:TASK`).
-Installed, it is seen by every process that imports hrsynth, the Ray workers included:
+A package registers a name in its pyproject.toml, under
+`[project.entry-points."hrsynth.backends"]` (or `hrsynth.kinds`, `hrsynth.tasks`,
+`hrsynth.detectors`), pointing at its module (a task: `module:TASK`; a detector:
+`module:Class`). Installed, it is seen by every process that imports hrsynth, the Ray workers included:
 the one thing a monkeypatched registry cannot reach.
 """
 

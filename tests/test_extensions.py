@@ -1,6 +1,6 @@
 """Every extension is two files, and nothing in hrsynth is edited: the echo backend, the
-memo kind and the text_length task (tests/extensions/, a module and a pyproject.toml
-each) are installed as a user installs them (pip, into a folder of their own) and run
+memo kind, the text_length task and the employee_numbers detector (tests/extensions/, a
+module and a pyproject.toml each) are installed as a user installs them (pip, into a folder of their own) and run
 through the real command line and the real jobs on a local Ray cluster, whose workers
 find them the way the driver does. The steps are docs/extending.md's."""
 
@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from eval import history
@@ -19,7 +20,7 @@ from tests.outputs import read_output
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-EXTENSIONS = ("echo", "memo", "text_length")
+EXTENSIONS = ("echo", "memo", "text_length", "employee_numbers")
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +108,26 @@ def test_an_installed_task_runs_and_is_reported_and_tracked(installed, echo_tick
     assert (out / "text_length.txt").read_text() == f"{scores['ratio']:.3f}\n"
     runs = history.read_history(str(tracked)).to_pylist()
     assert [(r["task"], r["metric"]) for r in runs] == [("text_length", "words_ratio")]
+
+
+def test_an_installed_detector_finds_what_it_knows(installed, tmp_path):
+    assert "employee_numbers" in hrsynth(installed, "deidentify", "--help").stdout
+    documents = tmp_path / "docs.jsonl"
+    texts = ["My number is EMP-20417, please fix my payslip.", "EMP-99 is not one; EMP-1234 is."]
+    documents.write_text(
+        "".join(json.dumps({"id": str(i), "text": t}) + "\n" for i, t in enumerate(texts))
+    )
+    out = tmp_path / "tagged"
+    hrsynth(
+        installed,
+        *("deidentify", "--input", str(documents), "--output", str(out), "--method", "tag"),
+        *("--detectors", "employee_numbers"),
+    )
+    shards = sorted(out.glob("part-*.parquet"))
+    written = sorted(
+        (r for f in shards for r in pq.read_table(f).to_pylist()), key=lambda r: r["text"]
+    )
+    assert [r["text"] for r in written] == [
+        "EMP-99 is not one; [ID] is.",
+        "My number is [ID], please fix my payslip.",
+    ]

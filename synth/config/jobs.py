@@ -525,6 +525,12 @@ class ServeOptions:
         return backends.resolve(self.model, self.backend, self.device, self.dtype, self.threads)
 
 
+def detector_names() -> list[str]:
+    from synth.deid.detectors import names
+
+    return names()
+
+
 @dataclass(kw_only=True)
 class DeidentifyOptions:
     input: str = option(
@@ -541,10 +547,10 @@ class DeidentifyOptions:
     )
     detectors: str | None = option(
         None,
-        "comma-separated, from presidio, presidio-basic, ner, llm (combined); default "
-        "for tag and surrogate: presidio and ner when a detector is built (`hrsynth "
-        "detector build`), else presidio; none for rewrite and abstract (given there, "
-        "they tag what they still find in the model's reply)",
+        "comma-separated, combined; default for tag and surrogate: presidio and ner when a "
+        "detector is built (`hrsynth detector build`), else presidio; none for rewrite and "
+        "abstract (given there, they tag what they still find in the model's reply)",
+        names=detector_names,
     )
     ner_model: str | None = option(
         None,

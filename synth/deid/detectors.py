@@ -9,15 +9,18 @@
   registered (synth.deid.registry), or any `--ner-model` folder (evaluate's
   OUTPUT/models/bio_ner).
 - `llm`: an instruction model asked to list the personal data it sees (synth.deid.llm).
+- any detector an installed package registers (`hrsynth.detectors`, a `module:Class` entry
+  point whose instances have `name` and `detect(texts)`: docs/extending.md).
 
 Detectors are built where they run (once per actor) by `make_detectors`.
 """
 
+import importlib
 import os
 import re
 from pathlib import Path
 
-from synth import DATA_DIR, ConfigError
+from synth import DATA_DIR, ConfigError, plugins
 from synth.deid.hygiene import STEPS
 from synth.deid.kinds import load_kinds
 from synth.deid.spans import Span, spans_from_word_tags
@@ -165,11 +168,21 @@ class NerDetector:
         return out
 
 
+def registered() -> dict[str, str | None]:
+    """{detector: None (hrsynth's own) or the `module:Class` an installed package names}."""
+    return plugins.registry("detectors", dict.fromkeys(DETECTORS))
+
+
+def names() -> list[str]:
+    return list(registered())
+
+
 def check_detectors(names: list[str], ner_model: str | None, method: str = "tag") -> None:
-    unknown = [n for n in names if n not in DETECTORS]
+    known = registered()
+    unknown = [n for n in names if n not in known]
     if unknown or (not names and method in ("tag", "surrogate")):
         raise ConfigError(
-            f"--detectors: unknown or empty {unknown or names}; choose from {', '.join(DETECTORS)}"
+            f"--detectors: unknown or empty {unknown or names}; choose from {', '.join(known)}"
         )
     if "ner" in names and not ner_model:
         raise ConfigError(
@@ -233,9 +246,13 @@ def make_detectors(names: list[str], ner_model: str | None = None, llm=None) -> 
     from synth.deid.windows import Windowed
 
     check_detectors(names, ner_model, method="rewrite")
+    installed = plugins.installed("detectors")
     made = []
     for name in names:
-        if name == "ner":
+        if name in installed:
+            module, attribute = installed[name].split(":")
+            made.append(getattr(importlib.import_module(module), attribute)())
+        elif name == "ner":
             made.append(Windowed(NerDetector(ner_model), *NER_WINDOW))
         elif name == "llm":
             made.append(llm())
