@@ -37,3 +37,15 @@ def test_the_docs_site_builds_strict_with_the_generated_cli_and_config_pages(tmp
 def test_the_readme_stays_short():
     words = len((ROOT / "README.md").read_text().split())
     assert words <= 1500, f"README.md has {words} words; move detail to docs/"
+
+
+def test_every_page_the_code_names_exists():
+    """A docstring or message that sends the reader to docs/X.md or a results page names
+    one that is there (a link to docs/results/speed.md once led nowhere)."""
+    import re
+
+    named = set()
+    for folder in ("synth", "jobs", "eval", "benchmarks", "scripts"):
+        for path in (ROOT / folder).rglob("*.py"):
+            named |= set(re.findall(r"(?:docs|benchmarks/results)/[\w/.-]+?\.md", path.read_text()))
+    assert named and not sorted(p for p in named if not (ROOT / p).is_file())
