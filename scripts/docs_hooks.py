@@ -42,7 +42,8 @@ def _help(f) -> str:
 def config_reference() -> str:
     """One table per section: key, default, the first release's flat key, what it sets."""
     sys.path.insert(0, str(ROOT))
-    from synth.config.sections import FLAT_KEYS, sections
+    from synth.config.flat import FLAT_KEYS
+    from synth.config.sections import sections
 
     flat_of = {where: flat for flat, where in FLAT_KEYS.items()}
     out = []

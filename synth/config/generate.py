@@ -15,18 +15,16 @@ import sys
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
-from typing import ClassVar
 
 from synth import ConfigError, typed
+from synth.config.flat import ADDED_LATER, FLAT_KEYS, nested_key
 from synth.config.sections import (
     CORE,
-    FLAT_KEYS,
     AuditSettingsBlock,
     GeneratorSettings,
     RunSettings,
     ScaleSettings,
     kind_sections,
-    nested_key,
     sections,
 )
 from synth.deid.audit import AuditSettings
@@ -73,18 +71,6 @@ class GenerateConfig:
     # Settings that change how fast, not what, a run produces: free to change on resume
     # (the scale section, the device and the endpoint's connection settings).
     RUNTIME_ONLY = (*(f.name for f in fields(ScaleSettings)), "device", "engine")
-    # Settings added after outputs existed, left out of the fingerprint at their default
-    # so that an output begun before them still resumes.
-    ADDED_LATER: ClassVar[dict] = {
-        "backend": "auto",
-        "cv_roles": "dp_model",
-        "templates": "classic",
-        "value_forms": "canonical",
-        "traits": {},
-        "pii_audit": {},
-        "writing_profile": None,
-        "label_mix": "profile",
-    }
 
     def to_dict(self) -> dict:
         """The flat record (the first release's keys and order): what `_run.json` and the
@@ -153,7 +139,7 @@ class GenerateConfig:
         content = {
             k: v
             for k, v in self.to_dict().items()
-            if k not in self.RUNTIME_ONLY and self.ADDED_LATER.get(k, object()) != v
+            if k not in self.RUNTIME_ONLY and ADDED_LATER.get(k, object()) != v
         }
         if self.input_files():
             content["taxonomy_files"] = self.input_files()

@@ -5,7 +5,8 @@ A config file nests its settings by what they are about: `run` (what to make), `
 resume), each document kind's own section (`tickets`, `cvs`: the kinds declare them) and
 `audit` (the personal-data check of the written text). The first release read one flat mapping; `FLAT_KEYS` lists
 where each of its keys lives now, so that old files and the CLI's flags keep working and
-the resolved record (`_run.json`, the manifest, the fingerprint) stays flat, as before.
+the resolved record (`_run.json`, the manifest, the fingerprint) stays flat, as before
+(synth/config/flat.py).
 """
 
 from dataclasses import dataclass, fields
@@ -143,45 +144,3 @@ def kind_sections() -> dict[str, type]:
 def sections() -> dict[str, type]:
     """Every section a config may have, in the record's order."""
     return {**CORE, **kind_sections(), "audit": AuditSettingsBlock}
-
-
-# The first release's flat keys, in its order (the order of the record), and where each
-# lives now. `pii_audit` was the whole audit block.
-FLAT_KEYS = {
-    "num_docs": ("run", "num_docs"),
-    "seed": ("run", "seed"),
-    "labels": ("run", "labels"),
-    "countries": ("run", "countries"),
-    "taxonomy_dir": ("run", "taxonomy_dir"),
-    "dp_model": ("run", "dp_model"),
-    "reference_date": ("run", "reference_date"),
-    "model": ("generator", "model"),
-    "backend": ("generator", "backend"),
-    "device": ("generator", "device"),
-    "dtype": ("generator", "dtype"),
-    "prompt_style": ("generator", "prompt_style"),
-    "generation": ("generator", "generation"),
-    "batch_size": ("scale", "batch_size"),
-    "gpu_batch_size": ("scale", "gpu_batch_size"),
-    "shard_size": ("run", "shard_size"),
-    "num_actors": ("scale", "num_actors"),
-    "threads_per_actor": ("scale", "threads_per_actor"),
-    "min_actors": ("scale", "min_actors"),
-    "actor_memory_gb": ("scale", "actor_memory_gb"),
-    "max_error_share": ("scale", "max_error_share"),
-    "doc_type": ("run", "doc_type"),
-    "cv_roles": ("cvs", "roles"),
-    "templates": ("tickets", "templates"),
-    "value_forms": ("tickets", "value_forms"),
-    "traits": ("tickets", "traits"),
-    "engine": ("generator", "engine"),
-    "pii_audit": ("audit", None),
-    "writing_profile": ("tickets", "writing_profile"),
-    "label_mix": ("tickets", "label_mix"),
-}
-
-
-def nested_key(flat: str) -> str:
-    """'cv_roles' -> 'cvs.roles': how a flat key is spelled in a nested file."""
-    section, name = FLAT_KEYS[flat]
-    return section if name is None else f"{section}.{name}"

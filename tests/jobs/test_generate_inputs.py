@@ -5,7 +5,7 @@ import pytest
 import yaml
 
 from jobs import generate as generate_job
-from synth.config.sections import FLAT_KEYS
+from synth.config.flat import FLAT_KEYS
 
 PROBES = [
     ({"generation": {"top_k": "50"}}, "generation.top_k must be an integer, got '50'"),

@@ -8,8 +8,9 @@ import pytest
 import yaml
 
 from synth import ConfigError
+from synth.config.flat import FLAT_KEYS
 from synth.config.generate import GenerateConfig, file_settings, load_config, nested
-from synth.config.sections import FLAT_KEYS, sections
+from synth.config.sections import sections
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXED = {"reference_date": "2026-11-22", "dp_model": "no/such/model.json"}
