@@ -55,7 +55,10 @@ def model(cls):
     hints = typing.get_type_hints(cls, include_extras=True)
     strict = ConfigDict(strict=True, extra="forbid")
     return create_model(cls.__name__, __config__=strict, **{
-        f"f_{f.name}": (hints[f.name], Field(None, alias=f.name)) for f in fields(cls)
+        f"f_{f.name}": (hints[f.name], Field(
+            None, alias=f.name, title=f.name, description=f.metadata.get("help") or None
+        ))
+        for f in fields(cls)
     })  # fmt: skip
 
 
@@ -103,3 +106,16 @@ def describe(schema: dict) -> str:
         items = schema.get("items", {}).get("type")
         return f"a list of {WORDS[items].split(' ', 1)[1]}s" if items in WORDS else "a list"
     return WORDS.get(schema.get("type"), "a value of another type")
+
+
+def json_schema(cls) -> dict:
+    """The JSON schema of a settings class (its defaults included): for editors that check
+    a YAML file as it is typed, and for other tools reading the same settings."""
+    schema = model(cls).model_json_schema()
+    for f in fields(cls):
+        if f.default is not MISSING:
+            schema["properties"][f.name]["default"] = f.default
+        elif f.default_factory is not MISSING:
+            schema["properties"][f.name]["default"] = f.default_factory()
+    schema["title"] = cls.__name__
+    return schema

@@ -219,6 +219,18 @@ def check_endpoint(model: str, engine: dict) -> None:
         raise ConfigError("model openai:NAME needs the served model's name after 'openai:'")
 
 
+def json_schema() -> dict:
+    """The JSON schema of a generation config file in sections (docs/configuration.md)."""
+    properties = {name: typed.json_schema(cls) for name, cls in sections().items()}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "hrsynth generation config",
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+
+
 def load_config(path: str | None, overrides: dict | None = None) -> GenerateConfig:
     """A config file (sections, or the first release's flat keys with a one-line notice),
     then the CLI's settings (flat names, None: not given), checked."""
