@@ -233,12 +233,12 @@ def registered() -> dict[str, Task]:
     """TASKS and the tasks installed packages register (`hrsynth.tasks`, a `module:TASK`
     entry point; synth/plugins.py)."""
     found = plugins.registry("tasks", TASKS)
-    return {name: _load(task) if isinstance(task, str) else task for name, task in found.items()}
-
-
-def _load(target: str) -> Task:
-    module, attribute = target.split(":")
-    return getattr(importlib.import_module(module), attribute)
+    return {
+        name: plugins.load("tasks", name, task, ("name", "run", "summary", "plots"))
+        if isinstance(task, str)
+        else task
+        for name, task in found.items()
+    }
 
 
 def names() -> list[str]:

@@ -9,6 +9,7 @@ A package registers a name in its pyproject.toml, under
 the one thing a monkeypatched registry cannot reach.
 """
 
+import importlib
 from functools import cache
 from importlib.metadata import entry_points
 
@@ -33,3 +34,26 @@ def registry(group: str, own: dict) -> dict:
             f'rename them in its [project.entry-points."hrsynth.{group}"]'
         )
     return {**own, **found}
+
+
+def load(group: str, name: str, target: str, surface: tuple[str, ...] = ()):
+    """What `target` ("module" or "module:attribute") names, checked to have `surface`: an
+    extension that cannot be imported, or lacks part of what its group gives, is one line
+    naming it and the fix, not a traceback from inside a job or an actor."""
+    what = f"{group.removesuffix('s')} {name!r} ({target})"
+    module_name, _, attribute = target.partition(":")
+    try:
+        found = importlib.import_module(module_name)
+        found = getattr(found, attribute) if attribute else found
+    except (ImportError, AttributeError) as e:
+        raise ConfigError(
+            f"{what} cannot be loaded ({type(e).__name__}: {e}); fix or reinstall the package "
+            "that registers it"
+        ) from None
+    missing = [part for part in surface if not hasattr(found, part)]
+    if missing:
+        raise ConfigError(
+            f"{what} lacks {', '.join(missing)}; docs/extending.md lists what a "
+            f"{group.removesuffix('s')} gives"
+        )
+    return found

@@ -15,7 +15,6 @@
 Detectors are built where they run (once per actor) by `make_detectors`.
 """
 
-import importlib
 import os
 import re
 from pathlib import Path
@@ -250,8 +249,7 @@ def make_detectors(names: list[str], ner_model: str | None = None, llm=None) -> 
     made = []
     for name in names:
         if name in installed:
-            module, attribute = installed[name].split(":")
-            made.append(getattr(importlib.import_module(module), attribute)())
+            made.append(plugins.load("detectors", name, installed[name], ("detect",))())
         elif name == "ner":
             made.append(Windowed(NerDetector(ner_model), *NER_WINDOW))
         elif name == "llm":

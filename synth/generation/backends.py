@@ -15,7 +15,6 @@ lookup in `registered()`. Modules are imported when first looked up, so a
 config check loads only the engine it names.
 """
 
-import importlib
 from functools import partial
 from types import ModuleType
 
@@ -46,9 +45,13 @@ def names() -> tuple[str, ...]:
     return ("auto", *registered())
 
 
+# What every backend module gives (engine.py describes each).
+SURFACE = ("SERVED", "check", "prepare", "build", "describe")
+
+
 def module(name: str) -> ModuleType:
     """The backend module registered as `name`."""
-    return importlib.import_module(registered()[name])
+    return plugins.load("backends", name, registered()[name], SURFACE)
 
 
 def cpu_kind() -> str:

@@ -8,7 +8,6 @@ its own config and row rules, and how evaluate trains and tests on it. Adding a 
 one folder and one line in KINDS; nothing else branches on `doc_type`.
 """
 
-import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -116,7 +115,8 @@ def kind(name: str) -> ModuleType:
     found = registered()
     if name not in found:
         raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(found)}")
-    return importlib.import_module(found[name])
+    surface = (*DocKind.__annotations__, *(n for n in vars(DocKind) if not n.startswith("_")))
+    return plugins.load("kinds", name, found[name], surface)
 
 
 def check_row(row: dict) -> list[str]:
