@@ -5,8 +5,8 @@ and personal-data detectors registered as entry points, found beside hrsynth's o
 A package registers a name in its pyproject.toml, under
 `[project.entry-points."hrsynth.backends"]` (or `hrsynth.kinds`, `hrsynth.tasks`,
 `hrsynth.detectors`), pointing at its module (a task: `module:TASK`; a detector:
-`module:Class`). Installed, it is seen by every process that imports hrsynth, the Ray workers included:
-the one thing a monkeypatched registry cannot reach.
+`module:Class`). Installed, it is seen by every process that imports hrsynth, the Ray
+workers included: the one thing a monkeypatched registry cannot reach.
 """
 
 import importlib

@@ -86,14 +86,14 @@ def check(cls, values: dict, where: str = "", name=str) -> None:
         model(cls).model_validate(values)
     except ValidationError as e:
         error = e.errors()[0]
-        field = error["loc"][0]
-        value = values[field]
+        key = error["loc"][0]
+        value = values[key]
         if error["type"] in BOUNDS:
             bound = next(iter(error["ctx"].values()))
             need = f"{BOUNDS[error['type']]} {bound:g}"
         else:
-            need = describe(model(cls).model_json_schema()["properties"][field])
-        raise ConfigError(f"{where}{name(field)} must be {need}, got {value!r}") from None
+            need = describe(model(cls).model_json_schema()["properties"][key])
+        raise ConfigError(f"{where}{name(key)} must be {need}, got {value!r}") from None
 
 
 def describe(schema: dict) -> str:

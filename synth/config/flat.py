@@ -42,6 +42,11 @@ FLAT_KEYS = {
 }
 
 
+# The sections the first release's keys cover; any other section (an installed kind's)
+# is recorded as `section.name` after them.
+LEGACY_SECTIONS = {section for section, _ in FLAT_KEYS.values()}
+
+
 def nested_key(flat: str) -> str:
     """'cv_roles' -> 'cvs.roles': how a flat key is spelled in a nested file."""
     section, name = FLAT_KEYS[flat]

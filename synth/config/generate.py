@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 
 from synth import ConfigError, typed
-from synth.config.flat import ADDED_LATER, FLAT_KEYS, nested_key
+from synth.config.flat import ADDED_LATER, FLAT_KEYS, LEGACY_SECTIONS, nested_key
 from synth.config.sections import (
     CORE,
     AuditSettingsBlock,
@@ -81,9 +81,8 @@ class GenerateConfig:
         for flat, (section, name) in FLAT_KEYS.items():
             block = getattr(self, section)
             record[flat] = block.given() if name is None else copy.deepcopy(getattr(block, name))
-        legacy = {section for section, _ in FLAT_KEYS.values()}
         for section, block in self.kinds.items():
-            if section not in legacy:
+            if section not in LEGACY_SECTIONS:
                 for f in fields(block):
                     record[f"{section}.{f.name}"] = copy.deepcopy(getattr(block, f.name))
         return record
@@ -319,7 +318,7 @@ def _dotted_nested(doc: dict, table: dict) -> dict:
     out: dict = {}
     for key, value in doc.items():
         section, _, name = key.partition(".")
-        if name and section in table and section not in ("run", "generator", "scale"):
+        if name and section in table and section not in LEGACY_SECTIONS:
             out.setdefault(section, {})[name] = value
         else:
             out[key] = value

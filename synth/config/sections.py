@@ -3,10 +3,9 @@
 A config file nests its settings by what they are about: `run` (what to make), `generator`
 (which model writes, and how it is prompted), `scale` (how fast: free to change on
 resume), each document kind's own section (`tickets`, `cvs`: the kinds declare them) and
-`audit` (the personal-data check of the written text). The first release read one flat mapping; `FLAT_KEYS` lists
-where each of its keys lives now, so that old files and the CLI's flags keep working and
-the resolved record (`_run.json`, the manifest, the fingerprint) stays flat, as before
-(synth/config/flat.py).
+`audit` (the personal-data check of the written text). How the first release's flat keys
+map onto them, so that old files and the CLI's flags keep working and the record stays
+flat: synth/config/flat.py.
 """
 
 from dataclasses import dataclass, fields

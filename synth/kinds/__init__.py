@@ -51,6 +51,10 @@ class DocKind(Protocol):
         """The test set's allowed labels (None: taken from the data) and entity labels."""
 
 
+# What every kind module gives: DocKind's attributes and functions.
+SURFACE = (*DocKind.__annotations__, *(n for n in vars(DocKind) if not n.startswith("_")))
+
+
 # Planning shard by shard (per-shard random streams) replaced planning the whole run at
 # once in version 2: the same seed plans other documents, so it is in the fingerprint.
 PLANNER_VERSION = 2
@@ -115,8 +119,7 @@ def kind(name: str) -> ModuleType:
     found = registered()
     if name not in found:
         raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(found)}")
-    surface = (*DocKind.__annotations__, *(n for n in vars(DocKind) if not n.startswith("_")))
-    return plugins.load("kinds", name, found[name], surface)
+    return plugins.load("kinds", name, found[name], SURFACE)
 
 
 def check_row(row: dict) -> list[str]:
