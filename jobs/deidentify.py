@@ -9,9 +9,10 @@ a language model rewrite each document.
     ray job submit --working-dir . -- python -m jobs.deidentify --input /data/tickets.parquet \\
         --output /shared/shareable --num-actors 8
 
-Tag and surrogate use presidio and the detector `hrsynth detector build` registered, or
-presidio alone when none is built (the first line says which). On a cluster, pass
---ner-model a folder every node can read (the registry is the driver's cache).
+Tag and surrogate use presidio and the detector `hrsynth detector build` registered; with
+none built they refuse, unless --detectors names what to use (the first line and the
+manifest then say which types nothing looks for). On a cluster, pass --ner-model a folder
+every node can read (the registry is the driver's cache).
 
 Writes part-*.parquet (id, text, label, spans of what was replaced, method, error) and
 _manifest.json into --output; the key (original → replacement) only into --key-output,
@@ -34,7 +35,7 @@ from synth.config.options import options_from
 OPTIONS = DeidentifyOptions
 # Options that change what is written; the others (where, how many actors) do not.
 OUTPUT_OPTIONS = ("method", "detectors", "ner_model", "country", "seed", "shard_size")
-OUTPUT_OPTIONS += ("text_field", "id_field", "label_field", "keep_ids")
+OUTPUT_OPTIONS += ("text_field", "id_field", "label_field", "keep_ids", "clause_types")
 # ... and, when a language model is used, these.
 LLM_OPTIONS = ("model", "temperature", "max_new_tokens", "batch_size")
 
@@ -78,6 +79,7 @@ def _write(args, docs, out: str, keys: str | None, settings: dict, fingerprint: 
 
     from jobs.progress import Progress
     from synth.deid.corpus import DEID_SCHEMA
+    from synth.deid.detectors import types_not_looked_for
     from synth.io.shards import finished_shards, open_output, shard_name
     from synth.io.storage import exists, filesystem, join, write_json
 
@@ -125,6 +127,10 @@ def _write(args, docs, out: str, keys: str | None, settings: dict, fingerprint: 
         "run_id": run_info["run_id"],
         "documents": docs.num_rows,
         **settings,
+        # the language-model methods look for everything; their detectors only scrub
+        "types_not_looked_for": types_not_looked_for(settings["detectors"])
+        if args.method in ("tag", "surrogate")
+        else [],
         "spans_per_type": spans_per_type(out),
         "rows_with_error": rows_with_error(out),
         "key_written": bool(keys),
@@ -163,15 +169,14 @@ def announce_detectors(args, settings: dict) -> None:
     """One line saying which detectors run, and how to get the trained one when absent."""
     if args.method not in ("tag", "surrogate"):
         return
+    from synth.deid.detectors import types_not_looked_for
+
     names = settings["detectors"]
     line = f"detectors: {', '.join(names)}"
     if "ner" in names:
         line += f" (ner: {settings['ner_model']})"
-    elif args.detectors is None:
-        line += (
-            "; no hrsynth detector is built: `hrsynth detector build` (make detector) "
-            "trains one on synthetic tickets, and deidentify then uses it by default"
-        )
+    if missed := types_not_looked_for(names):
+        line += f"; not looked for: {', '.join(missed)} (`make detector` builds one that does)"
     print(line)
 
 

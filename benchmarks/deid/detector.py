@@ -108,14 +108,11 @@ def typed(s: dict, seed: int = 0) -> dict:
 
 
 def deidentified(texts: list[str], found: list[list[list]], seed: int = 0) -> list[str]:
-    """`--method surrogate` over the detectors' spans, merged as the job merges them."""
-    from synth.deid.methods import name_parts_alone
-    from synth.deid.spans import resolve
+    """`--method surrogate` over the detectors' spans (found in the normalised texts),
+    merged as the job merges them."""
+    from synth.deid.methods import merged
 
-    spans = []
-    for i, text in enumerate(texts):
-        mine = [s for f in found for s in f[i]]
-        spans.append(resolve(mine + name_parts_alone(text, mine)))
+    spans = merged(texts, [[s for f in found for s in f[i]] for i in range(len(texts))])
     return replaced_texts(texts, spans, [str(i) for i in range(len(texts))], "surrogate", seed)
 
 
@@ -149,27 +146,29 @@ def deid_scores(texts, s, found) -> dict:
 
 def measure(model: str, sets: dict, step_sets=STEP_SETS) -> dict:
     from synth.deid.detectors import make_detectors
+    from synth.deid.normalise import normalise
 
     presidio = make_detectors(["presidio"])[0]
     ner = make_detectors(["ner"], model)[0]
     out = {}
     for name, s in sets.items():
         texts = [d.text for d in s["docs"]]
+        read = [normalise(t).text for t in texts]  # what the job's detectors read
         entry = {"documents": len(texts)}
         if s.get("bio", True):
             scores = bio_scores(model, s["docs"])
             entry["bio"] = {k: scores[k] for k in BIO_KEYS}
-        by_presidio = presidio.detect(texts)
+        by_presidio = presidio.detect(read)
         ner.detector.steps = STEPS
         entry["deid_surrogate"] = {
             "presidio (old default)": deid_scores(texts, s, [by_presidio]),
-            "presidio+detector": deid_scores(texts, s, [by_presidio, ner.detect(texts)]),
+            "presidio+detector": deid_scores(texts, s, [by_presidio, ner.detect(read)]),
         }
         if name in step_sets:  # what each output step does to what is shared
             entry["deid_without_step"] = {}
             for step in STEPS:
                 ner.detector.steps = tuple(x for x in STEPS if x != step)
-                found = [by_presidio, ner.detect(texts)]
+                found = [by_presidio, ner.detect(read)]
                 entry["deid_without_step"][step] = deid_scores(texts, s, found)
             ner.detector.steps = STEPS
         out[name] = entry

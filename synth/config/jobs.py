@@ -547,10 +547,17 @@ class DeidentifyOptions:
     )
     detectors: str | None = option(
         None,
-        "comma-separated, combined; default for tag and surrogate: presidio and ner when a "
-        "detector is built (`hrsynth detector build`), else presidio; none for rewrite and "
-        "abstract (given there, they tag what they still find in the model's reply)",
+        "comma-separated, combined; default for tag and surrogate: presidio and ner, the "
+        "detector `hrsynth detector build` registered (refused when none is built: name "
+        "them to run without it); none for rewrite and abstract (given there, they tag what "
+        "they still find in the model's reply)",
         names=detector_names,
+    )
+    clause_types: Literal["kind", "all"] = option(
+        "kind",
+        "where the detector reports clause types (complaints, reasons, shift-change reasons, "
+        "life events): kind, only in a ticket whose kind can hold them (not in a CV, nor in "
+        "a text the kind classifier cannot place); all, wherever it finds them",
     )
     ner_model: str | None = option(
         None,
@@ -611,6 +618,15 @@ class DeidentifyOptions:
         if not 0 <= self.temperature <= 5:
             raise ConfigError(f"--temperature must be in [0, 5], got {self.temperature}")
         names = self.detector_names()
+        if self.detectors is None and "ner" not in names and self.method in ("tag", "surrogate"):
+            from synth.deid.detectors import types_not_looked_for
+
+            missed = ", ".join(types_not_looked_for(names))
+            raise ConfigError(
+                f"--detectors: no hrsynth detector is built, and {names[0]} alone does not look "
+                f"for {missed}; build one with `make detector` (hrsynth detector build), or "
+                f"name what to use: --detectors {names[0]}"
+            )
         check_detectors(names, self.ner_model_path() if "ner" in names else None, self.method)
         check_encoding("--encoding", self.encoding)
         from synth.kinds.persona import load_countries

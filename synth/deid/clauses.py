@@ -94,12 +94,32 @@ def _completed_chars(text: str, label: str, start: int, end: int) -> tuple[int, 
 
 
 def _on_the_line(text: str, start: int, end: int, tokens: list) -> list:
-    """The tokens on the hit's own line: a clause never takes in a greeting line ("Dear
-    HR,\n") or what follows a line break."""
+    """The tokens on the hit's own line, continued over a line break inside a sentence
+    (the line before ends without punctuation and the next starts in lower case: "he keeps
+    taking my parcels\noff the shelf" is one clause); a clause never takes in a greeting
+    line ("Dear HR,\n") or a new sentence on the next line."""
     first = text.rfind("\n", 0, start) + 1
-    last = text.find("\n", end)
-    last = len(text) if last < 0 else last
+    while first > 0 and _continues(text, first):
+        first = text.rfind("\n", 0, first - 1) + 1
+    last = _line_end(text, end)
+    while last < len(text) and _continues(text, last + 1):
+        last = _line_end(text, last + 1)
     return [t for t in tokens if first <= t.idx and t.idx + len(t) <= last]
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+def _continues(text: str, line_start: int) -> bool:
+    """Whether the line starting at `line_start` goes on with the sentence of the line
+    before it (one line break, no closing punctuation before it, lower case after it)."""
+    before = text[:line_start].rstrip(" \t\n")
+    after = text[line_start:].lstrip(" \t")
+    if not before or not after or text[: line_start - 1].endswith("\n"):
+        return False
+    return before[-1] not in ".!?:;,-–—" and after[0].islower()
 
 
 def _without_greeting(tokens: list, hit_start: int) -> list:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from synth import DATA_DIR, ConfigError, plugins
 from synth.deid.hygiene import STEPS
-from synth.deid.kinds import load_kinds
+from synth.deid.kinds import holds_clauses, load_kinds
 from synth.deid.spans import Span, spans_from_word_tags
 from synth.deid.types import personal_types
 from synth.io.files import read_yaml
@@ -129,7 +129,7 @@ class NerDetector:
 
     name = "ner"
 
-    def __init__(self, model_dir: str):
+    def __init__(self, model_dir: str, clause_gate: str = "kind"):
         from transformers import AutoModelForTokenClassification
 
         from synth.encoder import load_tokenizer
@@ -152,6 +152,7 @@ class NerDetector:
         self.type_of = personal_types().by_variable
         self.kinds = load_kinds(folder)  # None for a detector built without one
         self.steps = STEPS  # its output steps (synth.deid.hygiene); fewer to measure one
+        self.clause_gate = clause_gate  # synth.deid.kinds.CLAUSE_GATES
 
     def detect(self, texts: list[str]) -> list[list[Span]]:
         from synth.deid.hygiene import detector_tags
@@ -163,8 +164,18 @@ class NerDetector:
         for text, raw, kind in zip(texts, predicted, kinds):
             words, _ = word_tags(self.tokenizer, text, [])
             tags = detector_tags(text, words, raw, self.steps, kind)  # roles, clauses, …
+            if not holds_clauses(text, kind, self.kinds is not None, self.clause_gate):
+                tags = without_clauses(tags)
             out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
         return out
+
+
+def without_clauses(tags: list[str]) -> list[str]:
+    """BIO tags with the clause types' spans (span_hygiene.yaml's `clause_types`) dropped."""
+    from synth.deid.hygiene import conventions
+
+    clause_types = conventions()["clause_types"]
+    return ["O" if t != "O" and t[2:] in clause_types else t for t in tags]
 
 
 def registered() -> dict[str, str | None]:
@@ -240,8 +251,68 @@ def check_kinds_file(folder: Path, fix: str) -> None:
         raise ConfigError(f"--ner-model {folder}: {KINDS_FILE} is damaged; {fix}") from None
 
 
-def make_detectors(names: list[str], ner_model: str | None = None, llm=None) -> list:
-    """`llm`: a zero-argument callable that makes the llm detector (it needs the engine)."""
+# What Presidio's own recognizers report without hrsynth's (presidio-basic): its pattern
+# and checksum recognizers for English and spaCy's named entities. Written out because
+# loading Presidio's registry to ask takes seconds; a test keeps it equal to the registry.
+PRESIDIO_BUILT_IN = ("CREDIT_CARD", "CRYPTO", "DATE_TIME", "EMAIL_ADDRESS", "IBAN_CODE",
+    "IP_ADDRESS", "LOCATION", "MAC_ADDRESS", "MEDICAL_LICENSE", "NRP", "ORGANIZATION", "PERSON",
+    "PHONE_NUMBER", "UK_NHS", "URL", "US_BANK_NUMBER", "US_DRIVER_LICENSE", "US_ITIN",
+    "US_PASSPORT", "US_SSN", "UUID")  # fmt: skip
+
+
+def presidio_entities(hr_recognizers: bool = True) -> set[str]:
+    """The entity names the `presidio` (or `presidio-basic`) detector can report: read from
+    the recognizers file, so a type added there is counted without loading spaCy."""
+    entities = set(PRESIDIO_BUILT_IN)
+    if hr_recognizers:
+        doc = read_yaml(RECOGNIZERS_FILE, "de-identification recognizers")
+        entities |= set(doc["patterns"]) | set(doc["deny_lists"])
+        entities |= {_country_entity(name) for name in doc.get("presidio_country", [])}
+    return entities
+
+
+def _country_entity(recognizer: str) -> str:
+    """UkNinoRecognizer -> UK_NINO: Presidio names a country recognizer after its entity."""
+    words = re.findall(r"[A-Z][a-z]*", recognizer.removesuffix("Recognizer"))
+    return "_".join(w.upper() for w in words)
+
+
+def types_looked_for(names: list[str]) -> set[str] | None:
+    """The personal-data types the named detectors can report together; None where an
+    installed detector does not declare its `TYPES` (unknown)."""
+    types = personal_types()
+    found: set[str] = set()
+    installed = plugins.installed("detectors")
+    for name in names:
+        if name in installed:
+            declared = getattr(plugins.load("detectors", name, installed[name], ("detect",)),
+                               "TYPES", None)  # fmt: skip
+            if declared is None:
+                return None
+            found |= set(declared)
+        elif name in ("ner", "llm"):  # every ticket variable's type; llm is asked for all
+            found |= set(types.names) if name == "llm" else set(types.by_variable.values())
+            found |= set(types.by_persona.values()) if name == "llm" else set()
+        else:
+            entities = presidio_entities(hr_recognizers=name == "presidio")
+            found |= {types.by_presidio[e] for e in entities if e in types.by_presidio}
+    return found
+
+
+def types_not_looked_for(names: list[str]) -> list[str]:
+    """The personal-data types none of the named detectors reports, in the types file's
+    order ([] where an installed detector does not say what it finds)."""
+    found = types_looked_for(names)
+    if found is None:
+        return []
+    return [t for t in personal_types().names if t not in found]
+
+
+def make_detectors(
+    names: list[str], ner_model: str | None = None, llm=None, clause_gate: str = "kind"
+) -> list:
+    """`llm`: a zero-argument callable that makes the llm detector (it needs the engine);
+    `clause_gate`: where the BIO model's clause types count (synth.deid.kinds)."""
     from synth.deid.windows import Windowed
 
     check_detectors(names, ner_model, method="rewrite")
@@ -251,7 +322,7 @@ def make_detectors(names: list[str], ner_model: str | None = None, llm=None) -> 
         if name in installed:
             made.append(plugins.load("detectors", name, installed[name], ("detect",))())
         elif name == "ner":
-            made.append(Windowed(NerDetector(ner_model), *NER_WINDOW))
+            made.append(Windowed(NerDetector(ner_model, clause_gate), *NER_WINDOW))
         elif name == "llm":
             made.append(llm())
         else:

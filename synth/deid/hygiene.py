@@ -39,7 +39,9 @@ RULES = (*TOKEN_RULES, *SPAN_RULES)
 # (synth.deid.roles), the span rules. Each name can be left out to measure what it does.
 # The clause rules (synth.deid.clauses) come last: a clause is completed from what the
 # span rules left.
-STEPS = (*TOKEN_RULES, "roles", "kinds", "places", *SPAN_RULES, *CLAUSE_RULES)
+# People named by their role at work (synth.deid.people) are marked last, in the words
+# no clause took, and only in a ticket whose kind holds a person complained about.
+STEPS = (*TOKEN_RULES, "roles", "kinds", "places", *SPAN_RULES, *CLAUSE_RULES, "role_phrases")
 
 
 def detector_tags(
@@ -47,6 +49,7 @@ def detector_tags(
 ) -> list[str]:
     """The BIO model's word tags for `text` as the detector reports them; `kind`: the
     ticket's kind where the classifier is sure of it (synth.deid.kinds; step `kinds`)."""
+    from synth.deid.people import ROLE_TYPE, tagged_role_phrases
     from synth.deid.roles import join_pieces, places_named, resolve_roles, ticket_roles
 
     tags = tidy_tags(text, words, join_pieces(raw), [r for r in TOKEN_RULES if r in steps])
@@ -55,7 +58,10 @@ def detector_tags(
     if "places" in steps:
         tags = places_named(text, words, tags)
     tags = tidy_tags(text, words, tags, [r for r in SPAN_RULES if r in steps])
-    return completed(text, words, tags, [r for r in CLAUSE_RULES if r in steps])
+    tags = completed(text, words, tags, [r for r in CLAUSE_RULES if r in steps])
+    if "role_phrases" in steps and kind is not None and ROLE_TYPE in ticket_roles().get(kind, ()):
+        tags = tagged_role_phrases(text, words, tags)
+    return tags
 
 
 @cache

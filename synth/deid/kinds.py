@@ -10,10 +10,15 @@ logistic regression. Plain JSON (vocabulary, weights), so loading it runs no cod
 """
 
 import json
+import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
+
+from synth import DATA_DIR
+from synth.io.files import read_yaml
 
 KINDS_FILE = "kinds.json"
 # The classifier's kind is used only when it is at least this sure; otherwise the kind is
@@ -91,3 +96,33 @@ def load_kinds(model_dir: str | Path) -> KindClassifier | None:
     if not path.is_file():
         return None
     return KindClassifier.from_dict(json.loads(path.read_text()))
+
+
+@cache
+def _cv_headings() -> tuple[re.Pattern, int]:
+    doc = read_yaml(DATA_DIR / "deid" / "cv_headings.yaml", "CV headings")
+    words = sorted((re.escape(h) for h in doc["headings"]), key=len, reverse=True)
+    return re.compile(rf"(?<![\w-])({'|'.join(words)})(?![\w-])", re.IGNORECASE), doc[
+        "min_headings"
+    ]
+
+
+def cv_shaped(text: str) -> bool:
+    """Whether `text` is written under a CV's section headings (synth/data/deid/cv_headings.yaml:
+    at least `min_headings` different ones, capitalised as headings are)."""
+    pattern, needed = _cv_headings()
+    seen = {m.group().lower() for m in pattern.finditer(text) if m.group()[0].isupper()}
+    return len(seen) >= needed
+
+
+def holds_clauses(text: str, kind: str | None, classifier: bool, gate: str = "kind") -> bool:
+    """Whether the detector may report clause types (a complaint, a reason, a shift
+    change's reason, a life event) in `text`: under the `kind` gate not in a CV, and, with
+    a kind classifier, only where it is sure of the ticket's kind (a text it cannot place
+    is no ticket we know). A detector built without a classifier reads the kind from its
+    roles, as before."""
+    if gate == "all":
+        return True
+    if cv_shaped(text):
+        return False
+    return kind is not None or not classifier

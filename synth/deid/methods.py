@@ -16,7 +16,8 @@ import functools
 from dataclasses import dataclass
 
 from synth.deid.llm import clean_reply, reply_error
-from synth.deid.spans import Span, resolve
+from synth.deid.normalise import normalise
+from synth.deid.spans import Span, joined_clauses, resolve
 from synth.deid.surrogates import Surrogates
 from synth.deid.types import personal_types
 
@@ -52,13 +53,28 @@ def replace_spans(
 
 
 def detect(texts: list[str], detectors: list) -> list[list[Span]]:
-    """Every detector over the batch, their spans merged (synth.deid.spans.resolve), and
-    each part of a full name found again where the document writes it alone."""
+    """Every detector over the batch, their spans merged (`merged`). Detectors read the
+    text normalised (synth.deid.normalise: zero-width and bidi controls out, NFKC); the
+    spans come back in the offsets of the text as written."""
+    read = [normalise(text).text for text in texts]
     found = [[] for _ in texts]
     for detector in detectors:
-        for spans, more in zip(found, detector.detect(texts)):
+        for spans, more in zip(found, detector.detect(read)):
             spans += more
-    return [resolve(spans + name_parts_alone(text, spans)) for text, spans in zip(texts, found)]
+    return merged(texts, found)
+
+
+def merged(texts: list[str], found: list[list[Span]]) -> list[list[Span]]:
+    """Per text as written, the spans detectors found in its normalised form: merged
+    (synth.deid.spans.resolve), each part of a full name found again where the document
+    writes it alone, mapped back to the text's offsets, and pieces of one clause joined."""
+    out = []
+    for text, spans in zip(texts, found):
+        plain = normalise(text)
+        spans = resolve(spans + name_parts_alone(plain.text, spans))
+        back = [Span(*plain.to_original(s.start, s.end), s.type, s.detector) for s in spans]
+        out.append(joined_clauses(text, resolve(back)))
+    return out
 
 
 def name_parts_alone(text: str, spans: list[Span]) -> list[Span]:

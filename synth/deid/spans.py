@@ -42,3 +42,27 @@ def spans_from_word_tags(
     if current:
         spans.append(current)
     return [Span(s, e, type_of[label], detector) for s, e, label in spans if label in type_of]
+
+
+# Types replaced by a neutral phrase of their kind (synth.deid.surrogates): two pieces of
+# one clause must become one phrase, not the phrase twice in a row.
+PHRASE_TYPES = ("CONDUCT", "CIRCUMSTANCE")
+
+
+def joined_clauses(text: str, spans: list[Span]) -> list[Span]:
+    """Sorted non-overlapping `spans` with neighbouring pieces of one phrase type joined
+    where only spaces, a line break or a comma lie between them (a clause the writer broke
+    across lines, or that a detector found in two pieces)."""
+    out: list[Span] = []
+    for span in spans:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type == span.type
+            and span.type in PHRASE_TYPES
+            and text[prev.end : span.start].strip(" \t\r\n,") == ""
+        ):
+            out[-1] = Span(prev.start, span.end, span.type, prev.detector)
+        else:
+            out.append(span)
+    return out

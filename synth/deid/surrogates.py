@@ -73,9 +73,18 @@ class Surrogates:
         self.money_factor = float(self.rng.uniform(0.85, 1.15))
         self.percent_shift = float(self.rng.choice([-3, -2, -1, 1, 2, 3]))
         self.key: dict[tuple[str, str], str] = {}
+        self.role_swaps: dict[str, str] = {}  # a role at work -> its surrogate role
+        self.used_phrases: set[str] = set()  # neutral phrases written in this document
 
     def replace(self, type_: str, original: str) -> str:
+        from synth.deid.people import role_surrogate
+
         norm = " ".join(original.lower().split())
+        if type_ == "PERSON":  # "my manager" -> "my team lead", "My manager" -> "My team lead"
+            role = role_surrogate(original, self.role_swaps, self._pick)
+            if role is not None:
+                self.key[(type_, norm)] = role
+                return role
         if (type_, norm) not in self.key:
             self.key[(type_, norm)] = self._new(type_, original)
         return self.key[(type_, norm)]
@@ -140,15 +149,23 @@ class Surrogates:
     def _pick(self, phrases: list[str]) -> str:
         return phrases[int(self.rng.integers(len(phrases)))]
 
+    def _pick_unused(self, phrases: list[str]) -> str:
+        """A neutral phrase this document has not used yet while one is left: two clauses
+        never read as the same phrase twice."""
+        fresh = [p for p in phrases if p not in self.used_phrases] or phrases
+        chosen = self._pick(fresh)
+        self.used_phrases.add(chosen)
+        return chosen
+
     def _conduct(self, original: str) -> str:
         """What a person did, as a neutral phrase; a pronoun subject that opens the clause
         ("he keeps …", "I keep …") kept."""
         phrases = neutral_phrases()
         first = original.split()[0] if original.split() else ""
         if first.lower() in ("i", "i've", "i'm"):
-            return self._pick(phrases["CONDUCT"]["first_person"])
+            return self._pick_unused(phrases["CONDUCT"]["first_person"])
         subject = f"{first} " if first.lower() in phrases["subject_pronouns"] else ""
-        return subject + self._pick(phrases["CONDUCT"]["after_person"])
+        return subject + self._pick_unused(phrases["CONDUCT"]["after_person"])
 
     def _circumstance(self, original: str) -> str:
         """Why the writer needs a change, as a neutral phrase of the clause's form: after
@@ -156,8 +173,8 @@ class Surrogates:
         phrases = neutral_phrases()
         connective, form = opening_connective(original)
         if connective is None:
-            return self._pick(phrases["CIRCUMSTANCE"]["clause"])
-        return f"{connective} {self._pick(phrases['CIRCUMSTANCE'][form])}"
+            return self._pick_unused(phrases["CIRCUMSTANCE"]["clause"])
+        return f"{connective} {self._pick_unused(phrases['CIRCUMSTANCE'][form])}"
 
     def _span_of_time(self, original: str) -> str:
         """Another count of the same unit ("3 days off" → "4 days off", "a day off" →

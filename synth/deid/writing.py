@@ -62,7 +62,9 @@ def make_tools(options: dict) -> tuple[list, LlmTask | None]:
         options["seed"],
         options["batch_size"],
     )
-    detectors = make_detectors(names, options["ner_model"], lambda: LlmDetector(engine, *llm_args))
+    make_llm = lambda: LlmDetector(engine, *llm_args)
+    gate = options.get("clause_types", "kind")
+    detectors = make_detectors(names, options["ner_model"], make_llm, gate)
     writer = LlmTask(engine, method, *llm_args) if method in LLM_METHODS else None
     return detectors, writer
 

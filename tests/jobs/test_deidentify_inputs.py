@@ -50,9 +50,21 @@ from synth import ConfigError
 def test_bad_input_is_one_line(tmp_path, capsys, content, args, message):
     path = tmp_path / "in.jsonl"
     path.write_text(content)
-    code = deidentify.main(["--input", str(path), "--output", str(tmp_path / "o"), *args])
+    named = [] if "--detectors" in args or "--method" in args else ["--detectors", "presidio"]
+    code = deidentify.main(["--input", str(path), "--output", str(tmp_path / "o"), *args, *named])
     err = capsys.readouterr().err.strip()
     assert code == 2 and message in err and "\n" not in err, err
+
+
+def test_without_a_built_detector_it_refuses_and_says_how_to_build_one(tmp_path, capsys):
+    path = tmp_path / "in.jsonl"
+    path.write_text('{"text": "My manager keeps shouting at me."}\n')
+    code = deidentify.main(["--input", str(path), "--output", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err, err
+    assert "no hrsynth detector is built" in err and "`make detector`" in err, err
+    assert "does not look for OCCUPATION, CONDUCT, CIRCUMSTANCE, SPAN_OF_TIME" in err, err
+    assert "--detectors presidio" in err and not (tmp_path / "o").exists()
 
 
 def test_a_missing_input_and_a_wrong_format_are_named(tmp_path, capsys):

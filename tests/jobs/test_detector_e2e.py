@@ -14,14 +14,18 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.slow
 
 
-def test_deidentify_says_when_no_detector_is_built(tmp_path, monkeypatch, capsys):
+def test_deidentify_without_the_detector_says_what_it_does_not_look_for(
+    tmp_path, monkeypatch, capsys
+):
     from jobs.deidentify import announce_detectors
 
     monkeypatch.setenv("HRSYNTH_DETECTORS", str(tmp_path / "none"))
-    args = DeidentifyOptions(input="x.jsonl", output="o")
+    args = DeidentifyOptions(input="x.jsonl", output="o", detectors="presidio")
     assert args.detector_names() == ["presidio"]
     announce_detectors(args, {"detectors": args.detector_names(), "ner_model": None})
-    assert "no hrsynth detector is built: `hrsynth detector build`" in capsys.readouterr().out
+    line = capsys.readouterr().out
+    assert "not looked for: OCCUPATION, CONDUCT, CIRCUMSTANCE, SPAN_OF_TIME" in line, line
+    assert "`make detector` builds one that does" in line
 
 
 def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):

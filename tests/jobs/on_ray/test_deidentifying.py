@@ -29,7 +29,7 @@ def every_byte(folder) -> bytes:
 
 
 def test_shareable_output_and_the_key_only_when_asked(ray_local, corpus, tmp_path):
-    options = {"input": str(corpus), "text_field": "body", "shard_size": 2}
+    options = {"input": str(corpus), "text_field": "body", "shard_size": 2, "detectors": "presidio"}
     out = tmp_path / "shareable"
     manifest = deidentify.run({**options, "output": str(out)})
     assert sorted(p.name for p in out.glob("part-*")) == [
@@ -64,6 +64,7 @@ def test_shareable_output_and_the_key_only_when_asked(ray_local, corpus, tmp_pat
 
 def test_a_rerun_resumes_after_the_shards_written(ray_local, corpus, tmp_path, capsys):
     options = {"input": str(corpus), "text_field": "body", "shard_size": 1, "method": "tag"}
+    options["detectors"] = "presidio"
     options["keep_ids"] = True  # the user vouches that its ids are not personal data
     out = tmp_path / "out"
     deidentify.run({**options, "output": str(out)})

@@ -15,9 +15,9 @@ def tokenizer():
     return load_tokenizer(resolve_encoder(None))
 
 
-def _marked(tokenizer, text: str, hit: str, label: str, rules=RULES) -> list[tuple[str, str]]:
+def hit_tags(words, text: str, hit: str, label: str) -> list[str]:
+    """BIO tags marking the words of `hit` (its first occurrence) as `label`."""
     start = text.index(hit)
-    words, _ = word_tags(tokenizer, text, [])
     tags, inside = [], False
     for a, b in words:
         if a >= start and b <= start + len(hit):
@@ -26,7 +26,12 @@ def _marked(tokenizer, text: str, hit: str, label: str, rules=RULES) -> list[tup
         else:
             tags.append("O")
             inside = False
-    out = completed(text, words, tags, rules)
+    return tags
+
+
+def _marked(tokenizer, text: str, hit: str, label: str, rules=RULES) -> list[tuple[str, str]]:
+    words, _ = word_tags(tokenizer, text, [])
+    out = completed(text, words, hit_tags(words, text, hit, label), rules)
     return [(lab, text[words[f][0] : words[t][1]]) for lab, f, t in get_entities(out)]
 
 

@@ -119,3 +119,15 @@ def test_ids_of_the_personas_countries_staff_numbers_and_other_scripts_are_found
     for s in spans:
         covered |= set(range(max(s.start, start), min(s.end, start + len(value))))
     assert len(covered) == len(value), [(text[s.start : s.end], s.type) for s in spans]
+
+
+def test_presidio_built_in_entities_are_the_registry_s_own():
+    """`types_not_looked_for` reads a written-out list (the registry takes seconds to
+    load); it must stay what Presidio's registry reports."""
+    from presidio_analyzer import RecognizerRegistry
+
+    from synth.deid.detectors import PRESIDIO_BUILT_IN
+
+    registry = RecognizerRegistry()
+    registry.load_predefined_recognizers(languages=["en"])
+    assert set(PRESIDIO_BUILT_IN) == set(registry.get_supported_entities(["en"]))
