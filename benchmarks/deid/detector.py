@@ -41,6 +41,10 @@ from synth.kinds.tickets import evaluation_labels
 
 RESULTS = RESULTS_DIR / "detector.json"
 DATA = ROOT / "eval" / "data"
+SHARED = ROOT.parent / "shared"
+STYLE_CORPORA = SHARED / "data" / "style_corpora"
+# Our annotation of real writing (offsets and a hash only; the texts stay in ../shared).
+REAL_WRITING = DATA / "real_writing.annotations.jsonl"
 TICKET_SETS = {"dev_people": DATA / "dev_people.jsonl", "dev": DATA / "dev_tickets.jsonl"}
 # How dev_people+typing is typed: above the sloppiest people we measured (Enron HR mail:
 # 0.008 typos per long word, 0.12 of punctuation run together, 0.029 of spaces broken).
@@ -133,14 +137,46 @@ def survival(texts: list[str], labelled: list[list], outputs: list[str]) -> dict
     return {label: {"verbatim": k, "of": n} for label, (k, n) in sorted(counts.items())}
 
 
-def deid_scores(texts, s, found) -> dict:
+def deid_scores(texts, s, found, kinds=None) -> dict:
     outputs = deidentified(texts, found)
     private = [[t[g.start : g.end] for g in spans] for t, spans in zip(texts, s["gold"])]
     privacy = privacy_summary([str(i) for i in range(len(texts))], private, outputs)
-    return {
+    out = {
         "privacy": round(privacy["mean"], 4),
         "other_words_kept": round(other_words_kept(texts, s["gold"], outputs), 4),
         "verbatim": survival(texts, s["labelled"], outputs),
+        "predicted_spans": sum(len(spans) for spans in merged_found(texts, found)),
+        "gold_spans": sum(len(g) for g in s["gold"]),
+    }
+    if kinds is not None:
+        out["kind_kept"] = kind_kept(kinds, texts, outputs)
+    return out
+
+
+def merged_found(texts, found) -> list:
+    from synth.deid.methods import merged
+
+    return merged(texts, [[x for f in found for x in f[i]] for i in range(len(texts))])
+
+
+def kind_kept(kinds, texts: list[str], outputs: list[str]) -> float:
+    """Share of documents the detector's kind classifier reads as the same kind before
+    and after de-identification (its most likely kind: a shareable ticket must keep its
+    kind to stay useful for training)."""
+    before = kinds.probabilities(texts).argmax(axis=1)
+    after = kinds.probabilities(outputs).argmax(axis=1)
+    return round(float((before == after).mean()), 4)
+
+
+def clause_spans(texts: list[str], ner) -> dict:
+    """Clause-type spans (CONDUCT, CIRCUMSTANCE, HEALTH, LIFE_EVENT) the detector reports
+    in documents that hold none (resumes): each is a false alarm that costs words."""
+    clause_types = {"CONDUCT", "CIRCUMSTANCE", "HEALTH", "LIFE_EVENT"}
+    spans = [[x for x in found if x.type in clause_types] for found in ner.detect(texts)]
+    return {
+        "documents": len(texts),
+        "clause_spans": sum(len(x) for x in spans),
+        "documents_with_one": sum(bool(x) for x in spans),
     }
 
 
@@ -155,6 +191,10 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS) -> dict:
         texts = [d.text for d in s["docs"]]
         read = [normalise(t).text for t in texts]  # what the job's detectors read
         entry = {"documents": len(texts)}
+        if s.get("unlabelled"):  # resumes without gold: clause false alarms only
+            out[name] = {**entry, "clause_spans": clause_spans(read, ner)}
+            print(f"{name}: done", flush=True)
+            continue
         if s.get("bio", True):
             scores = bio_scores(model, s["docs"])
             entry["bio"] = {k: scores[k] for k in BIO_KEYS}
@@ -162,7 +202,9 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS) -> dict:
         ner.detector.steps = STEPS
         entry["deid_surrogate"] = {
             "presidio (old default)": deid_scores(texts, s, [by_presidio]),
-            "presidio+detector": deid_scores(texts, s, [by_presidio, ner.detect(read)]),
+            "presidio+detector": deid_scores(
+                texts, s, [by_presidio, ner.detect(read)], ner.detector.kinds
+            ),
         }
         if name in step_sets:  # what each output step does to what is shared
             entry["deid_without_step"] = {}
@@ -180,6 +222,9 @@ def print_results(step: str, sets: dict) -> None:
     print(f"\n{step}")
     rows = []
     for name, e in sets.items():
+        if "deid_surrogate" not in e:  # unlabelled resumes
+            print(f"{name}: {e['clause_spans']}")
+            continue
         bio = e.get("bio") or {}
         old, new = e["deid_surrogate"].values()
         rows.append(
@@ -190,12 +235,17 @@ def print_results(step: str, sets: dict) -> None:
                 "old": old["privacy"],
                 "new": new["privacy"],
                 "kept": new["other_words_kept"],
+                "kind": new.get("kind_kept"),
+                "spans": f"{new['predicted_spans']}/{new['gold_spans']}",
             }
         )
     columns = [("set", "set", ""), ("exact", "BIO exact", ".3f"), ("partial", "partial", ".3f")]
     columns += [("old", "privacy presidio", ".3f"), ("new", "privacy +detector", ".3f")]
-    print_table(rows, [*columns, ("kept", "other words kept", ".3f")])
+    columns += [("kept", "other words kept", ".3f"), ("kind", "kind kept", ".3f")]
+    print_table(rows, [*columns, ("spans", "predicted/gold", "")])
     for name, e in sets.items():
+        if "deid_surrogate" not in e:
+            continue
         verbatim = e["deid_surrogate"]["presidio+detector"]["verbatim"]
         left = ", ".join(f"{k} {v['verbatim']}/{v['of']}" for k, v in verbatim.items())
         print(f"{name}: verbatim in the output: {left}")
@@ -246,6 +296,45 @@ def print_spread(spread: dict) -> None:
     print_table(rows, [("set", "set", "")] + [(k, k, "") for k in keys])
 
 
+def real_writing(path: Path = REAL_WRITING) -> dict | None:
+    """Our annotation (docs/annotation.md) of real people's writing from the public style
+    corpora: the texts are read from ../shared (never copied into the project), each
+    annotation checked against the text's hash. None where the corpora are absent."""
+    import hashlib
+
+    docs, gold, labelled = [], [], []
+    texts = {}
+    for row in map(json.loads, path.read_text().splitlines()):
+        corpus = STYLE_CORPORA / row["corpus"]
+        if not corpus.is_file():
+            return None
+        if row["corpus"] not in texts:
+            texts[row["corpus"]] = {
+                d["id"]: d["text"] for d in map(json.loads, corpus.read_text().splitlines())
+            }
+        text = texts[row["corpus"]][row["id"]]
+        if hashlib.sha256(text.encode()).hexdigest()[:16] != row["sha256"]:
+            raise SystemExit(f"{path}: {row['id']} is not the text it was annotated on")
+        personal = tuple((a, b, t) for a, b, t in row["spans"])
+        docs.append(TestDoc(text, row["corpus"].split("_")[0], (), personal))
+        gold.append(annotated_spans((), personal))
+        labelled.append(list(personal))
+    return {"docs": docs, "gold": gold, "labelled": labelled, "bio": False}
+
+
+def resumes(limit: int) -> dict | None:
+    """The first `limit` resumes of the public CV development corpus (unlabelled)."""
+    import csv
+
+    path = SHARED / "data" / "cv_dev" / "UpdatedResumeDataSet.csv"
+    if not path.is_file():
+        return None
+    with path.open(encoding="utf-8", errors="replace") as f:
+        rows = [r["Resume"] for r in csv.DictReader(f)]
+    unique = list(dict.fromkeys(rows))[:limit]
+    return {"docs": [TestDoc(t, "cv", ()) for t in unique], "unlabelled": True}
+
+
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser()
     p.add_argument("--spread", help="summarise the steps starting with this (seeds) and stop")
@@ -253,6 +342,7 @@ def main(argv=None) -> dict:
     p.add_argument("--step", help="what this detector is (the results key)")
     p.add_argument("--synthetic", help="held-out generated tickets (not trained on)")
     p.add_argument("--max-synthetic", type=int, default=400)
+    p.add_argument("--resumes", type=int, default=100, help="resumes of ../shared's cv_dev")
     args = p.parse_args(argv)
     if args.spread:
         results = json.loads(RESULTS.read_text())
@@ -266,6 +356,10 @@ def main(argv=None) -> dict:
     sets = {name: hand_labelled(path, set(entity_labels)) for name, path in TICKET_SETS.items()}
     sets["dev_people+typing"] = typed(sets["dev_people"])
     sets["dev_cvs"] = {**hand_labelled(DATA / "dev_cvs.jsonl"), "bio": False}
+    if (real := real_writing()) is not None:
+        sets["real_writing"] = real
+    if (cvs := resumes(args.resumes)) is not None:
+        sets["cv_dev_resumes"] = cvs
     if args.synthetic:
         sets["synthetic"] = synthetic(args.synthetic, args.max_synthetic)
     started = time.time()
@@ -280,6 +374,8 @@ def main(argv=None) -> dict:
             "dev": "ours (first release)",
             "dev_people+typing": "ours, typos and spacing added (TYPING)",
             "dev_cvs": "ours (CVs)",
+            "real_writing": "real people's writing (CFPB complaints, Enron HR mail), our annotation",
+            "cv_dev_resumes": "real resumes (../shared cv_dev), unlabelled: clause false alarms",
             "synthetic": "generated, held out (flatters the detector)",
         },
         "sets": measured,

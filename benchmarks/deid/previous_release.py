@@ -10,8 +10,9 @@ that release's recipe built and this project's development sets:
 (PYTHONPATH, not the working folder, decides whose code runs: check that
 `synth.__file__` is under /tmp/previous.)
 
-It prints privacy (every gold span: entities and `personal`; CVs: `personal`, as
-benchmarks/deid/detector.py counts them) and the share of other words kept per set.
+It prints privacy (every gold span: entities and `personal`; CVs and the real-writing
+set: `personal`, as benchmarks/deid/detector.py counts them), the share of other words
+kept, predicted and gold spans and the kind kept per set.
 """
 
 import json
@@ -27,14 +28,35 @@ from synth.deid.spans import Span, resolve
 model, data = sys.argv[1], Path(sys.argv[3]) / "eval" / "data"
 presidio = make_detectors(["presidio"])[0]
 ner = make_detectors(["ner"], model)[0]
+kinds = ner.detector.kinds if hasattr(ner, "detector") else None
 out = {}
-for name in ["dev_people", "dev_tickets", "dev_cvs"]:
-    lines = (data / f"{name}.jsonl").read_text(encoding="utf-8-sig").splitlines()
-    docs = [json.loads(line) for line in lines]
+
+
+def real_writing() -> list[dict]:
+    """Our annotation of real writing (benchmarks/deid/detector.py's real_writing set),
+    read with the texts from ../shared as plain dicts (no code of this release needed)."""
+    shared = Path(sys.argv[3]).resolve().parent / "shared" / "data" / "style_corpora"
+    rows = (data / "real_writing.annotations.jsonl").read_text().splitlines()
+    texts = {}
+    docs = []
+    for row in map(json.loads, rows):
+        if row["corpus"] not in texts:
+            lines = (shared / row["corpus"]).read_text().splitlines()
+            texts[row["corpus"]] = {d["id"]: d["text"] for d in map(json.loads, lines)}
+        docs.append({"text": texts[row["corpus"]][row["id"]], "personal": row["spans"]})
+    return docs
+
+
+for name in ["dev_people", "dev_tickets", "dev_cvs", "real_writing"]:
+    if name == "real_writing":
+        docs = real_writing()
+    else:
+        lines = (data / f"{name}.jsonl").read_text(encoding="utf-8-sig").splitlines()
+        docs = [json.loads(line) for line in lines]
     texts = [d["text"] for d in docs]
     spans_of = (
         (lambda d: d.get("personal", []))
-        if name == "dev_cvs"
+        if name in ("dev_cvs", "real_writing")
         else (lambda d: d.get("entities", []) + d.get("personal", []))
     )
     gold = [resolve([Span(s, e, "X", "gold") for s, e, _ in spans_of(d)]) for d in docs]
@@ -50,6 +72,11 @@ for name in ["dev_people", "dev_tickets", "dev_cvs"]:
     out[name] = {
         "privacy": round(priv, 4),
         "other_words_kept": round(other_words_kept(texts, gold, outs), 4),
+        "predicted_spans": sum(len(x) for x in spans),
+        "gold_spans": sum(len(g) for g in gold),
     }
+    if kinds is not None:  # the same kind read before and after (benchmarks' kind_kept)
+        same = kinds.probabilities(texts).argmax(1) == kinds.probabilities(outs).argmax(1)
+        out[name]["kind_kept"] = round(float(same.mean()), 4)
     print(name, out[name], flush=True)
 Path(sys.argv[2]).write_text(json.dumps(out, indent=1))

@@ -618,15 +618,6 @@ class DeidentifyOptions:
         if not 0 <= self.temperature <= 5:
             raise ConfigError(f"--temperature must be in [0, 5], got {self.temperature}")
         names = self.detector_names()
-        if self.detectors is None and "ner" not in names and self.method in ("tag", "surrogate"):
-            from synth.deid.detectors import types_not_looked_for
-
-            missed = ", ".join(types_not_looked_for(names))
-            raise ConfigError(
-                f"--detectors: no hrsynth detector is built, and {names[0]} alone does not look "
-                f"for {missed}; build one with `make detector` (hrsynth detector build), or "
-                f"name what to use: --detectors {names[0]}"
-            )
         check_detectors(names, self.ner_model_path() if "ner" in names else None, self.method)
         check_encoding("--encoding", self.encoding)
         from synth.kinds.persona import load_countries
@@ -645,6 +636,15 @@ class DeidentifyOptions:
         # the key re-identifies the documents; the shareable output must not reach the
         # private input (a rerun would read its own shards as documents)
         check_apart(input=self.input, output=self.output, key_output=self.key_output)
+        if self.detectors is None and "ner" not in names and self.method in ("tag", "surrogate"):
+            from synth.deid.detectors import types_not_looked_for
+
+            missed = ", ".join(types_not_looked_for(names))
+            raise ConfigError(
+                f"--detectors: no hrsynth detector is built, and {names[0]} alone does not look "
+                f"for {missed}; build one with `make detector` (hrsynth detector build), or "
+                f"name what to use: --detectors {names[0]}"
+            )
 
     def detector_names(self) -> list[str]:
         if self.detectors is None:

@@ -68,10 +68,13 @@ def test_without_a_built_detector_it_refuses_and_says_how_to_build_one(tmp_path,
 
 
 def test_a_missing_input_and_a_wrong_format_are_named(tmp_path, capsys):
-    assert deidentify.main(["--input", str(tmp_path / "nope.jsonl"), "--output", "o"]) == 2
+    presidio = ["--detectors", "presidio"]  # no detector is built here
+    assert (
+        deidentify.main(["--input", str(tmp_path / "nope.jsonl"), "--output", "o", *presidio]) == 2
+    )
     assert "no such file or folder" in capsys.readouterr().err
     (tmp_path / "in.txt").write_text(json.dumps({"text": "a"}))
-    assert deidentify.main(["--input", str(tmp_path / "in.txt"), "--output", "o"]) == 2
+    assert deidentify.main(["--input", str(tmp_path / "in.txt"), "--output", "o", *presidio]) == 2
     assert "read .jsonl, .json, .csv, .parquet files" in capsys.readouterr().err
 
 
@@ -100,7 +103,7 @@ def test_private_and_shareable_places_are_kept_apart_before_any_work(tmp_path, c
     (tmp_path / "out").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "out")
     before = sorted(tmp_path.rglob("*"))
-    code = deidentify.main(["--input", str(tmp_path / "in.jsonl"), *where(tmp_path)])
+    code = deidentify.main(["--input", str(tmp_path / "in.jsonl"), *where(tmp_path)])  # first
     err = capsys.readouterr().err.strip()
     assert code == 2 and "one holds the other" in err and "\n" not in err, err
     assert sorted(tmp_path.rglob("*")) == before  # nothing written, the key least of all
@@ -134,6 +137,7 @@ def test_errors_say_where_never_what(tmp_path, capsys, name, content, args, mess
     (tmp_path / name).write_bytes(content)
     code = deidentify.main(
         ["--input", str(tmp_path / name), "--output", str(tmp_path / "o"), *args]
+        + ["--detectors", "presidio"]
     )
     captured = capsys.readouterr()
     printed = captured.out + captured.err
@@ -207,7 +211,7 @@ def test_a_key_folder_holding_the_users_files_is_refused_untouched(tmp_path, cap
     (home / "part-00000.parquet").write_bytes(b"a file of the user's, not a key")
     before = sorted((p, p.stat().st_mode) for p in tmp_path.rglob("*"))
     argv = ["--input", str(tmp_path / "in.jsonl"), "--output", str(tmp_path / "out")]
-    code = deidentify.main([*argv, "--key-output", str(home)])
+    code = deidentify.main([*argv, "--key-output", str(home), "--detectors", "presidio"])
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err, err
     assert f"--key-output {home} holds " in err and "not a de-identification key" in err
