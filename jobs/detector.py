@@ -91,6 +91,7 @@ def _build(args, out: Path, model: Path) -> dict:
         shutil.rmtree(model)
     shutil.copytree(out / "eval" / "models" / "bio_ner", model)
     write_kinds(tickets, model, args.seed or 0)
+    write_conduct(tickets, model, args.seed or 0)
     card = model_card(model, manifest, result["tasks"]["bio_ner"], args)
     write_text(str(model / "detector.json"), json.dumps(card, indent=2, ensure_ascii=False))
     write_text(str(model / "README.md"), card_markdown(card))
@@ -116,6 +117,18 @@ def write_kinds(tickets: Path, model: Path, seed: int) -> None:
         return  # one kind: nothing to tell apart, no gate
     trained = train_kinds([r["text"] for r in rows], [r["label"] for r in rows], seed)
     write_text(str(model / KINDS_FILE), json.dumps(trained))
+
+
+def write_conduct(tickets: Path, model: Path, seed: int) -> None:
+    """The conduct-sentence classifier that finds complaints the BIO model missed
+    (synth.deid.conduct), trained on the same tickets' sentences, beside the weights."""
+    from synth.deid.conduct import CONDUCT_FILE, train_conduct
+    from synth.io.shards import shard_dataset
+
+    rows = shard_dataset(str(tickets), ["text", "entities"]).to_pylist()
+    trained = train_conduct([r for r in rows if r["text"].strip()], seed)
+    if trained is not None:
+        write_text(str(model / CONDUCT_FILE), json.dumps(trained))
 
 
 def quiet_console() -> None:

@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 from synth import DATA_DIR, ConfigError, plugins
+from synth.deid.conduct import load_conduct
 from synth.deid.hygiene import STEPS
 from synth.deid.kinds import holds_clauses, load_kinds
 from synth.deid.spans import Span, spans_from_word_tags
@@ -151,6 +152,7 @@ class NerDetector:
         self.tokenizer = load_tokenizer(str(folder))
         self.type_of = personal_types().by_variable
         self.kinds = load_kinds(folder)  # None for a detector built without one
+        self.conduct = load_conduct(folder)  # None for a detector built without one
         self.steps = STEPS  # its output steps (synth.deid.hygiene); fewer to measure one
         self.clause_gate = clause_gate  # synth.deid.kinds.CLAUSE_GATES
 
@@ -163,7 +165,7 @@ class NerDetector:
         out = []
         for text, raw, kind in zip(texts, predicted, kinds):
             words, _ = word_tags(self.tokenizer, text, [])
-            tags = detector_tags(text, words, raw, self.steps, kind)  # roles, clauses, …
+            tags = detector_tags(text, words, raw, self.steps, kind, self.conduct)  # roles, …
             if not holds_clauses(text, kind, self.kinds is not None, self.clause_gate):
                 tags = without_clauses(tags)
             out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
@@ -236,19 +238,21 @@ def check_ner_folder(model_dir: str) -> None:
 
 
 def check_kinds_file(folder: Path, fix: str) -> None:
-    """A kind classifier beside the weights that cannot be read is named here, not in
-    every actor (a detector built without one has none: that is fine)."""
+    """A kind or conduct classifier beside the weights that cannot be read is named here,
+    not in every actor (a detector built without one has none: that is fine)."""
     import json
 
+    from synth.deid.conduct import CONDUCT_FILE
     from synth.deid.kinds import KINDS_FILE, KindClassifier
 
-    path = folder / KINDS_FILE
-    if not path.exists():
-        return
-    try:
-        KindClassifier.from_dict(json.loads(path.read_text()))
-    except (OSError, ValueError, KeyError, TypeError):
-        raise ConfigError(f"--ner-model {folder}: {KINDS_FILE} is damaged; {fix}") from None
+    for name in (KINDS_FILE, CONDUCT_FILE):
+        path = folder / name
+        if not path.exists():
+            continue
+        try:
+            KindClassifier.from_dict(json.loads(path.read_text()))
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ConfigError(f"--ner-model {folder}: {name} is damaged; {fix}") from None
 
 
 # What Presidio's own recognizers report without hrsynth's (presidio-basic): its pattern

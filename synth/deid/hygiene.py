@@ -41,14 +41,19 @@ RULES = (*TOKEN_RULES, *SPAN_RULES)
 # span rules left.
 # People named by their role at work (synth.deid.people) are marked last, in the words
 # no clause took, and only in a ticket whose kind holds a person complained about.
-STEPS = (*TOKEN_RULES, "roles", "kinds", "places", *SPAN_RULES, *CLAUSE_RULES, "role_phrases")
+# Conduct sentences (synth.deid.conduct) come before them: a complaint the model missed.
+STEPS = (*TOKEN_RULES, "roles", "kinds", "places", *SPAN_RULES, *CLAUSE_RULES)
+STEPS += ("conduct_sentences", "role_phrases")
 
 
 def detector_tags(
-    text: str, words: list[tuple[int, int]], raw: list[str], steps=STEPS, kind=None
+    text: str, words: list[tuple[int, int]], raw: list[str], steps=STEPS, kind=None, conduct=None
 ) -> list[str]:
     """The BIO model's word tags for `text` as the detector reports them; `kind`: the
-    ticket's kind where the classifier is sure of it (synth.deid.kinds; step `kinds`)."""
+    ticket's kind where the classifier is sure of it (synth.deid.kinds; step `kinds`);
+    `conduct`: the detector's conduct-sentence classifier, if built (synth.deid.conduct)."""
+    from synth.deid.conduct import LABEL as CONDUCT_LABEL
+    from synth.deid.conduct import with_conduct
     from synth.deid.people import ROLE_TYPE, tagged_role_phrases
     from synth.deid.roles import join_pieces, places_named, resolve_roles, ticket_roles
 
@@ -59,7 +64,10 @@ def detector_tags(
         tags = places_named(text, words, tags)
     tags = tidy_tags(text, words, tags, [r for r in SPAN_RULES if r in steps])
     tags = completed(text, words, tags, [r for r in CLAUSE_RULES if r in steps])
-    if "role_phrases" in steps and kind is not None and ROLE_TYPE in ticket_roles().get(kind, ()):
+    roles = ticket_roles().get(kind, ()) if kind is not None else ()
+    if "conduct_sentences" in steps and conduct is not None and CONDUCT_LABEL in roles:
+        tags = with_conduct(text, words, tags, conduct)
+    if "role_phrases" in steps and ROLE_TYPE in roles:
         tags = tagged_role_phrases(text, words, tags)
     return tags
 

@@ -41,13 +41,16 @@ def _vectorizer(vocabulary=None):
     )
 
 
-def train_kinds(texts: list[str], labels: list[str], seed: int = 0) -> dict:
-    """The classifier as a JSON-ready dict."""
+def train_kinds(texts: list[str], labels: list[str], seed: int = 0, balanced: bool = False) -> dict:
+    """The classifier as a JSON-ready dict; `balanced` weighs a rare class up (conduct
+    sentences are one in thirty)."""
     from sklearn.linear_model import LogisticRegression
 
     vectorizer = _vectorizer()
     features = vectorizer.fit_transform(texts)
-    model = LogisticRegression(C=10.0, max_iter=2000, random_state=seed).fit(features, labels)
+    weight = "balanced" if balanced else None
+    model = LogisticRegression(C=10.0, max_iter=2000, random_state=seed, class_weight=weight)
+    model = model.fit(features, labels)
     vocabulary = {term: int(i) for term, i in vectorizer.vocabulary_.items()}
     return {
         "what": "ticket kind from character n-grams (TF-IDF, logistic regression)",
