@@ -7,7 +7,8 @@
 2. Trains the BIO token-classification model on them (the evaluate job's bio_ner task,
    Ray Train), scored on the development tickets written the way people write.
 3. Writes OUTPUT/model: the weights, the ticket-kind classifier that gates the clause
-   types (`kinds.json`, synth.deid.kinds, trained on the same tickets), `detector.json`
+   types (`kinds.json`, synth.deid.kinds, trained on the same tickets), the
+   conduct-sentence classifier (`conduct.json`, synth.deid.conduct), `detector.json`
    and a model card (README.md): what it was trained on, the ε of every DP model used,
    its scores, its limits.
 4. Registers it (synth.deid.registry): `hrsynth deidentify` then uses presidio + this

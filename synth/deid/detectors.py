@@ -156,17 +156,22 @@ class NerDetector:
         self.steps = STEPS  # its output steps (synth.deid.hygiene); fewer to measure one
         self.clause_gate = clause_gate  # synth.deid.kinds.CLAUSE_GATES
 
-    def detect(self, texts: list[str]) -> list[list[Span]]:
+    # A window of a long document is judged by the whole document: its kind, whether it
+    # is a CV (synth.deid.windows passes `documents`).
+    reads_documents = True
+
+    def detect(self, texts: list[str], documents: list[str] | None = None) -> list[list[Span]]:
         from synth.deid.hygiene import detector_tags
         from synth.encoder import predict_word_tags, word_tags
 
+        documents = documents or texts
         predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags)
-        kinds = self.kinds.sure_kinds(texts) if self.kinds else [None] * len(texts)
+        kinds = self.kinds.sure_kinds(documents) if self.kinds else [None] * len(texts)
         out = []
-        for text, raw, kind in zip(texts, predicted, kinds):
+        for text, document, raw, kind in zip(texts, documents, predicted, kinds):
             words, _ = word_tags(self.tokenizer, text, [])
             tags = detector_tags(text, words, raw, self.steps, kind, self.conduct)  # roles, …
-            if not holds_clauses(text, kind, self.kinds is not None, self.clause_gate):
+            if not holds_clauses(document, kind, self.kinds is not None, self.clause_gate):
                 tags = without_clauses(tags)
             out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
         return out

@@ -61,6 +61,10 @@ class Windowed:
                 pieces.append(text[start:end])
                 owners.append((i, start))
         found: list[list[Span]] = [[] for _ in texts]
-        for (i, offset), spans in zip(owners, self.detector.detect(pieces)):
+        if getattr(self.detector, "reads_documents", False):  # a window judged by its document
+            detected = self.detector.detect(pieces, documents=[texts[i] for i, _ in owners])
+        else:
+            detected = self.detector.detect(pieces)
+        for (i, offset), spans in zip(owners, detected):
             found[i] += [Span(s.start + offset, s.end + offset, s.type, s.detector) for s in spans]
         return [merge_same_type(spans) for spans in found]

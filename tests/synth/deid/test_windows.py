@@ -72,3 +72,26 @@ def test_presidio_finds_names_cut_by_its_windows():
     assert cut == ["Thomas Becker", "James Wilson"]  # the test's premise
     spans = Windowed(PresidioDetector(), size, overlap).detect([text])[0]
     assert set(cut) <= {text[s.start : s.end] for s in spans if s.type == "PERSON"}
+
+
+def test_a_detector_that_reads_documents_gets_each_window_s_whole_document():
+    """The BIO detector judges a window by its document (its kind, whether it is a CV):
+    the headings of a long CV lie in its first window only."""
+    from synth.deid.windows import Windowed
+
+    class Recorder:
+        name, reads_documents = "recorder", True
+
+        def __init__(self):
+            self.seen = []
+
+        def detect(self, texts, documents=None):
+            self.seen += list(zip(texts, documents))
+            return [[] for _ in texts]
+
+    long_cv = "Experience: sales. Education: BA. " + "Grew the team and cut churn. " * 40
+    recorder = Recorder()
+    Windowed(recorder, 200, 50).detect([long_cv, "short"])
+    assert len(recorder.seen) > 2
+    assert {doc for _, doc in recorder.seen} == {long_cv, "short"}
+    assert all(piece in doc for piece, doc in recorder.seen)
