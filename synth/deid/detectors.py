@@ -22,7 +22,7 @@ from pathlib import Path
 from synth import DATA_DIR, ConfigError, plugins
 from synth.deid.conduct import load_conduct
 from synth.deid.hygiene import STEPS
-from synth.deid.kinds import holds_clauses, load_kinds
+from synth.deid.kinds import held_clause_labels, load_kinds
 from synth.deid.spans import Span, spans_from_word_tags
 from synth.deid.types import personal_types
 from synth.io.files import read_yaml
@@ -167,22 +167,25 @@ class NerDetector:
         documents = documents or texts
         predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags)
         kinds = self.kinds.sure_kinds(documents) if self.kinds else [None] * len(texts)
+        likely = self.kinds.likelihoods(documents) if self.kinds else [None] * len(texts)
         out = []
-        for text, document, raw, kind in zip(texts, documents, predicted, kinds):
+        for text, document, raw, kind, p in zip(texts, documents, predicted, kinds, likely):
             words, _ = word_tags(self.tokenizer, text, [])
             tags = detector_tags(text, words, raw, self.steps, kind, self.conduct)  # roles, …
-            if not holds_clauses(document, kind, self.kinds is not None, self.clause_gate):
-                tags = without_clauses(tags)
+            held = held_clause_labels(document, p, self.clause_gate)
+            if held is not None:
+                tags = without_clauses(tags, held)
             out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
         return out
 
 
-def without_clauses(tags: list[str]) -> list[str]:
-    """BIO tags with the clause types' spans (span_hygiene.yaml's `clause_types`) dropped."""
+def without_clauses(tags: list[str], held: frozenset[str] = frozenset()) -> list[str]:
+    """BIO tags with the spans of clause types (span_hygiene.yaml's `clause_types`) not in
+    `held` dropped."""
     from synth.deid.hygiene import conventions
 
-    clause_types = conventions()["clause_types"]
-    return ["O" if t != "O" and t[2:] in clause_types else t for t in tags]
+    dropped = conventions()["clause_types"] - held
+    return ["O" if t != "O" and t[2:] in dropped else t for t in tags]
 
 
 def registered() -> dict[str, str | None]:

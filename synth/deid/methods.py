@@ -114,6 +114,10 @@ def first_names() -> frozenset[str]:
     return frozenset(names)
 
 
+# Surrogate draws tried per document to keep its kind (the first is kept if none does).
+KIND_DRAWS = 4
+
+
 def deidentify(
     ids: list[str],
     texts: list[str],
@@ -128,15 +132,45 @@ def deidentify(
     if writer is not None:
         return rewritten(texts, detectors, writer)
     found = detect(texts, detectors)
-    return [
-        replace_spans(
-            text,
-            spans,
-            method,
-            Surrogates(seed, doc_id, country) if method == "surrogate" else None,
-        )
-        for doc_id, text, spans in zip(ids, texts, found)
-    ]
+    if method != "surrogate":
+        return [replace_spans(text, spans, method, None) for text, spans in zip(texts, found)]
+    return surrogated(ids, texts, found, seed, country, kind_classifier(detectors))
+
+
+def surrogated(ids, texts, found, seed: int, country: str = "US", kinds=None) -> list[Replaced]:
+    """Each document with its spans replaced by surrogates, drawn so that it keeps its
+    kind: where the detector's kind classifier (synth.deid.kinds) reads the shareable
+    text as another kind than the original (a neutral phrase or a life event that reads
+    like another request), up to KIND_DRAWS draws are tried, each seeded by the run's seed,
+    the document's id and the draw, and the first that keeps the kind is kept (else the
+    first draw). Deterministic: the same input gives the same output."""
+    out = []
+    for doc_id, text, spans in zip(ids, texts, found):
+        draws = KIND_DRAWS if kinds is not None and spans else 1
+        first = None
+        for draw in range(draws):
+            name = doc_id if draw == 0 else f"{doc_id}#{draw}"
+            done = replace_spans(text, spans, "surrogate", Surrogates(seed, name, country))
+            first = first or done
+            if draws == 1 or _same_kind(kinds, text, done.text):
+                first = done
+                break
+        out.append(first)
+    return out
+
+
+def _same_kind(kinds, original: str, shared: str) -> bool:
+    best = kinds.probabilities([original, shared]).argmax(axis=1)
+    return best[0] == best[1]
+
+
+def kind_classifier(detectors: list):
+    """The kind classifier of the first detector that has one (the built detector's)."""
+    for detector in detectors:
+        kinds = getattr(getattr(detector, "detector", detector), "kinds", None)
+        if kinds is not None:
+            return kinds
+    return None
 
 
 def rewritten(texts: list[str], detectors: list, writer) -> list[Replaced]:

@@ -9,7 +9,7 @@ from seqeval.metrics.sequence_labeling import get_entities
 from synth.deid.clauses import completed
 from synth.deid.detectors import without_clauses
 from synth.deid.hygiene import detector_tags
-from synth.deid.kinds import cv_shaped, holds_clauses
+from synth.deid.kinds import cv_shaped, held_clause_labels
 from synth.deid.methods import merged, replace_spans
 from synth.deid.people import role_phrases
 from synth.deid.spans import Span, joined_clauses
@@ -122,16 +122,52 @@ CV = (
 
 def test_a_cv_achievement_sentence_is_left_alone(tokenizer):
     assert cv_shaped(CV)
-    assert not holds_clauses(CV, COMPLAINT, classifier=True)  # even where a kind is read
-    assert holds_clauses(CV, COMPLAINT, classifier=True, gate="all")  # unless asked for
+    assert held_clause_labels(CV, {COMPLAINT: 1.0}) == frozenset()  # even a sure complaint
+    assert held_clause_labels(CV, {COMPLAINT: 1.0}, gate="all") is None  # unless asked for
     words, _ = word_tags(tokenizer, CV, [])
     raw = _hit(words, CV, "cut churn by", "complaint")
     assert all(t == "O" for t in without_clauses(raw))
 
 
-def test_a_ticket_the_classifier_cannot_place_gets_no_clause_types():
+def test_clause_types_only_of_the_kinds_the_classifier_finds_plausible():
     ticket = "Hi, my supervisor keeps shouting at me. Can HR help?"
     assert not cv_shaped(ticket)
-    assert holds_clauses(ticket, COMPLAINT, classifier=True)
-    assert not holds_clauses(ticket, None, classifier=True)  # not sure of its kind
-    assert holds_clauses(ticket, None, classifier=False)  # an old detector: as before
+    accommodation = "Ask information_Accommodation"
+    # unsure between a complaint and an accommodation request: a complaint may be there
+    unsure = held_clause_labels(ticket, {COMPLAINT: 0.4, accommodation: 0.6})
+    assert "complaint" in unsure and "reason_of_change" not in unsure
+    # sure it is an accommodation request: no complaint, no clause at all
+    sure = held_clause_labels(ticket, {COMPLAINT: 0.01, accommodation: 0.99})
+    assert not sure & {"complaint", "reason", "reason_of_change", "description_life_event"}
+    assert held_clause_labels(ticket, None) is None  # a detector without a classifier: as before
+    tags = ["B-complaint", "I-complaint", "B-reason_of_change", "B-date"]
+    assert without_clauses(tags, frozenset({"complaint", "to_who"})) == tags[:2] + ["O", "B-date"]
+
+
+class _KindsByWord:
+    """A kind classifier that reads a text as another kind when it holds `word`."""
+
+    kinds = ("complaint", "other")
+
+    def __init__(self, word: str):
+        self.word = word
+
+    def probabilities(self, texts):
+        import numpy as np
+
+        return np.array([[0.0, 1.0] if self.word in t else [1.0, 0.0] for t in texts])
+
+
+def test_surrogates_are_redrawn_until_the_ticket_keeps_its_kind():
+    from synth.deid.methods import surrogated
+
+    text = "My manager keeps shouting at me."
+    span = [Span(text.index("keeps"), len(text) - 1, "CONDUCT", "ner")]
+    first = surrogated(["d"], [text], [span], seed=0)[0].text
+    phrase = first[len("My manager ") : -1]
+    kinds = _KindsByWord(phrase)  # the first draw reads as another kind
+    kept = surrogated(["d"], [text], [span], seed=0, kinds=kinds)[0].text
+    assert phrase not in kept and kept.startswith("My manager "), kept
+    assert kept == surrogated(["d"], [text], [span], seed=0, kinds=kinds)[0].text  # seeded
+    # a kind no draw keeps: the first draw, as without a classifier
+    assert surrogated(["d"], [text], [span], seed=0, kinds=_KindsByWord("My"))[0].text == first
