@@ -35,7 +35,7 @@ from eval.deid import other_words_kept, privacy_summary
 from eval.detector_scores import bio_scores
 from eval.testset import TestDoc, load_testset
 from synth.deid.gold import annotated_spans, planted_spans
-from synth.deid.hygiene import STEPS
+from synth.deid.hygiene import OPTIONAL_STEPS, STEPS
 from synth.io.shards import shard_dataset
 from synth.kinds.tickets import evaluation_labels
 
@@ -54,7 +54,7 @@ TYPING = {"slip_rate": 0.05, "run_together": 0.15, "line_breaks": 0.03}
 STEP_SETS = {
     "dev_people": STEPS,
     "dev": STEPS,
-    "real_writing": ("complaints", "conduct_sentences", "role_phrases", "kinds"),
+    "real_writing": ("complaints", "role_phrases", "kinds"),
 }
 BIO_KEYS = ("exact", "partial", "raw_model", "per_type_exact", "errors", "spans", "without_step")
 PERSONA_TYPES = ("PERSON", "EMAIL", "URL", "ORGANIZATION", "NRP")
@@ -174,15 +174,20 @@ def kind_kept(kinds, texts: list[str], outputs: list[str]) -> float:
     return round(float((before == after).mean()), 4)
 
 
-def clause_spans(texts: list[str], ner) -> dict:
-    """Clause-type spans (CONDUCT, CIRCUMSTANCE, HEALTH, LIFE_EVENT) the detector reports
-    in documents that hold none (resumes): each is a false alarm that costs words."""
-    clause_types = {"CONDUCT", "CIRCUMSTANCE", "HEALTH", "LIFE_EVENT"}
-    spans = [[x for x in found if x.type in clause_types] for found in ner.detect(texts)]
+CLAUSE_TYPES = ("CONDUCT", "CIRCUMSTANCE", "HEALTH", "LIFE_EVENT")
+
+
+def resume_scores(texts: list[str], by_presidio: list, by_ner: list, kinds) -> dict:
+    """On resumes without gold: the clause-type spans the detector reports (a resume holds
+    no complaint: each is a false alarm that costs words) and the share of all words the
+    shareable text keeps (`--method surrogate`, the default detectors)."""
+    spans = [[x for x in found if x.type in CLAUSE_TYPES] for found in by_ner]
+    outputs = deidentified(texts, [by_presidio, by_ner], kinds=kinds)
     return {
         "documents": len(texts),
         "clause_spans": sum(len(x) for x in spans),
         "documents_with_one": sum(bool(x) for x in spans),
+        "words_kept": round(other_words_kept(texts, [[] for _ in texts], outputs), 4),
     }
 
 
@@ -197,8 +202,11 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS) -> dict:
         texts = [d.text for d in s["docs"]]
         read = [normalise(t).text for t in texts]  # what the job's detectors read
         entry = {"documents": len(texts)}
-        if s.get("unlabelled"):  # resumes without gold: clause false alarms only
-            out[name] = {**entry, "clause_spans": clause_spans(read, ner)}
+        if s.get("unlabelled"):  # resumes without gold: clause false alarms, words kept
+            scores = resume_scores(
+                texts, presidio.detect(read), ner.detect(read), ner.detector.kinds
+            )
+            out[name] = {**entry, "clause_spans": scores}
             print(f"{name}: done", flush=True)
             continue
         if s.get("bio", True):
@@ -218,6 +226,12 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS) -> dict:
                 ner.detector.steps = tuple(x for x in STEPS if x != step)
                 found = [by_presidio, ner.detect(read)]
                 entry["deid_without_step"][step] = deid_scores(texts, s, found, ner.detector.kinds)
+            ner.detector.steps = STEPS
+            entry["deid_with_step"] = {}  # the steps measured, not on by default
+            for step in OPTIONAL_STEPS:
+                ner.detector.steps = (*STEPS, step)
+                found = [by_presidio, ner.detect(read)]
+                entry["deid_with_step"][step] = deid_scores(texts, s, found, ner.detector.kinds)
             ner.detector.steps = STEPS
         out[name] = entry
         print(f"{name}: done", flush=True)
@@ -259,6 +273,8 @@ def print_results(step: str, sets: dict) -> None:
             print(
                 f"  without {left_out}: privacy {d['privacy']:.3f}, kept {d['other_words_kept']:.3f}"
             )
+        for added, d in e.get("deid_with_step", {}).items():
+            print(f"  with {added}: privacy {d['privacy']:.3f}, kept {d['other_words_kept']:.3f}")
 
 
 def seed_spread(results: dict, prefix: str) -> dict:

@@ -22,7 +22,7 @@ from pathlib import Path
 from eval.deid import other_words_kept, replaced_texts
 from synth.deid.detectors import make_detectors
 from synth.deid.methods import name_parts_alone
-from synth.deid.privacy import privacy_score
+from synth.deid.privacy import normalised, privacy_score
 from synth.deid.spans import Span, resolve
 
 model, data = sys.argv[1], Path(sys.argv[3]) / "eval" / "data"
@@ -75,8 +75,40 @@ for name in ["dev_people", "dev_tickets", "dev_cvs", "real_writing"]:
         "predicted_spans": sum(len(x) for x in spans),
         "gold_spans": sum(len(g) for g in gold),
     }
+    survived = {}  # per gold label, spans the output holds verbatim (detector.py's survival)
+    for t, d, o in zip(texts, docs, outs):
+        for a, b, label in spans_of(d):
+            if normalised(t[a:b]):
+                kept, total = survived.get(label, (0, 0))
+                survived[label] = (kept + (normalised(t[a:b]) in normalised(o)), total + 1)
+    out[name]["verbatim"] = {k: {"verbatim": v, "of": n} for k, (v, n) in sorted(survived.items())}
     if kinds is not None:  # the same kind read before and after (benchmarks' kind_kept)
         same = kinds.probabilities(texts).argmax(1) == kinds.probabilities(outs).argmax(1)
         out[name]["kind_kept"] = round(float(same.mean()), 4)
     print(name, out[name], flush=True)
+# 100 public resumes without gold (../shared cv_dev, as detector.py reads them): the
+# clause-type spans the detector reports and the share of all words kept.
+resumes = (
+    Path(sys.argv[3]).resolve().parent / "shared" / "data" / "cv_dev" / "UpdatedResumeDataSet.csv"
+)
+if resumes.is_file():
+    import csv
+
+    with resumes.open(encoding="utf-8", errors="replace") as f:
+        texts = list(dict.fromkeys(r["Resume"] for r in csv.DictReader(f)))[:100]
+    found = [presidio.detect(texts), ner.detect(texts)]
+    clause = {"CONDUCT", "CIRCUMSTANCE", "HEALTH", "LIFE_EVENT"}
+    spans = []
+    for i, t in enumerate(texts):
+        mine = [s for f in found for s in f[i]]
+        spans.append(resolve(mine + name_parts_alone(t, mine)))
+    outs = replaced_texts(texts, spans, [str(i) for i in range(len(texts))], "surrogate", 0)
+    by_ner = [[x for x in f if x.type in clause] for f in found[1]]
+    out["cv_dev_resumes"] = {
+        "documents": len(texts),
+        "clause_spans": sum(map(len, by_ner)),
+        "documents_with_one": sum(bool(x) for x in by_ner),
+        "words_kept": round(other_words_kept(texts, [[] for _ in texts], outs), 4),
+    }
+    print("cv_dev_resumes", out["cv_dev_resumes"], flush=True)
 Path(sys.argv[2]).write_text(json.dumps(out, indent=1))

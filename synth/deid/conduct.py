@@ -22,6 +22,8 @@ from synth.deid.kinds import KindClassifier, train_kinds
 CONDUCT_FILE = "conduct.json"
 LABEL = "complaint"  # the ticket variable a conduct sentence holds
 MIN_PROBABILITY = 0.5
+# The kinds that hold a complaint, together at least this likely: the ticket may be one.
+COMPLAINT_LIKELY = 0.2
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*[A-Z0-9\-•*])")
 
 
@@ -65,6 +67,18 @@ def train_conduct(rows: list[dict], seed: int = 0) -> dict | None:
     trained = train_kinds(texts, labels, seed, balanced=True)
     trained["what"] = "conduct vs neutral sentence, character n-grams (TF-IDF, logistic regression)"
     return trained
+
+
+def may_complain(likelihoods: dict[str, float] | None) -> bool:
+    """Whether a ticket may be a complaint: the kind classifier finds the kinds holding a
+    complaint at least COMPLAINT_LIKELY likely together (True without a classifier: the
+    kind is then read from the predicted roles)."""
+    if likelihoods is None:
+        return True
+    from synth.deid.roles import ticket_roles
+
+    roles = ticket_roles()
+    return sum(p for k, p in likelihoods.items() if LABEL in roles.get(k, ())) >= COMPLAINT_LIKELY
 
 
 def load_conduct(model_dir: str | Path) -> KindClassifier | None:

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from synth import DATA_DIR, ConfigError, plugins
-from synth.deid.conduct import load_conduct
+from synth.deid.conduct import load_conduct, may_complain
 from synth.deid.hygiene import STEPS
 from synth.deid.kinds import held_clause_labels, load_kinds
 from synth.deid.spans import Span, spans_from_word_tags
@@ -171,7 +171,8 @@ class NerDetector:
         out = []
         for text, document, raw, kind, p in zip(texts, documents, predicted, kinds, likely):
             words, _ = word_tags(self.tokenizer, text, [])
-            tags = detector_tags(text, words, raw, self.steps, kind, self.conduct)  # roles, …
+            conduct = self.conduct if may_complain(p) else None
+            tags = detector_tags(text, words, raw, self.steps, kind, conduct)  # roles, …
             held = held_clause_labels(document, p, self.clause_gate)
             if held is not None:
                 tags = without_clauses(tags, held)
