@@ -42,8 +42,8 @@ from synth.kinds.tickets import evaluation_labels
 RESULTS = RESULTS_DIR / "detector.json"
 DATA = ROOT / "eval" / "data"
 SHARED = ROOT.parent / "shared"
-STYLE_CORPORA = SHARED / "data" / "style_corpora"
-# Our annotation of real writing (offsets and a hash only; the texts stay in ../shared).
+STYLE_CORPORA = DATA / "real_writing"  # the annotated texts, copied with their licences
+# Our annotation of real writing (offsets and a hash per text of STYLE_CORPORA).
 REAL_WRITING = DATA / "real_writing.annotations.jsonl"
 TICKET_SETS = {"dev_people": DATA / "dev_people.jsonl", "dev": DATA / "dev_tickets.jsonl"}
 # How dev_people+typing is typed: above the sloppiest people we measured (Enron HR mail:
@@ -320,7 +320,7 @@ def print_spread(spread: dict) -> None:
 
 def real_writing(path: Path = REAL_WRITING) -> dict | None:
     """Our annotation (docs/annotation.md) of real people's writing from the public style
-    corpora: the texts are read from ../shared (never copied into the project), each
+    corpora: the texts copied into eval/data/real_writing/ with their licences, each
     annotation checked against the text's hash. None where the corpora are absent."""
     import hashlib
 

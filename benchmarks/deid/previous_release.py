@@ -34,8 +34,8 @@ out = {}
 
 def real_writing() -> list[dict]:
     """Our annotation of real writing (benchmarks/deid/detector.py's real_writing set),
-    read with the texts from ../shared as plain dicts (no code of this release needed)."""
-    shared = Path(sys.argv[3]).resolve().parent / "shared" / "data" / "style_corpora"
+    read with the texts of eval/data/real_writing/ as plain dicts (no code of this release needed)."""
+    shared = data / "real_writing"
     rows = (data / "real_writing.annotations.jsonl").read_text().splitlines()
     texts = {}
     docs = []

@@ -1,16 +1,13 @@
 """Our annotation of real people's writing (eval/data/real_writing.annotations.jsonl):
-offsets and hashes only, never the texts; read against the texts where ../shared is
-present."""
+offsets and a hash per text, read against the texts copied beside it
+(eval/data/real_writing/, with their licences)."""
 
 import json
-
-import pytest
 
 from synth.deid.types import personal_types
 from tests.conftest import ROOT
 
 ANNOTATIONS = ROOT / "eval" / "data" / "real_writing.annotations.jsonl"
-CORPORA = ROOT.parent / "shared" / "data" / "style_corpora"
 
 
 def rows() -> list[dict]:
@@ -31,7 +28,6 @@ def test_the_set_is_offsets_of_known_types_over_at_least_100_texts():
             assert after is None or b <= after[0]  # no overlaps
 
 
-@pytest.mark.skipif(not CORPORA.is_dir(), reason="the public style corpora are not here")
 def test_every_annotation_reads_against_the_text_it_was_made_on():
     from benchmarks.deid.detector import real_writing
 
