@@ -8,13 +8,18 @@ machine. Rows, each at several rows per call (--rows), tokens/s and rows/s:
 - `static`: `generate` with the static cache, compiled (its first call, the compile, is
   reported apart; --no-static skips it);
 - `stream`: HFEngine.continue_stream at its auto rows in flight (from the GPU's memory),
-  the prompts repeated to twice that many, so rows join as others finish;
+  the prompts repeated to twice that many, so rows join as others finish (a first call,
+  reported apart, then a timed one);
 - `rollout`: the rollout (synth.generation.rollout.fill_slots) of --tickets planned tickets
   through the streaming engine: tickets/s of one actor. The tickets are planned where the
-  project's whole stack is installed and carried over as a file:
+  project's whole stack is installed and carried over as a file (without a fitted DP
+  model, the labels that need one are left out):
 
     python -m benchmarks.speed.gpu --plan out/gpu_drafts.json.gz [--tickets 8192]   # here
     python -m benchmarks.speed.gpu --drafts out/gpu_drafts.json.gz [--rows 64,256,1024,4096]
+
+The stream and rollout rows also give `gpu_busy`: the share of the wall time a kernel
+ran, from a profiled run of their own.
 
 Prompts of the per-call rows: the 120 dev tickets' first 200 characters (about 45 tokens),
 cycled. Default sampling, 40 new tokens at most, two sentences per slot. Writes
@@ -41,15 +46,29 @@ from synth.generation.rollout import Draft, fill_slots
 DEV = ROOT / "eval" / "data" / "dev_tickets.jsonl"
 
 
-def plan(path: str, tickets: int) -> None:
-    """Plan `tickets` default tickets (seed 0) and save their drafts for a GPU machine."""
+def planned_tickets(tickets: int) -> list:
+    """`tickets` default tickets (seed 0). Without a fitted DP model
+    (out/absence_model.json, `make demo`), the labels that need one are left out, and
+    the plan says so."""
     from synth.config.generate import load_config
-    from synth.generation.render import drafts_of
     from synth.kinds import plan_documents
+    from synth.kinds.tickets.taxonomy import TAXONOMY_DIR, load_taxonomy
 
-    cfg = load_config("configs/tickets.yaml", {"num_docs": tickets, "dp_model": None})
-    docs, _ = plan_documents(cfg, "gpu")
-    rows = [d.__dict__ for d in drafts_of(docs, "plain")]
+    overrides = {"num_docs": tickets}
+    cfg = load_config("configs/tickets.yaml", overrides)
+    if not Path(cfg.run.dp_model or "").is_file():
+        taxonomy = load_taxonomy(cfg.run.taxonomy_dir or TAXONOMY_DIR)
+        kept = [name for name, sub in taxonomy.items() if sub.sampler != "health_absence"]
+        print(f"no DP model at {cfg.run.dp_model}: planning {len(kept)} of {len(taxonomy)} labels")
+        cfg = load_config("configs/tickets.yaml", {**overrides, "dp_model": None, "labels": kept})
+    return plan_documents(cfg, "gpu")[0]
+
+
+def plan(path: str, tickets: int) -> None:
+    """Plan `tickets` tickets and save their drafts for a GPU machine."""
+    from synth.generation.render import drafts_of
+
+    rows = [d.__dict__ for d in drafts_of(planned_tickets(tickets), "plain", 0)]
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(path, "wt") as f:
         json.dump(rows, f)
@@ -72,6 +91,30 @@ def timed(device: str, fn) -> tuple[float, object]:
     out = fn()
     sync(device)
     return time.perf_counter() - start, out
+
+
+def busy_fraction(device: str, fn) -> float | None:
+    """The share of `fn`'s wall time in which a GPU kernel ran (the union of the kernels'
+    intervals, torch.profiler), on a run of its own: the profiler slows the host, so
+    speeds come from unprofiled runs. None on a CPU."""
+    if not device.startswith("cuda"):
+        return None
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        seconds, _ = timed(device, fn)
+    spans = sorted(
+        (e.time_range.start, e.time_range.end)
+        for e in prof.events()
+        if e.device_type == DeviceType.CUDA
+    )
+    covered, reach = 0.0, float("-inf")
+    for start, end in spans:  # microseconds
+        if end > reach:
+            covered += end - max(start, reach)
+            reach = end
+    return round(covered / 1e6 / seconds, 3)
 
 
 def row(name: str, rows: int, seconds: float, tokens: int, **extra) -> dict:
@@ -161,16 +204,34 @@ def stream_row(engine: HFEngine, device: str) -> dict:
         tokens.append(n)
         return []
 
+    first_s, _ = timed(device, lambda: engine.continue_stream(slots, params, keep, 0))
+    tokens.clear()
     seconds, _ = timed(device, lambda: engine.continue_stream(slots, params, keep, 0))
-    return row("stream", len(slots), seconds, sum(tokens), rows_in_flight=rows)
+    busy = busy_fraction(device, lambda: engine.continue_stream(slots, params, lambda *_: [], 0))
+    return row(
+        "stream",
+        len(slots),
+        seconds,
+        sum(tokens),
+        rows_in_flight=rows,
+        first_call_s=round(first_s, 1),
+        gpu_busy=busy,
+    )
 
 
-def rollout_row(engine: HFEngine, path: str, tickets: int, device: str) -> dict:
+def load_drafts(path: str, tickets: int) -> list[Draft]:
     with gzip.open(path, "rt") as f:
         drafts = [Draft(**d) for d in json.load(f)[:tickets]]
     for d in drafts:
         d.needles = tuple(d.needles)
+    return drafts
+
+
+def rollout_row(engine: HFEngine, path: str, tickets: int, device: str) -> dict:
+    drafts = load_drafts(path, tickets)
     seconds, _ = timed(device, lambda: fill_slots(drafts, engine, params_from("default"), 0))
+    again = load_drafts(path, tickets)
+    busy = busy_fraction(device, lambda: fill_slots(again, engine, params_from("default"), 0))
     generated = sum(d.generated_tokens for d in drafts)
     failed = sum(bool(d.errors) for d in drafts)
     return row(
@@ -181,6 +242,7 @@ def rollout_row(engine: HFEngine, path: str, tickets: int, device: str) -> dict:
         tickets_per_s=round(len(drafts) / seconds, 1),
         with_error=failed,
         rows_in_flight=engine.rows_in_flight,
+        gpu_busy=busy,
     )
 
 

@@ -38,17 +38,21 @@ from synth.generation.params import GenerationParams
 @dataclass
 class Request:
     """One continuation to write: its prompt's token ids, its own token limit, and what
-    its stop test needs (`stop`, handed back to `finished`); `key` is the caller's."""
+    its stop test needs (`stop`, handed back to `finished`); `key` is the caller's.
+    row_decode reads two more: `seed`, the request's own draws, and `same_row`, whether
+    it continues in the row of the request whose `on_done` returned it."""
 
     key: object
     ids: list[int]
     max_new: int
     stop: object = None
+    seed: int = 0
+    same_row: bool = False
 
 
-def _pick(logits: torch.Tensor, params: GenerationParams, rng: torch.Generator) -> torch.Tensor:
-    if not params.do_sample:
-        return logits.argmax(dim=-1)
+def candidates(logits: torch.Tensor, params: GenerationParams) -> tuple[torch.Tensor, torch.Tensor]:
+    """The top-k candidates of each row (sorted, most likely first) and their
+    probabilities, zero past the smallest prefix whose mass reaches top_p."""
     k = min(params.top_k or logits.shape[-1], logits.shape[-1])
     values, index = torch.topk(logits / params.temperature, k, dim=-1)  # sorted, descending
     probs = torch.softmax(values, dim=-1)
@@ -56,8 +60,65 @@ def _pick(logits: torch.Tensor, params: GenerationParams, rng: torch.Generator) 
         # Keep the smallest prefix whose mass reaches top_p (at least one candidate).
         outside = probs.cumsum(dim=-1) - probs > params.top_p
         probs = probs.masked_fill(outside, 0.0)
+    return probs, index
+
+
+def _pick(logits: torch.Tensor, params: GenerationParams, rng: torch.Generator) -> torch.Tensor:
+    if not params.do_sample:
+        return logits.argmax(dim=-1)
+    probs, index = candidates(logits, params)
     choice = torch.multinomial(probs, 1, generator=rng)
     return index.gather(-1, choice).squeeze(-1)
+
+
+@dataclass(frozen=True)
+class Stops:
+    """What a step's stop test reads, on the model's device: the end-of-sequence ids,
+    the trigger tokens (None: every row is text-tested every step), the count at which a
+    row is first tested, and the count below which end-of-sequence is banned."""
+
+    eos: torch.Tensor
+    eos_list: list[int]
+    triggers: torch.Tensor | None
+    first_check: int
+    min_new: int
+
+    @classmethod
+    def of(cls, params: GenerationParams, eos_ids: set[int], triggers, device) -> "Stops":
+        return cls(
+            torch.tensor(sorted(eos_ids), dtype=torch.long, device=device),
+            sorted(eos_ids),
+            None if triggers is None else torch.tensor(sorted(triggers), device=device),
+            max(params.min_new_tokens, 1),
+            params.min_new_tokens,
+        )
+
+
+def advance(rows, index: torch.Tensor, logits: torch.Tensor, draw, stops: Stops, finished):
+    """One new token for each row at `index` of `rows` (an object holding per-row
+    `tokens`, `counts`, `limits`, `last` and `requests`): end-of-sequence banned below
+    the minimum, the token drawn by `draw(logits, counts)` and recorded; returns the rows
+    that ended (end-of-sequence, their limit, or `finished` on their text)."""
+    counts = rows.counts[index]
+    if stops.min_new:
+        banned = (counts < stops.min_new)[:, None]
+        logits[:, stops.eos_list] = logits[:, stops.eos_list].masked_fill(banned, float("-inf"))
+    token = draw(logits, counts)
+    rows.tokens[index, counts] = token
+    counts = counts + 1
+    rows.counts[index] = counts
+    rows.last[index] = token
+    ended = torch.isin(token, stops.eos) | (counts >= rows.limits[index])
+    ask = ~ended & (counts >= stops.first_check)
+    if stops.triggers is not None:
+        ask &= (counts == stops.first_check) | torch.isin(token, stops.triggers)
+    asked = ask.nonzero().flatten()
+    if len(asked):
+        at = index[asked]
+        lists = token_lists(rows.tokens[at], rows.counts[at])
+        done = finished([rows.requests[i] for i in at.tolist()], lists)
+        ended[asked] |= torch.tensor(done, device=logits.device)
+    return index[ended]
 
 
 def _processors(params: GenerationParams, eos_ids: set[int], bad_words_ids) -> list:
@@ -211,10 +272,7 @@ def decode_stream(
     device = next(model.parameters()).device
     rng = torch.Generator(device=device).manual_seed(seed)
     processors = _processors(params, eos_ids, bad_words_ids)
-    eos_t = torch.tensor(sorted(eos_ids), dtype=torch.long, device=device)
-    eos_list = sorted(eos_ids)
-    trig_t = None if triggers is None else torch.tensor(sorted(triggers), device=device)
-    first_check = max(params.min_new_tokens, 1)
+    stops = Stops.of(params, eos_ids, triggers, device)
     limit = rows_in_flight or len(waiting)
 
     def admit(n: int) -> "_Rows | None":
@@ -234,30 +292,11 @@ def decode_stream(
         for proc in processors:
             logits = proc(seq, logits)
         index = live if live is not None else torch.arange(len(rows), device=device)
-        counts = rows.counts[index]
-        if params.min_new_tokens:
-            banned = (counts < params.min_new_tokens)[:, None]
-            logits[:, eos_list] = logits[:, eos_list].masked_fill(banned, float("-inf"))
-        token = _pick(logits, params, rng)
-        rows.tokens[index, counts] = token
-        counts = counts + 1
-        rows.counts[index] = counts
-        rows.last[index] = token
-        ended = torch.isin(token, eos_t) | (counts >= rows.limits[index])
-        ask = ~ended & (counts >= first_check)
-        if trig_t is not None:
-            ask &= (counts == first_check) | torch.isin(token, trig_t)
-        asked = ask.nonzero().flatten()
-        if len(asked):
-            at = index[asked]
-            lists = _token_lists(rows.tokens[at], rows.counts[at])
-            done = finished([rows.requests[i] for i in at.tolist()], lists)
-            ended[asked] |= torch.tensor(done, device=device)
-        gone = index[ended]
+        gone = advance(rows, index, logits, lambda x, _: _pick(x, params, rng), stops, finished)
         if len(gone):
             rows.alive[gone] = False
             at = gone.tolist()
-            for i, ids in zip(at, _token_lists(rows.tokens[gone], rows.counts[gone])):
+            for i, ids in zip(at, token_lists(rows.tokens[gone], rows.counts[gone])):
                 waiting.extend(on_done(rows.requests[i], ids))
         alive = int(rows.alive.sum())
         if not alive and not waiting:
@@ -282,7 +321,7 @@ def decode_stream(
             rows = new
 
 
-def _token_lists(tokens: torch.Tensor, counts: torch.Tensor) -> list[list[int]]:
+def token_lists(tokens: torch.Tensor, counts: torch.Tensor) -> list[list[int]]:
     """Each row's first `counts` tokens, in one transfer to the host."""
     return [row[:n] for row, n in zip(tokens.tolist(), counts.tolist())]
 

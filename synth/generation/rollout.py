@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from synth.generation.engine import Engine, FailedPrompt, SlotRequest, StreamingEngine
 from synth.generation.params import GenerationParams, free_params, long_params
+from synth.generation.seeds import request_seed
 from synth.generation.trimming import cut_to_words, trim_free, trim_items, trim_slot
 
 SYSTEM = "You write realistic, concise workplace emails in plain English."
@@ -32,6 +33,9 @@ class Draft:
     target_words: int | None = None
     # Free style: a draft is kept only when it holds one of these (the values as written).
     needles: tuple[str, ...] = ()
+    # The draft's own draws (a streaming engine's per-request seeds): set from the run's
+    # seed and the document, so its text does not depend on the batch it is in.
+    seed: int | None = None
     slots: list[str] = field(default_factory=list)
     generated_tokens: int = 0
     prompt_tokens: int = 0
@@ -203,13 +207,14 @@ def _stream_slots(
     failures = [0] * len(drafts)
     group_params = _group_params(params)
 
-    def next_slot(i: int) -> list[SlotRequest]:
+    def next_slot(i: int, continues: bool) -> list[SlotRequest]:
         d = drafts[i]
         _skip_past_target(d)
         if len(d.slots) >= len(d.pieces) - 1:
             return []
         group = _call_group(d, params)
         used = group_params[group]
+        own = request_seed(seed, i) if d.seed is None else d.seed
         return [
             SlotRequest(
                 (i, group),
@@ -217,14 +222,16 @@ def _stream_slots(
                 used.max_new_tokens,
                 used.sentences_per_slot,
                 used.paragraphs_per_slot,
+                seed=request_seed(own, len(d.slots), failures[i]),
+                continues=continues,
             )
         ]
 
     def on_result(key, raw: str, n: int, pn: int) -> list[SlotRequest]:
         i, group = key
         failures[i] = _take(drafts[i], raw, n, pn, group_params[group], group, failures[i])
-        return next_slot(i)
+        return next_slot(i, True)
 
-    first = [slot for i in range(len(drafts)) for slot in next_slot(i)]
+    first = [slot for i in range(len(drafts)) for slot in next_slot(i, False)]
     engine.continue_stream(first, params, on_result, seed)
     return drafts

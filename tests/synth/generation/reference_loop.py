@@ -89,3 +89,45 @@ def old_sample_rows(
             use_cache=True,
         )
     return new
+
+
+@torch.inference_mode()
+def row_alone(
+    model,
+    ids: list[int],
+    max_new: int,
+    params: GenerationParams,
+    eos_ids: set[int],
+    finished: Callable[[list[int]], bool],
+    seed: int,
+) -> list[int]:
+    """One request decoded alone, by the model's own forward and cache, with the
+    per-request draws of issue 63 (row_sampling) and transformers' repetition penalty
+    over the row's own tokens: what synth.generation.row_decode must write for it in any
+    batch. Every token is text-tested (no triggers)."""
+    from synth.generation.row_sampling import pick, uniforms
+
+    seq = torch.tensor([ids])
+    out = model(input_ids=seq, use_cache=True)
+    new: list[int] = []
+    processors = (
+        [RepetitionPenaltyLogitsProcessor(params.repetition_penalty)]
+        if params.repetition_penalty != 1.0
+        else []
+    )
+    for count in range(max_new):
+        logits = out.logits[:, -1, :].float()
+        for proc in processors:
+            logits = proc(seq, logits)
+        if count < params.min_new_tokens:
+            logits[:, sorted(eos_ids)] = float("-inf")
+        u = uniforms(torch.tensor([seed]), torch.tensor([count]))
+        token = int(pick(logits, params, u)[0])
+        new.append(token)
+        if token in eos_ids or len(new) == max_new:
+            break
+        if len(new) >= max(params.min_new_tokens, 1) and finished(new):
+            break
+        seq = torch.cat([seq, torch.tensor([[token]])], dim=-1)
+        out = model(input_ids=seq[:, -1:], past_key_values=out.past_key_values, use_cache=True)
+    return new

@@ -22,18 +22,19 @@ def test_pick_matches_top_k_then_top_p():
     assert _pick(logits, params_from("default", {"do_sample": False}), rng).item() == 0
 
 
-def tiny_model():
+def tiny_model(config_class=LlamaConfig, model_class=LlamaForCausalLM, context: int = 128):
+    """A two-layer decoder with random weights (seed 0), Llama's by default."""
     torch.manual_seed(0)
-    config = LlamaConfig(
+    config = config_class(
         vocab_size=64,
         hidden_size=32,
         intermediate_size=64,
         num_hidden_layers=2,
         num_attention_heads=4,
         num_key_value_heads=2,
-        max_position_embeddings=128,
+        max_position_embeddings=context,
     )
-    return LlamaForCausalLM(config).eval()
+    return model_class(config).eval()
 
 
 class Enc(dict):
