@@ -92,10 +92,32 @@ def _manifest(location: str) -> dict | None:
 
 
 def _read_train(location: str):
-    """The shards as a Ray Dataset (local path or URI) and the run's manifest, if any."""
+    """The shards as a Ray Dataset (local path or URI) and the run's manifest, if any. In a
+    generate output, the run's own shards only (the footer and planned-id test generate
+    uses): any other Parquet file there is left out, and named."""
     from jobs.on_ray.datasets import read_shards
 
-    return read_shards(location), _manifest(location)
+    return read_shards(location, _own_shards(location)), _manifest(location)
+
+
+def _own_shards(location: str) -> list[str] | None:
+    """A generate output's own shard names (None: not a generate output, every Parquet
+    file is read), each other Parquet file there printed as left out."""
+    from synth.io.shards import read_run, sort_shards
+    from synth.kinds import planned_shard_ids
+
+    run = read_run(location)
+    if run is None:
+        return None
+    own, other = sort_shards(location, planned_shard_ids(run), run["run_id"])
+    for name, why in other.items():
+        print(f"left out of training: {name} {why}")
+    if not own:
+        raise ConfigError(
+            f"--train {location}: none of the Parquet files there is this run's own shard; "
+            "train on a finished `hrsynth generate` output"
+        )
+    return own
 
 
 def _load_private(args):

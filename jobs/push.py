@@ -3,7 +3,8 @@
     hrsynth push --output out/demo --repo-id my-team/hr-tickets [--endpoint URL] [--public]
     hrsynth push --output out/demo --repo-id my-team/hr-tickets --to-folder /mirror/hr-tickets
 
-Uploads the shards, the DP samples, the manifest, `.huggingface.yaml` and the card
+Uploads the run's own shards (refused in one line when any other Parquet file lies among
+them), the DP samples, the manifest, `.huggingface.yaml` and the card
 (`_README.md`, published as the repository's README.md) with `huggingface_hub`; nothing
 else in the folder (the run file, stray files) goes. The token is read from the variable
 --token-env names, never from the command line. The personal-data audit's counts are
@@ -21,7 +22,8 @@ from synth.config.jobs import PushOptions
 from synth.config.options import options_from
 
 OPTIONS = PushOptions
-PUBLISHED = ("part-*.parquet", "_dp_samples.parquet", "_manifest.json", ".huggingface.yaml")
+# Published beside the run's own shards (own_shards).
+PUBLISHED = ("_dp_samples.parquet", "_manifest.json", ".huggingface.yaml")
 
 
 def check_output(output: Path) -> None:
@@ -34,12 +36,45 @@ def check_output(output: Path) -> None:
         )
 
 
+def own_shards(output: Path) -> list[str]:
+    """The run's own shards, by the footer and planned-id test generate uses; refused in
+    one line when any other Parquet file (a private table, another run's shard, a copy
+    edited elsewhere) or a folder lies among them, or when one of the run's is missing."""
+    from synth.io.shards import read_run, shard_name, sort_shards
+    from synth.kinds import planned_shard_ids, shard_count
+
+    run = read_run(output)
+    if run is None:
+        raise ConfigError(
+            f"--output {output}: no _run.json there; push a finished `hrsynth generate` output"
+        )
+    own, other = sort_shards(output, planned_shard_ids(run), run["run_id"])
+    if other:
+        name, why = next(iter(other.items()))
+        more = f" (and {len(other) - 1} more)" if len(other) > 1 else ""
+        raise ConfigError(
+            f"--output {output}: {name} {why}{more}; push publishes the run's own shards "
+            "only: move it out of the folder, nothing was published"
+        )
+    config = run["config"]
+    expected = shard_count(int(config["num_docs"]), int(config["shard_size"]))
+    missing = [shard_name(s) for s in range(expected) if shard_name(s) not in own]
+    if missing:
+        raise ConfigError(
+            f"--output {output}: {missing[0]} of the run's {expected} shards is missing; "
+            "rerun the same `hrsynth generate` to write it, then push"
+        )
+    return own
+
+
 def published(output: Path) -> dict[str, Path]:
     """The repository's files: name in the repository -> the file in `output` (the card,
-    `_README.md`, is the repository's README.md)."""
+    `_README.md`, is the repository's README.md): the run's own shards and the files
+    PUBLISHED names beside them."""
     from synth.kinds.card import CARD
 
-    files = {path.name: path for pattern in PUBLISHED for path in sorted(output.glob(pattern))}
+    files = {name: output / name for name in own_shards(output)}
+    files |= {path.name: path for pattern in PUBLISHED for path in sorted(output.glob(pattern))}
     return files | {"README.md": output / CARD}
 
 
@@ -85,13 +120,13 @@ def run(options) -> dict:
     args = options_from(PushOptions, options)
     output = Path(args.output)
     check_output(output)
+    files = published(output)
     manifest = json.loads((output / "_manifest.json").read_text())
     audit = manifest.get("pii_audit") or {}
     print(
         f"personal-data audit: {audit.get('rows_with_findings', 'not run')} document(s) with "
         f"findings {audit.get('findings_per_type', {})}"
     )
-    files = published(output)
     names = list(files)
     if args.to_folder:
         target = Path(args.to_folder)

@@ -3,15 +3,17 @@
 import ray
 
 from synth.contract import NO_VARIABLES
-from synth.io.storage import filesystem
+from synth.io.storage import filesystem, join
 
 
-def read_shards(location: str) -> ray.data.Dataset:
-    """The text, label, entities and template of a generated output (local path or URI), without the
-    free-form tickets that hold none of their variables: those are not labelled examples."""
+def read_shards(location: str, names: list[str] | None = None) -> ray.data.Dataset:
+    """The text, label, entities and template of a generated output (local path or URI;
+    `names`: only these files of it), without the free-form tickets that hold none of
+    their variables: those are not labelled examples."""
     fs, folder = filesystem(location)
+    paths = [join(folder, n) for n in names] if names is not None else folder
     ds = ray.data.read_parquet(
-        folder, filesystem=fs, columns=["text", "label", "entities", "template_id", "error"]
+        paths, filesystem=fs, columns=["text", "label", "entities", "template_id", "error"]
     )
     ds = ds.filter(lambda row: NO_VARIABLES not in (row["error"] or ""))
     return ds.drop_columns(["error"])

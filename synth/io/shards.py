@@ -26,7 +26,6 @@ from synth.io.storage import (
     exists,
     filesystem,
     join,
-    list_names,
     read_json,
     write_atomic,
     write_json,
@@ -131,8 +130,15 @@ def read_run(folder) -> dict | None:
     )
 
 
+def _entries(fs: pafs.FileSystem, path: str) -> list[str]:
+    """Names of the files and folders directly in `path` (a folder named like a shard
+    must be seen, or a write over it fails deep inside Ray)."""
+    info = fs.get_file_info(pafs.FileSelector(path, allow_not_found=True))
+    return sorted(i.base_name for i in info if i.type != pafs.FileType.NotFound)
+
+
 def _shard_names(fs: pafs.FileSystem, path: str) -> list[str]:
-    return [n for n in list_names(fs, path) if re.fullmatch(r"part-\d+\.parquet", n)]
+    return [n for n in _entries(fs, path) if re.fullmatch(r"part-\d+\.parquet", n)]
 
 
 def shard_dataset(folder, columns: list[str], with_file: bool = False) -> pa.Table:
@@ -205,23 +211,21 @@ def finished_shards(
 ) -> set[int]:
     """Shards of this run that are whole: the file holds exactly the ids the plan gives
     its number, in `schema`'s types (the output contract's by default). `planned_ids`:
-    a shard's ids (None: not a shard of this run, left alone), so a run of many shards
+    a shard's ids (None: beyond the plan, refused), so a run of many shards
     needs no table of them.
 
     A shard is this run's only when its footer names this run (`run_id`; older releases
-    named none) and its ids are the plan's for its number: a shard of another hrsynth run
-    copied in, or a copy of this run's shard 0 placed as shard 1, is refused and left
-    alone, never deleted nor counted. This run's shard in an older contract's types is
+    named none) and its ids are
+    the plan's for its number: a shard of another hrsynth run copied in, a copy of this
+    run's shard 0 placed as shard 1, a shard beyond the plan, a folder so named, or the
+    run's shard edited and saved by another tool (no hrsynth footer) is refused and left alone,
+    never deleted nor counted. This run's shard in an older contract's types is
     rewritten, never mixed in."""
     fs, path = filesystem(str(folder))
     done = set()
     for name in _shard_names(fs, path):
-        shard = shard_number(name)
-        ids = planned_ids(shard)
-        if ids is None:
-            continue
         where = join(path, name)
-        problem = _not_ours(fs, where, ids, run_id, schema)
+        problem = _foreign(fs, where, planned_ids(shard_number(name)), run_id, schema)
         if problem:
             raise ConfigError(
                 f"--output {folder}: {name} {problem}; it is left alone: move it out of the "
@@ -230,14 +234,53 @@ def finished_shards(
         with fs.open_input_file(where) as f:
             written = pq.read_schema(f).remove_metadata()
         if written == schema:
-            done.add(shard)
+            done.add(shard_number(name))
         else:
             fs.delete_file(where)  # this run's rows in an older contract: rewritten
     return done
 
 
+def sort_shards(
+    folder, planned_ids: Callable[[int], list[str] | None], run_id: str
+) -> tuple[list[str], dict[str, str]]:
+    """A run's own shards (names, in order) by the test `finished_shards` applies, and
+    every other Parquet file or shard-named entry in the folder with why it is not one of
+    them: what `push` publishes and `evaluate` trains on is the run's own, never a
+    private table or another run's shard that lies beside it."""
+    fs, path = filesystem(str(folder))
+    own, other = [], {}
+    for name in _entries(fs, path):
+        if name.startswith(("_", ".")) or not (
+            name.endswith(".parquet") or re.fullmatch(r"part-\d+\.parquet", name)
+        ):
+            continue
+        if not re.fullmatch(r"part-\d+\.parquet", name):
+            other[name] = "is not a shard (hrsynth names its shards part-NNNNN.parquet)"
+            continue
+        ids = planned_ids(shard_number(name))
+        problem = _foreign(fs, join(path, name), ids, run_id, SCHEMA)
+        if problem:
+            other[name] = problem
+        else:
+            own.append(name)
+    return own, other
+
+
+def _foreign(fs, where: str, ids: list[str] | None, run_id: str, schema) -> str | None:
+    """Why the entry at `where` is not this run's shard of `ids` (None: beyond the
+    plan), or None when it is."""
+    if fs.get_file_info(where).type == pafs.FileType.Directory:
+        return "is a folder, not a shard"
+    if ids is None:
+        return "lies beyond this run's plan (another run's shard?)"
+    return _not_ours(fs, where, ids, run_id, schema)
+
+
 def _not_ours(fs, where: str, ids: list[str], run_id: str, schema: pa.Schema) -> str | None:
-    """Why the shard at `where` is not this run's shard of `ids`, or None when it is."""
+    """Why the shard at `where` is not this run's shard of `ids`, or None when it is.
+    Only hrsynth's footer (naming this run, or no run in older releases) proves a shard is
+    this run's: a copy edited and saved by pandas holds the planned ids but not the
+    footer, and is the user's."""
     try:
         with fs.open_input_file(where) as f:
             parquet = pq.ParquetFile(f)
@@ -248,10 +291,12 @@ def _not_ours(fs, where: str, ids: list[str], run_id: str, schema: pa.Schema) ->
             )
     except (OSError, pa.ArrowInvalid, pa.ArrowTypeError):
         written, footer, names = None, {}, []  # unreadable: our writes are atomic
-    marked = bool({VERSION_KEY, WRITER_KEY} & set(footer))
-    if not marked and names != schema.names:
-        return "was not written by this job (no hrsynth footer) and does not match the plan"
-    run = footer.get(RUN_KEY)
+    if not {VERSION_KEY, WRITER_KEY} & set(footer):
+        return (
+            "was not written by this job (no hrsynth footer: another tool's file, or a copy "
+            "edited and saved by one, is the user's)"
+        )
+    run = footer.get(RUN_KEY)  # older releases named no run
     if run is not None and run.decode(errors="replace") != run_id:
         job = footer.get(WRITER_KEY, b"an hrsynth job").decode(errors="replace")
         return (

@@ -99,6 +99,14 @@ def shard_ids(run_id: str, num_docs: int, shard_size: int, shard: int) -> list[s
     return [f"{run_id}-{i:08d}" for i in range(first, first + rows)]
 
 
+def planned_shard_ids(run: dict):
+    """shard -> its ids (None: beyond the plan) for the generate run whose record
+    (`_run.json`) is `run`: what `push` and `evaluate` check a folder's shards against."""
+    config = run["config"]
+    num_docs, shard_size = int(config["num_docs"]), int(config["shard_size"])
+    return lambda shard: shard_ids(run["run_id"], num_docs, shard_size, shard)
+
+
 def shard_streams(seed: int, shard: int, count: int) -> list[np.random.Generator]:
     """`count` independent random streams of one shard (stream k: [seed, k, shard])."""
     return [np.random.default_rng([seed, k, shard]) for k in range(count)]

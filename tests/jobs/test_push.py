@@ -8,11 +8,19 @@ import datasets
 import pytest
 
 from jobs import push
-from tests.synth.kinds.test_card_and_loading import output  # noqa: F401 (the fixture)
+from tests.synth.kinds.test_card_and_loading import output as shards  # noqa: F401 (a fixture)
+
+RUN = {"fingerprint": "f" * 64, "run_id": "r", "config": {"num_docs": 5, "shard_size": 3}}
 
 
-def test_push_to_a_folder_publishes_what_loads(output, tmp_path, capsys):  # noqa: F811
-    (output / "_run.json").write_text("{}")  # the run file is not published
+@pytest.fixture
+def output(shards):  # noqa: F811
+    """A finished generate output: its shards, manifest, card and run record."""
+    (shards / "_run.json").write_text(json.dumps(RUN))  # the run file is not published
+    return shards
+
+
+def test_push_to_a_folder_publishes_what_loads(output, tmp_path, capsys):
     target = tmp_path / "repo"
     result = push.run({"output": str(output), "repo_id": "team/tickets", "to_folder": str(target)})
     assert (
@@ -54,7 +62,7 @@ def test_a_folder_without_a_manifest_or_a_bad_repo_id_is_one_line(tmp_path, caps
     ],
 )
 def test_what_would_fail_the_upload_is_one_line_before_it(
-    output,  # noqa: F811
+    output,
     capsys,
     monkeypatch,
     offline,
@@ -75,7 +83,7 @@ def test_what_would_fail_the_upload_is_one_line_before_it(
     assert message in err and "\n" not in err, err
 
 
-def test_pushing_into_the_output_folder_itself_is_refused(output, capsys):  # noqa: F811
+def test_pushing_into_the_output_folder_itself_is_refused(output, capsys):
     """Its README.md made the folder unreadable for pandas and pyarrow."""
     argv = ["--output", str(output), "--repo-id", "team/t", "--to-folder", str(output)]
     assert push.main(argv) == 2
@@ -83,7 +91,7 @@ def test_pushing_into_the_output_folder_itself_is_refused(output, capsys):  # no
     assert not (output / "README.md").exists()
 
 
-def test_a_hub_push_is_one_commit_of_the_files_as_they_lie(output, monkeypatch):  # noqa: F811
+def test_a_hub_push_is_one_commit_of_the_files_as_they_lie(output, monkeypatch):
     """One CommitOperationAdd per published file, read from the output folder itself (no
     staging copy), the card as README.md; the Hub's API recorded instead of called."""
     import huggingface_hub

@@ -12,8 +12,9 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from synth import ConfigError
 from synth.contract import SCHEMA, to_table
-from synth.io.shards import finished_shards, write_shard
+from synth.io.shards import finished_shards, write_shard, writer_mark
 from synth.kinds.card import CARD, METADATA, markdown, write_card
 
 LEDGER = {
@@ -145,8 +146,17 @@ def test_an_older_contract_shard_is_rewritten(output):
     v1 = v1.append_column(
         "attributes", pa.array([[("location", "Lyon")]], pa.map_(pa.string(), pa.string()))
     ).select(SCHEMA.names)
-    pq.write_table(v1, output / "part-00002.parquet")  # as if written by version 1
     plan = {0: ["r-00000000", "r-00000001", "r-00000002"], 1: ["r-00000003", "r-00000004"]}
     plan[2] = ["r-00000000"]
+    # Without hrsynth's footer it cannot be proven ours (a copy saved by another tool):
+    # refused and kept (issue 64).
+    pq.write_table(v1, output / "part-00002.parquet")
+    with pytest.raises(ConfigError, match="part-00002.parquet was not written by this job"):
+        finished_shards(str(output), plan.get, "r")
+    assert (output / "part-00002.parquet").exists()
+    # With it (this run's shard in the old types): rewritten, never mixed with version 2.
+    pq.write_table(
+        v1.replace_schema_metadata(writer_mark("generate", "r")), output / "part-00002.parquet"
+    )
     assert finished_shards(str(output), plan.get, "r") == {0, 1}
-    assert not (output / "part-00002.parquet").exists()  # never mixed with version 2
+    assert not (output / "part-00002.parquet").exists()
