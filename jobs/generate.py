@@ -63,6 +63,7 @@ def run(options) -> dict:
         )
         write_card(out, manifest)  # README.md: the dataset card, and what datasets loads
     print_summary(out, manifest)
+    check_output_failures(manifest, cfg.scale.max_error_share)
     return manifest
 
 
@@ -129,9 +130,48 @@ def _generate(planner, todo, cfg, out: str, progress: Progress) -> dict:
                 poll_s=progress.poll_s,
                 on_landed=progress.shard_written,  # a line per shard as it lands on disk
             )
+        except RunFailed:
+            # The tally stops at the shard that tipped it; others may have landed since.
+            failed, rows, shards = _on_disk(out)
+            raise RunFailed(
+                failure_line(failed, rows, cfg.scale.max_error_share)
+                + f"; the {shards} shard(s) on disk are kept, and a rerun resumes after them "
+                "without retrying their failed rows"
+            ) from None
         finally:
             progress.close()
     return written
+
+
+def _on_disk(out: str) -> tuple[int, int, int]:
+    """(failed rows, rows, shards) of the shards on disk, from their footers."""
+    from synth.io.shards import iter_summaries
+
+    failed = rows = shards = 0
+    for summary in iter_summaries(out):
+        failed, rows = failed + summary["rows_with_error"], rows + summary["rows"]
+        shards += 1
+    return failed, rows, shards
+
+
+def failure_line(failed: int, rows: int, max_share: float) -> str:
+    return (
+        f"{failed} of the {rows} rows written failed (more than max_error_share "
+        f"{max_share:g}); read the rows' `error` column for why"
+    )
+
+
+def check_output_failures(manifest: dict, max_share: float) -> None:
+    """A finished output whose share of failed rows passes max_error_share fails every
+    time it is run, not only the first: a rerun finds its shards whole and does not
+    retry their rows."""
+    failed, rows = manifest["rows_with_error"], manifest["rows"]
+    if rows and failed / rows > max_share:
+        raise RunFailed(
+            failure_line(failed, rows, max_share)
+            + "; they stay in their shards and a rerun does not retry them: generate them "
+            "again into a new --output (or raise max_error_share to accept them)"
+        )
 
 
 def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict, backend: str) -> dict:

@@ -29,7 +29,12 @@ WORDS = {
     "object": "a mapping",
     "null": "empty (null)",
 }
-BOUNDS = {"greater_than_equal": ">=", "greater_than": ">", "less_than_equal": "<="}
+BOUNDS = {
+    "greater_than_equal": ">=",
+    "greater_than": ">",
+    "less_than_equal": "<=",
+    "less_than": "<",
+}
 
 
 def option(default=MISSING, help: str = "", role: str | None = None, names=None):
@@ -91,6 +96,8 @@ def check(cls, values: dict, where: str = "", name=str) -> None:
         if error["type"] in BOUNDS:
             bound = next(iter(error["ctx"].values()))
             need = f"{BOUNDS[error['type']]} {bound:g}"
+        elif error["type"] == "finite_number":
+            need = "a finite number"
         else:
             need = describe(model(cls).model_json_schema()["properties"][key])
         raise ConfigError(f"{where}{name(key)} must be {need}, got {value!r}") from None

@@ -12,6 +12,8 @@ import socket
 import sys
 from pathlib import Path
 
+from synth import RunFailed
+
 # Seconds to wait for the recorded head to accept a connection.
 PROBE_TIMEOUT_S = 2.0
 
@@ -99,22 +101,55 @@ def quiet_ray_console() -> None:
                 handler.setLevel(logging.CRITICAL if name == "ray.data" else logging.ERROR)
 
 
+# A local Ray that fails to start (its processes time out on a loaded machine) is tried
+# once more after this many seconds before the job stops with one line.
+START_RETRY_S = 10
+
+
 def connect(log_to_driver: bool = True) -> None:
-    """ray.init() at ray_address(), once per process."""
+    """ray.init() at ray_address(), once per process. A start that fails (on a loaded
+    machine: "The current node timed out during startup", a 30-line trace) is retried
+    once, then ends the job with one line saying what to do."""
+    import time
+
     import ray
 
     quiet = not ray_logs_wanted()
     if quiet:
         quiet_ray_console()  # before ray.init: it says it started a local instance
-    if not ray.is_initialized():
-        ray.init(
-            address=ray_address(),
-            include_dashboard=False,
-            log_to_driver=log_to_driver,
-            runtime_env={"worker_process_setup_hook": quiet_train_noise},
-        )
+    address = ray_address()
+    for attempt in (1, 2):
+        if ray.is_initialized():
+            break
+        try:
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                log_to_driver=log_to_driver,
+                runtime_env={"worker_process_setup_hook": quiet_train_noise},
+            )
+        except Exception as e:  # noqa: BLE001 (ray raises bare Exception, TimeoutError, ...)
+            ray.shutdown()
+            if attempt == 2:
+                raise RunFailed(start_failure(address, e)) from None
+            time.sleep(START_RETRY_S)
     if quiet:
         quiet_ray_console()
+
+
+def start_failure(address: str, error: Exception) -> str:
+    """The one line a Ray that would not start or answer ends a job with."""
+    reason = (str(error).strip().splitlines() or [type(error).__name__])[0][:160]
+    if address in ("local", "auto", None, ""):
+        return (
+            f"Ray could not start on this machine, twice ({reason}); on a loaded machine "
+            "rerun when the load is lower, or start Ray first (`ray start --head`) and set "
+            "RAY_ADDRESS to it"
+        )
+    return (
+        f"the Ray cluster at {address} did not answer, twice ({reason}); check that it "
+        "runs and RAY_ADDRESS"
+    )
 
 
 def data_context(progress_bars: bool):

@@ -164,24 +164,10 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
         raise ConfigError(f"device {gen.device!r} unknown; use auto, cpu, cuda, cuda:N or mps")
     if gen.dtype not in DTYPES:
         raise ConfigError(f"dtype {gen.dtype!r} unknown; use one of {list(DTYPES)}")
-    if run.num_docs <= 0:
-        raise ConfigError(f"num_docs must be a positive integer, got {run.num_docs!r}")
     if scale.min_actors is not None and not 1 <= scale.min_actors <= scale.num_actors:
         raise ConfigError(
             f"min_actors must be in [1, num_actors={scale.num_actors}], got {scale.min_actors}"
         )
-    if scale.actor_memory_gb is not None and scale.actor_memory_gb <= 0:
-        raise ConfigError(f"actor_memory_gb must be positive, got {scale.actor_memory_gb}")
-    if not 0 < scale.max_error_share <= 1:
-        raise ConfigError(f"max_error_share must be in (0, 1], got {scale.max_error_share}")
-    for block, name in (
-        (scale, "batch_size"),
-        (scale, "gpu_batch_size"),
-        (run, "shard_size"),
-        (scale, "num_actors"),
-    ):
-        if getattr(block, name) <= 0:
-            raise ConfigError(f"{name} must be a positive integer, got {getattr(block, name)!r}")
     weights(gen.prompt_style, "prompt_style", STYLES)
     for settings in cfg.kinds.values():  # every kind's section, whichever kind runs
         settings.check()

@@ -9,17 +9,25 @@ flat: synth/config/flat.py.
 """
 
 from dataclasses import dataclass, fields
+from typing import Annotated
+
+from pydantic import Field
 
 from synth import kinds
 from synth.generation import backends
 from synth.typed import option
+
+# The most documents a run may plan: ids and shard numbers stay in int64 and the plan in
+# a driver's memory (10^8 tickets plan in 1.9 s; 10^13 crashed numpy, issue 64).
+MAX_DOCS = 10**10
+Positive = Annotated[int, Field(ge=1)]
 
 
 @dataclass
 class RunSettings:
     """What the run makes: how many documents of which kind, from which data."""
 
-    num_docs: int = option(64, "documents to generate")
+    num_docs: Annotated[int, Field(ge=1, le=MAX_DOCS)] = option(64, "documents to generate")
     seed: int = option(0, "fixes every draw: the same seed and settings make the same rows")
     doc_type: str = option("ticket", "the document kind", names=kinds.names)
     labels: list[str] | str = option(
@@ -39,7 +47,7 @@ class RunSettings:
     reference_date: str | None = option(
         None, "'today' for the dates in tickets, YYYY-MM-DD (null: the first run's date)"
     )
-    shard_size: int = option(
+    shard_size: Positive = option(
         64,
         "documents per Parquet shard; each shard is planned from its own random stream, "
         "so this decides which documents a seed makes (not a speed setting)",
@@ -90,21 +98,21 @@ class ScaleSettings:
     """How fast the run goes and when it gives up; what it makes does not change, so
     these may change when a run is resumed."""
 
-    batch_size: int = option(128, "documents per actor call on a CPU")
-    gpu_batch_size: int = option(
+    batch_size: Positive = option(128, "documents per actor call on a CPU")
+    gpu_batch_size: Positive = option(
         8192,
         "documents per actor call when actors have a GPU: a streaming engine (hf) keeps as "
         "many of their slots in flight as the GPU's memory holds (docs/cluster.md)",
     )
-    num_actors: int = option(1, "generation actors (the most, when min_actors is set)")
+    num_actors: Positive = option(1, "generation actors (the most, when min_actors is set)")
     min_actors: int | None = option(None, "the pool scales from here (null: a fixed pool)")
     threads_per_actor: int | None = option(None, "null: the node's CPUs / actors")
-    actor_memory_gb: float | None = option(
+    actor_memory_gb: Annotated[float, Field(gt=0, le=4096, allow_inf_nan=False)] | None = option(
         None,
         "memory each actor asks Ray for (a SmolLM2 actor uses 2.4-2.8 GiB); null: 3 GiB "
         "in-process, 0.5 GiB for an endpoint model",
     )
-    max_error_share: float = option(
+    max_error_share: Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)] = option(
         0.5,
         "stop the run (shards written are kept) once more than this share of the rows failed",
     )

@@ -37,6 +37,11 @@ KEY_SCHEMA = pa.schema(
     ]
 )
 FORMATS = (".jsonl", ".json", ".csv", ".parquet")
+# The longest document read: the detectors read a document whole (its kind, its
+# sentences), in time that grows faster than its length; a 1 MB text without
+# punctuation made no progress in 240 s (issue 64). Longer documents are refused before
+# any work, naming the document.
+MAX_DOCUMENT_CHARS = 200_000
 
 
 def read_documents(
@@ -98,6 +103,13 @@ def read_documents(
     original = columns["id"] if id_given else positions
     if len(set(original)) != len(original):
         raise ConfigError(f"--input {source}: field '{id_field}' repeats ids; ids must be unique")
+    longest = max(range(len(original)), key=lambda i: len(columns["text"][i]))
+    if len(columns["text"][longest]) > MAX_DOCUMENT_CHARS:
+        raise ConfigError(
+            f"--input {source}: document {original[longest]!r} holds "
+            f"{len(columns['text'][longest]):,} characters, more than {MAX_DOCUMENT_CHARS:,}; "
+            "split it into shorter documents (a document is read whole)"
+        )
     table = pa.table(
         {
             "id": original if keep_ids else positions,

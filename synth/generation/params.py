@@ -6,33 +6,43 @@ benchmarks/results/speed_and_engines.md): a 135M model drifts off topic at tempe
 """
 
 from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Annotated
+
+from pydantic import Field
 
 from synth import ConfigError
 from synth.typed import check
 
+# The most new tokens a slot may ask for: beyond any model's useful slot, and a bound on
+# the cache a row holds (a slot of 100,000 tokens was accepted, issue 64).
+MAX_NEW_TOKENS = 4096
+Count = Annotated[int, Field(ge=0)]
+Positive = Annotated[int, Field(ge=1)]
+
 
 @dataclass
 class GenerationParams:
-    max_new_tokens: int = 40
-    min_new_tokens: int = 0
+    max_new_tokens: Annotated[int, Field(ge=1, le=MAX_NEW_TOKENS)] = 40
+    min_new_tokens: Count = 0
     do_sample: bool = True
-    temperature: float = 0.5
-    top_k: int = 50
-    top_p: float = 0.85
-    repetition_penalty: float = 1.2
-    no_repeat_ngram_size: int = 0
-    num_beams: int = 1
+    # > 0 when sampling (checked in params_from, which names the fix)
+    temperature: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] = 0.5
+    top_k: Count = 50  # 0: the whole vocabulary
+    top_p: Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)] = 0.85
+    repetition_penalty: Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)] = 1.2
+    no_repeat_ngram_size: Count = 0
+    num_beams: Positive = 1
     bad_words: list[str] = field(default_factory=list)
     force_words: list[str] = field(default_factory=list)
     # Stop a slot after this many complete sentences (or at a blank line / end of text).
-    sentences_per_slot: int = 2
+    sentences_per_slot: Positive = 2
     # ... or after this many paragraphs (a template slot is one paragraph).
-    paragraphs_per_slot: int = 1
+    paragraphs_per_slot: Positive = 1
     # A slot that comes back empty after trimming is generated again, at most this often.
-    max_retries: int = 2
+    max_retries: Annotated[int, Field(ge=0, le=100)] = 2
     # A slot of a document drawn long (a CV of 1,000 words) may take this many times the
-    # tokens and sentences of a regular one.
-    long_slot_factor: int = 3
+    # tokens and sentences of a regular one (1: long slots as regular).
+    long_slot_factor: Annotated[int, Field(ge=1, le=100)] = 3
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -85,12 +95,16 @@ def params_from(preset: str = "default", overrides: dict | None = None) -> Gener
         )
     check(GenerationParams, values, "generation.")
     p = GenerationParams(**values)
-    if p.max_new_tokens <= 0 or p.min_new_tokens < 0 or p.min_new_tokens > p.max_new_tokens:
-        raise ConfigError("generation: need 0 ≤ min_new_tokens ≤ max_new_tokens and max > 0")
-    if p.long_slot_factor < 1:
-        raise ConfigError("generation.long_slot_factor must be ≥ 1 (1: long slots as regular)")
+    if p.min_new_tokens > p.max_new_tokens:
+        raise ConfigError(
+            f"generation.min_new_tokens ({p.min_new_tokens}) must be <= max_new_tokens "
+            f"({p.max_new_tokens})"
+        )
     if p.do_sample and not p.temperature > 0:
-        raise ConfigError("generation.temperature must be > 0 when do_sample is true")
+        raise ConfigError(
+            "generation.temperature must be > 0 when do_sample is true; for greedy decoding "
+            "set do_sample: false"
+        )
     if p.force_words and p.num_beams < 2:
         raise ConfigError(
             "generation.force_words needs num_beams ≥ 2 and do_sample false "

@@ -12,7 +12,8 @@ engine stops it instead of running to max_tokens. A list of prompts gets one cho
 prompt, as the OpenAI API answers.
 
 Limits an operator expects (`Limits`): a body over `max_body_bytes` is refused unread
-(413); `max_tokens` outside [1, max_tokens] is refused (400); the queue of waiting
+(413), and so is one framed by Transfer-Encoding (400: with a Content-Length beside it,
+a request-smuggling shape); an empty prompt or a lone surrogate is bad input (400); `max_tokens` outside [1, max_tokens] is refused (400); the queue of waiting
 prompts is bounded (429 with Retry-After when full); a request that waits longer than
 `request_timeout_s` gets 504 and its prompts are dropped if not yet decoding; a client
 that disconnects has its waiting prompts dropped (a batch already decoding finishes:
@@ -120,6 +121,16 @@ def params_of(body: dict, max_tokens: int = Limits.max_tokens) -> GenerationPara
 def seed_of(body: dict) -> int:
     """The request's seed (0 when absent), or a 400 naming it."""
     return _number(body, "seed", 0, int) % 2**32
+
+
+def _check_text(texts) -> None:
+    """A 400 for text JSON can carry but UTF-8 cannot (a lone surrogate, "\\ud800"): the
+    tokenizer failed on it and the connection closed with no answer."""
+    for text in texts:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise Rejected(400, "the text holds a lone surrogate (not Unicode text)") from None
 
 
 def check_context(engine, prompts: list[str], max_new_tokens: int) -> None:
@@ -367,6 +378,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def _body(self) -> dict:
         limit = self.server.limits.max_body_bytes
+        if self.headers.get("Transfer-Encoding") is not None:
+            # With a Content-Length too, which one frames the body is ambiguous (request
+            # smuggling, RFC 9112 6.1); chunked bodies are not read here at all.
+            self.close_connection = True
+            raise Rejected(400, "Transfer-Encoding is not accepted; send one Content-Length")
         if len(self.headers.get_all("Content-Length") or []) > 1:
             self.close_connection = True  # which one frames the body is ambiguous (smuggling)
             raise Rejected(400, "give one Content-Length header")
@@ -413,12 +429,16 @@ class Handler(BaseHTTPRequestHandler):
                 reply_so_far = ""
                 if body.get("continue_final_message") and messages[-1]["role"] == "assistant":
                     reply_so_far = messages.pop()["content"]
+                _check_text(m["content"] for m in messages)
                 return [self.server.engine.chat_prompt(messages) + reply_so_far], True
             if path.endswith("/completions"):
                 prompt = body["prompt"]
                 prompts = prompt if isinstance(prompt, list) else [prompt]
                 if not prompts or not all(isinstance(p, str) for p in prompts):
                     raise TypeError
+                if not all(prompts):
+                    raise Rejected(400, "a prompt must not be empty")
+                _check_text(prompts)
                 return prompts, False
         except (KeyError, IndexError, TypeError):
             raise Rejected(400, "prompt (a string or a list of strings) or messages") from None

@@ -139,7 +139,7 @@ def test_interrupted_run_resumes_without_duplicates(generated, dp_model, tmp_pat
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["--num-docs", "0"], "num_docs must be a positive integer"),
+        (["--num-docs", "0"], "num_docs must be >= 1, got 0"),
         (["--model", "./no/such/model"], "model path ./no/such/model does not exist"),
         (["--config", "configs/none.yaml"], "config file not found"),
         (["--backend", "hf", "--dtype", "int8"], "dtype 'int8' is CTranslate2's"),

@@ -24,8 +24,8 @@ PROBES = [
     ({"seed": "zero"}, "seed must be an integer, got 'zero'"),
     ({"colour": "blue"}, "unknown setting(s) ['colour']"),
     ({"num_actors": 2, "min_actors": 3}, "min_actors must be in [1, num_actors=2], got 3"),
-    ({"max_error_share": 0}, "max_error_share must be in (0, 1], got 0"),
-    ({"actor_memory_gb": -1}, "actor_memory_gb must be positive, got -1"),
+    ({"max_error_share": 0}, "max_error_share must be > 0, got 0"),
+    ({"actor_memory_gb": -1}, "actor_memory_gb must be > 0, got -1"),
     # found in the actors after 42 s, as 69 lines of Ray trace
     ({"countries": ["US", "XX"]}, "countries: unknown or empty ['XX']"),
     (

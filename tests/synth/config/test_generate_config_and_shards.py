@@ -18,8 +18,8 @@ from tests.outputs import read_output, read_summaries
 @pytest.mark.parametrize(
     "overrides,message",
     [
-        ({"num_docs": 0}, "num_docs must be a positive integer"),
-        ({"num_docs": -5}, "num_docs must be a positive integer"),
+        ({"num_docs": 0}, "num_docs must be >= 1, got 0"),
+        ({"num_docs": -5}, "num_docs must be >= 1, got -5"),
         ({"prompt_style": "poem"}, "prompt_style 'poem' unknown"),
         ({"generation": {"preset": "fast"}}, "preset 'fast' unknown"),
         ({"generation": {"temprature": 0.3}}, r"unknown parameter\(s\) \['temprature'\]"),

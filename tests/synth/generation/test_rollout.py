@@ -116,7 +116,7 @@ def test_the_long_slot_factor_sets_what_a_long_slot_may_take():
     assert fake.params[0].max_new_tokens == 6 * params.max_new_tokens
     assert fake.params[0].sentences_per_slot == 12  # 6 x 2: the factor 3 would keep 6
     assert len(long.slots[0].split(". ")) == 12
-    with pytest.raises(ConfigError, match="long_slot_factor must be ≥ 1"):
+    with pytest.raises(ConfigError, match="long_slot_factor must be >= 1"):
         params_from("default", {"long_slot_factor": 0})
 
 

@@ -339,3 +339,43 @@ def test_two_content_length_headers_are_refused(serve):
     head = f"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n"
     answer = raw(url, head.encode() + b"Content-Length: 5\r\n\r\n" + body)
     assert b" 400 " in answer.split(b"\r\n")[0] + b" " and engine.decoded == []
+
+
+def test_content_length_with_transfer_encoding_is_refused(serve):
+    """Issue 64: answered 200, though which header frames the body is ambiguous (request
+    smuggling); refused 400 and closed, nothing decoded."""
+    engine, url = serve()
+    body = b'{"prompt": "hi", "max_tokens": 4}'
+    head = f"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n"
+    answer = raw(url, head.encode() + b"Transfer-Encoding: chunked\r\n\r\n" + body)
+    assert b" 400 " in answer.split(b"\r\n")[0] + b" " and engine.decoded == []
+    assert b"Transfer-Encoding is not accepted" in answer
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ('{"prompt": "\\ud800 hi", "max_tokens": 4}', "lone surrogate"),
+        ('{"prompt": ["ok", "\\udfff"], "max_tokens": 4}', "lone surrogate"),
+        ('{"prompt": "", "max_tokens": 4}', "must not be empty"),
+        ('{"prompt": ["ok", ""], "max_tokens": 4}', "must not be empty"),
+    ],
+)
+def test_bad_text_is_a_400_not_a_closed_connection(serve, body, message):
+    """Issue 64: a lone surrogate closed the connection with no answer, and an empty
+    prompt got 500 ("the engine failed on this batch")."""
+    engine, url = serve()
+    reply = requests.post(
+        url + "/completions",
+        data=body.encode(),
+        timeout=10,
+        headers={"Content-Type": "application/json"},
+    )
+    assert reply.status_code == 400 and message in reply.text and engine.decoded == []
+
+
+def test_a_lone_surrogate_in_a_chat_message_is_a_400(serve):
+    engine, url = serve()
+    body = '{"messages": [{"role": "user", "content": "\\ud800"}], "max_tokens": 4}'
+    reply = requests.post(url + "/chat/completions", data=body.encode(), timeout=10)
+    assert reply.status_code == 400 and "lone surrogate" in reply.text and not engine.decoded
