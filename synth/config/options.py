@@ -81,8 +81,9 @@ def options_from(cls, source):
 
 def check_inputs_kept(obj) -> None:
     """Refuse, before any work, an output that is one of the job's inputs or a folder
-    holding one (the user's private tickets overwritten by synthetic ones), or two
-    outputs in one place."""
+    holding one (the user's private tickets overwritten by synthetic ones), an output
+    inside an input folder (the next run reads it as input), or two outputs in one
+    place."""
     from synth.io.locations import check_apart, inside
 
     def places(role):
@@ -100,5 +101,11 @@ def check_inputs_kept(obj) -> None:
                 raise ConfigError(
                     f"{flag(out_name)} {out} would write over {flag(in_name)} {where}, an "
                     f"input of this job; give {flag(out_name)} another path"
+                )
+            if inside(out, where):
+                raise ConfigError(
+                    f"{flag(out_name)} {out} lies inside {flag(in_name)} {where}, a folder this "
+                    f"job reads: its next run would read its own output; give "
+                    f"{flag(out_name)} a path outside it"
                 )
     check_apart(**dict(outputs))

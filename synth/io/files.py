@@ -44,9 +44,22 @@ def load_yaml(text: str, name: str) -> object:
         loader.dispose()
 
 
+# The largest YAML file read (configs, taxonomies, lexicons): hrsynth's own are under
+# 200 kB; a 3 MB config holding a list of 10^6 items took over 120 s and 758 MB to parse
+# (issue 64), so a larger file is refused before it is parsed.
+MAX_YAML_BYTES = 1 << 20
+
+
 def read_yaml(path: Path, what: str) -> object:
-    """Parse a YAML file, turning parse and IO errors into a one-line ConfigError."""
+    """Parse a YAML file, turning parse and IO errors into a one-line ConfigError; a file
+    over MAX_YAML_BYTES is refused unread."""
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_YAML_BYTES:
+            raise ConfigError(
+                f"{what} {path} is {size:,} bytes, more than {MAX_YAML_BYTES:,}: settings "
+                "files are small; check that this is the file you meant"
+            )
         return load_yaml(Path(path).read_text(encoding="utf-8"), f"{what} {path}")
     except FileNotFoundError:
         raise ConfigError(f"{what} file not found: {path}; check the path") from None

@@ -166,8 +166,9 @@ def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path, mo
     ],
 )
 def test_bad_input_is_one_line(args, message, tmp_path):
+    (tmp_path / "train").mkdir()
     base = {
-        "--train": str(tmp_path),
+        "--train": str(tmp_path / "train"),
         "--test": "eval/data/dev_tickets.jsonl",
         "--output": str(tmp_path / "o"),
         "--tasks": "fasttext",

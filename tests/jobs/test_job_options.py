@@ -53,6 +53,15 @@ PROBES = [
         "--output o would write over --config o/my.yaml",
     ),
     (["push", "--output", "o", "--repo-id", "a/b", "--to-folder", "o"], "same place"),
+    # ... nor inside a folder it reads: the next run read its own output (issue 64)
+    (
+        ["evaluate", *EVALUATE[:4], "--output", "t/eval"],
+        "--output t/eval lies inside --train t, a folder this job reads",
+    ),
+    (
+        ["profile", "--texts", "mail", "--epsilon", "1", "--output", "mail/profile.json"],
+        "--output mail/profile.json lies inside --texts mail, a folder this job reads",
+    ),
 ]
 
 
