@@ -22,7 +22,7 @@ from pathlib import Path
 from synth import DATA_DIR, ConfigError, plugins
 from synth.deid.conduct import load_conduct, may_complain
 from synth.deid.hygiene import STEPS
-from synth.deid.kinds import held_clause_labels, load_kinds
+from synth.deid.kinds import held_clause_labels, load_kinds, sure_kind
 from synth.deid.spans import Span, spans_from_word_tags
 from synth.deid.types import personal_types
 from synth.io.files import read_yaml
@@ -166,8 +166,8 @@ class NerDetector:
 
         documents = documents or texts
         predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags)
-        kinds = self.kinds.sure_kinds(documents) if self.kinds else [None] * len(texts)
         likely = self.kinds.likelihoods(documents) if self.kinds else [None] * len(texts)
+        kinds = [sure_kind(p) if p else None for p in likely]  # one classification a batch
         out = []
         for text, document, raw, kind, p in zip(texts, documents, predicted, kinds, likely):
             words, _ = word_tags(self.tokenizer, text, [])

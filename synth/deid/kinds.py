@@ -96,11 +96,14 @@ class KindClassifier:
 
     def sure_kinds(self, texts: list[str]) -> list[str | None]:
         """Each text's kind where the classifier is sure of it (MIN_PROBABILITY), else None."""
-        if not texts:
-            return []
-        probs = self.probabilities(texts)
-        best = probs.argmax(axis=1)
-        return [self.kinds[b] if p[b] >= MIN_PROBABILITY else None for b, p in zip(best, probs)]
+        return [sure_kind(p) for p in self.likelihoods(texts)]
+
+
+def sure_kind(likelihood: dict[str, float]) -> str | None:
+    """The most likely kind (the first of equals) where it is at least MIN_PROBABILITY
+    likely, else None: a caller holding the likelihoods classifies no text twice."""
+    kind = max(likelihood, key=likelihood.get)
+    return kind if likelihood[kind] >= MIN_PROBABILITY else None
 
 
 def load_kinds(model_dir: str | Path) -> KindClassifier | None:
