@@ -247,7 +247,7 @@ def run(options) -> dict:
 def _evaluate(args) -> dict:
     from eval import report
     from eval.sinks import check_sinks, write_sinks
-    from jobs.on_ray import training
+    from jobs.on_ray import train_checkpoints, training
     from synth import encoder
     from synth.io.versions import resolve
 
@@ -276,6 +276,8 @@ def _evaluate(args) -> dict:
             "batch_size": args.batch_size,
             "seed": args.seed,
             "test_texts": texts,
+            # which training an epoch checkpoint belongs to (a rerun resumes only its own)
+            "data_digest": train_checkpoints.rows_digest(rows),
         },
     )
     absent = sorted(set(base["labels"]) - set(ctx.gold))

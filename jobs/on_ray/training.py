@@ -17,9 +17,19 @@ from pathlib import Path
 import torch
 
 from eval import cls_entity
-from synth import encoder
+from jobs.on_ray import train_checkpoints
+from synth import RunFailed, encoder
 
 PROGRESS_EVERY_S = 30.0  # a training line at least this often (the driver's clock)
+# A worker group lost mid-run (Ray's "A worker health check failed") is started again
+# this many times, from the last epoch's checkpoint, before the run fails.
+TRAIN_RETRIES = 2
+# Ray Train's waits, sized for 2 cores under a load of 10-60 (its defaults: 60 s for the
+# workers to start, 600 s for a hung health check); a value the user set is kept.
+LOADED_MACHINE_TIMEOUTS_S = {
+    "RAY_TRAIN_WORKER_GROUP_START_TIMEOUT_S": 600,
+    "RAY_TRAIN_WORKER_HEALTH_CHECK_TIMEOUT_S": 1800,
+}
 
 
 class TrainProgress:
@@ -42,7 +52,8 @@ def progress_line(task: str, state: dict, total_steps: int) -> str:
     from jobs.progress import eta_text
 
     step, elapsed = state["step"], state["elapsed_s"]
-    left = (total_steps - step) * elapsed / step if step and total_steps >= step else None
+    here = state.get("steps_here", step)  # a resumed run's rate is its own steps'
+    left = (total_steps - step) * elapsed / here if here and total_steps >= step else None
     return (
         f"{task}: epoch {state['epoch']}/{state['epochs']}, step {step}/{total_steps}, "
         f"loss {state['loss']:.3f}, {state['seen'] / max(elapsed, 1e-9):.1f} examples/s, "
@@ -85,14 +96,17 @@ def train_loop(config: dict) -> None:
         )
     else:
         model = encoder.token_classifier(config["encoder"], len(config["tags"]))
+    resumed, optimizer_state = train_checkpoints.resume(model, config)
     model = ray.train.torch.prepare_model(model)
     optimizer = torch.optim.AdamW(model.parameters(), lr=config["lr"])
+    if optimizer_state is not None:
+        optimizer.load_state_dict(optimizer_state)
     shard = ray.train.get_dataset_shard("train")
-    seen, started, step, told = 0, time.perf_counter(), 0, 0.0
+    seen, started, step, told = 0, time.perf_counter(), resumed["step"], 0.0
     progress = config.get("progress") if ray.train.get_context().get_world_rank() == 0 else None
     tell_every = min(2.0, config.get("progress_every_s", PROGRESS_EVERY_S))
     model.train()
-    for epoch in range(1, config["epochs"] + 1):
+    for epoch in range(resumed["epoch"] + 1, config["epochs"] + 1):
         for batch in shard.iter_batches(
             batch_size=config["batch_size"],
             batch_format="numpy",
@@ -119,11 +133,14 @@ def train_loop(config: dict) -> None:
                         "epoch": epoch,
                         "epochs": config["epochs"],
                         "step": step,
+                        "steps_here": step - resumed["step"],
                         "loss": float(loss),
                         "seen": seen,
                         "elapsed_s": told - started,
                     }
                 )
+        if epoch < config["epochs"]:
+            train_checkpoints.report_epoch(model, optimizer, config, epoch, step)
     seconds = time.perf_counter() - started
     workers = ray.train.get_context().get_world_size()
     # Shards are split equally across workers, so rank 0's rate times the workers is the
@@ -131,9 +148,10 @@ def train_loop(config: dict) -> None:
     metrics = {
         "examples": seen,
         "train_s": seconds,
-        "examples_per_s": seen / seconds,
+        "examples_per_s": seen / max(seconds, 1e-9),
         "workers": workers,
-        "examples_per_s_all_workers": seen * workers / seconds,
+        "resumed_after_epoch": resumed["epoch"],
+        "examples_per_s_all_workers": seen * workers / max(seconds, 1e-9),
     }
     if ray.train.get_context().get_world_rank() != 0:
         ray.train.report(metrics)
@@ -170,7 +188,7 @@ def fit(
     import threading
 
     import ray
-    from ray.train import RunConfig, ScalingConfig
+    from ray.train import CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
     from ray.train.torch import TorchTrainer
 
     total = ray.cluster_resources().get("CPU", 1)
@@ -182,14 +200,23 @@ def fit(
     config = {**config, "task": task, "cpus_per_worker": max(1, int(total) // num_workers)}
     config["progress"] = progress
     rows = dataset.count()
+    config["fingerprint"] = train_checkpoints.fingerprint(task, config, rows, num_workers)
     steps = config["epochs"] * -(-rows // (config["batch_size"] * num_workers))
+    for name, seconds in LOADED_MACHINE_TIMEOUTS_S.items():
+        os.environ.setdefault(name, str(seconds))  # the user's own value wins
+    storage = Path(output, "checkpoints").resolve()
     trainer = TorchTrainer(
         train_loop,
         train_loop_config=config,
         scaling_config=ScalingConfig(
             num_workers=num_workers, use_gpu=use_gpu, resources_per_worker={"CPU": reserved}
         ),
-        run_config=RunConfig(name=task, storage_path=str(Path(output, "checkpoints").resolve())),
+        run_config=RunConfig(
+            name=task,
+            storage_path=str(storage),
+            failure_config=FailureConfig(max_failures=TRAIN_RETRIES),
+            checkpoint_config=CheckpointConfig(num_to_keep=1),
+        ),
         datasets={"train": dataset},
     )
     print(f"{task}: training on {rows} examples, {steps} steps ({config['epochs']} epochs)")
@@ -200,14 +227,40 @@ def fit(
     reporter.start()
     try:
         result = trainer.fit()
+    except ray.train.TrainingFailedError as error:
+        if _user_error(error):
+            raise  # a bug in the training code: its traceback is what to report
+        raise RunFailed(
+            f"{task}: training failed {TRAIN_RETRIES + 1} times ({_first_line(error)}); the "
+            f"epochs it finished are checkpointed in {storage / task}: rerun the same "
+            "command to resume after the last of them"
+        ) from None
     finally:
         done.set()
         reporter.join(timeout=10)
+    after = result.metrics.get("resumed_after_epoch", 0)
+    if after:
+        print(f"{task}: resumed after epoch {after} of {config['epochs']} from its checkpoint")
     with result.checkpoint.as_directory() as folder:
         predicted = json.loads(Path(folder, "predictions.json").read_text())
         # A stable path for the fine-tuned model (`deidentify --ner-model OUT/models/bio_ner`)
         shutil.copytree(folder, Path(output, "models", task), dirs_exist_ok=True)
     return dict(result.metrics), predicted
+
+
+def _user_error(error: BaseException) -> bool:
+    """Whether every worker failed in the training code itself (Ray Train wraps it with
+    its traceback), as opposed to a worker lost, hung or not started."""
+    failures = getattr(error, "worker_failures", None) or {}
+    return bool(failures) and all(
+        type(f).__name__ == "UserExceptionWithTraceback" for f in failures.values()
+    )
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    detail = next((line for line in lines[1:] if "Worker info" not in line), "")
+    return (detail or (lines[0] if lines else type(error).__name__)).strip()[:200]
 
 
 def _report(task: str, progress, steps: int, done, config: dict) -> None:

@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from synth import ConfigError
+from synth.generation import cancel
 from synth.generation.buckets import group_by_length, share_among
 from synth.generation.engine import EngineBase
 from synth.generation.hf_engine import CACHE_DIR, resolve_model, transformers_folder
@@ -219,6 +220,7 @@ class CT2Engine(EngineBase):
         shares = share_among(groups, lengths, params.max_new_tokens, workers)
         new: list[list[int]] = [[] for _ in prompts]
         options = self._options(params)
+        cancelled = cancel.current()  # read here: the callbacks run on CTranslate2's threads
         pending = []
         with _torch_threads_kept():
             decoders = self._decoders(len(shares), seed)
@@ -227,7 +229,11 @@ class CT2Engine(EngineBase):
                 futures = decoder.generate_batch(
                     [tokens[i] for i in group],
                     asynchronous=True,
-                    callback=self._stopper(params, group, new) if params.num_beams == 1 else None,
+                    callback=(
+                        self._stopper(params, group, new, cancelled)
+                        if params.num_beams == 1
+                        else None
+                    ),
                     **options,
                 )
                 pending += zip(group, futures)
@@ -254,10 +260,13 @@ class CT2Engine(EngineBase):
             "sampling_temperature": params.temperature if params.do_sample else 1.0,
         }
 
-    def _stopper(self, params: GenerationParams, group: list[int], new: list[list[int]]):
-        """The per-token callback of one group: a row stops once its slot is finished."""
+    def _stopper(self, params: GenerationParams, group: list[int], new: list[list[int]], cancelled):
+        """The per-token callback of one group: a row stops once its slot is finished, or
+        the call is cancelled (its clients gone)."""
 
         def step(result) -> bool:
+            if cancelled():
+                return True
             row = new[group[result.batch_id]]
             row.append(result.token_id)
             if len(row) < max(params.min_new_tokens, 1):

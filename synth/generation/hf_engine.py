@@ -19,7 +19,7 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, StoppingCriteria, StoppingCriteriaList
 
 from synth import ConfigError
-from synth.generation import row_cache
+from synth.generation import cancel, row_cache
 from synth.generation.decode import Request, decode_stream, sample_rows, stop_triggers
 from synth.generation.engine import EngineBase, OnResult, SlotRequest
 from synth.generation.params import GenerationParams
@@ -262,6 +262,17 @@ class _SlotDone(StoppingCriteria):
         return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
 
 
+def _unless_cancelled(finished, cancelled):
+    """The stop test, answering 'finished' for every row it is asked about once the call
+    is cancelled (a served batch whose clients left: each row stops at its next test,
+    within a sentence)."""
+
+    def test(requests, token_lists):
+        return [True] * len(token_lists) if cancelled() else finished(requests, token_lists)
+
+    return test
+
+
 def _word_ids(tokenizer, words: list[str]) -> list[list[int]] | None:
     if not words:
         return None
@@ -348,6 +359,7 @@ class HFEngine(EngineBase):
         """The fast path: rows leave the batch when finished (row_decode, each row's
         draws named by the call's seed and its place; else decode.sample_rows)."""
         stop = (params.sentences_per_slot, params.paragraphs_per_slot)
+        finished = _unless_cancelled(self._finished, cancel.current())
         if self.in_place and usable(params):
             mask = enc.attention_mask.bool()
             requests = [
@@ -365,7 +377,7 @@ class HFEngine(EngineBase):
                 requests,
                 params,
                 self._eos(),
-                self._finished,
+                finished,
                 keep,
                 triggers=self.triggers,
             )
@@ -376,7 +388,7 @@ class HFEngine(EngineBase):
             enc,
             params,
             self._eos(),
-            lambda lists: self._finished([Request(None, [], 0, stop)] * len(lists), lists),
+            lambda lists: finished([Request(None, [], 0, stop)] * len(lists), lists),
             _word_ids(self.tokenizer, params.bad_words),
             seed,
             self.triggers,

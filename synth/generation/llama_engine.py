@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from synth import ConfigError
+from synth.generation import cancel
 from synth.generation.engine import EngineBase, FailedPrompt
 from synth.generation.hf_engine import resolve_model
 from synth.generation.params import GenerationParams
@@ -301,11 +302,18 @@ class LlamaEngine(EngineBase):
         self._resize(slots, self.context_per_slot)
 
     def _each(self, prompts: list[str], params: GenerationParams, seed: int) -> list[tuple]:
+        """Every prompt in flight on the slots; once the call is cancelled (a served
+        batch whose clients left) the prompts not yet started are not started."""
         workers = min(len(prompts), 2 * self.slots)
+        cancelled = cancel.current()  # read here: the pool's threads cannot see it
+
+        def one(i: int) -> tuple:
+            if cancelled():
+                return FailedPrompt("cancelled: its clients left"), 0, 0
+            return self._one(prompts[i], params, seed + i)
+
         with ThreadPoolExecutor(workers, thread_name_prefix="llama") as pool:
-            return list(
-                pool.map(lambda i: self._one(prompts[i], params, seed + i), range(len(prompts)))
-            )
+            return list(pool.map(one, range(len(prompts))))
 
     def _resize(self, slots: int, tokens: int) -> bool:
         """Restart the server with `slots` slots of at least `tokens` each, within the

@@ -16,8 +16,9 @@ Limits an operator expects (`Limits`): a body over `max_body_bytes` is refused u
 a request-smuggling shape); an empty prompt or a lone surrogate is bad input (400); `max_tokens` outside [1, max_tokens] is refused (400); the queue of waiting
 prompts is bounded (429 with Retry-After when full); a request that waits longer than
 `request_timeout_s` gets 504 and its prompts are dropped if not yet decoding; a client
-that disconnects has its waiting prompts dropped (a batch already decoding finishes:
-the engines cannot stop mid-call); a connection that sends nothing for
+that disconnects has its waiting prompts dropped, and a batch decoding stops once all
+its clients have left (synth.generation.cancel: hf and ct2 stop their rows, llama.cpp
+starts no more of them); a connection that sends nothing for
 `socket_timeout_s` is closed; with `api_key` set, requests need
 `Authorization: Bearer KEY` (401 otherwise).
 """
@@ -33,6 +34,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from synth.generation.cancel import cancel_when
 from synth.generation.params import GenerationParams
 
 # A served slot is cut by the client (its rollout trims to sentences): generate up to
@@ -187,7 +189,7 @@ class Batcher:
 
     def cancel(self, jobs: list[Pending]) -> None:
         """Drop `jobs` (their client left or timed out): those still waiting leave the
-        queue now; one already decoding finishes unread."""
+        queue now; a batch decoding stops once all its jobs are cancelled."""
         with self.arrived:
             for job in jobs:
                 job.cancelled = True
@@ -240,9 +242,11 @@ class Batcher:
 
     def _run(self, jobs: list[Pending]) -> None:
         try:
-            texts, generated, read = self.engine.continue_prompts(
-                [j.prompt for j in jobs], jobs[0].params, jobs[0].seed
-            )
+            # once every client of the batch has left, the engine stops its rows
+            with cancel_when(lambda: all(j.cancelled for j in jobs)):
+                texts, generated, read = self.engine.continue_prompts(
+                    [j.prompt for j in jobs], jobs[0].params, jobs[0].seed
+                )
             for j, t, g, r in zip(jobs, texts, generated, read):
                 j.result = (t, g, r)
         except Exception as e:  # noqa: BLE001 (a failed batch answers 500; the server lives on)

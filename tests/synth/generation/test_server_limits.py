@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
+from synth.generation.cancel import current
 from synth.generation.server import Limits, make_server
 from tests.scripted import ScriptedChat
 
@@ -379,3 +380,59 @@ def test_a_lone_surrogate_in_a_chat_message_is_a_400(serve):
     body = '{"messages": [{"role": "user", "content": "\\ud800"}], "max_tokens": 4}'
     reply = requests.post(url + "/chat/completions", data=body.encode(), timeout=10)
     assert reply.status_code == 400 and "lone surrogate" in reply.text and not engine.decoded
+
+
+class CancellableEngine(GatedEngine):
+    """Decodes step by step until the gate opens, as hf and ct2 do, stopping its rows
+    once the call is cancelled (synth.generation.cancel)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cancelled_calls = []
+
+    def continue_prompts(self, prompts, params, seed):
+        cancelled = current()
+        self.started.set()
+        while not self.gate.wait(0.01):
+            if cancelled():
+                self.cancelled_calls.append(prompts)
+                return [""] * len(prompts), [0] * len(prompts), [1] * len(prompts)
+        return super().continue_prompts(prompts, params, seed)
+
+
+class ContinuousCancellableEngine(CancellableEngine):
+    continuous, slots = True, 1
+
+
+@pytest.mark.parametrize("kind", [CancellableEngine, ContinuousCancellableEngine])
+def test_a_batch_decoding_stops_once_all_its_clients_have_left(kind):
+    """A dropped 256-prompt request kept the next client waiting ~150 s: its batch was
+    decoded to the end for nobody."""
+    engine = kind()
+    server = make_server(engine, "m", "127.0.0.1", 0, 8, 0.0, Limits())
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        body = json.dumps({"prompt": ["gone 1", "gone 2"], "max_tokens": 4}).encode()
+        with socket.create_connection(("127.0.0.1", server.server_address[1])) as s:
+            s.sendall(
+                b"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                + f"\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            assert engine.started.wait(5)  # decoding, with the gate shut
+        for _ in range(100):  # the handler notices within its 0.25 s poll
+            if engine.cancelled_calls:
+                break
+            threading.Event().wait(0.05)
+        # one call of both (batches), or of the first (one slot: the second was waiting)
+        assert engine.cancelled_calls in ([["gone 1", "gone 2"]], [["gone 1"]])
+        engine.gate.set()
+        assert post(url, {"prompt": "next", "max_tokens": 4}).json()["choices"][0]["text"] == (
+            " <next>"
+        )
+        assert engine.decoded == ["next"]
+    finally:
+        engine.gate.set()
+        server.shutdown()
+        server.server_close()
