@@ -31,7 +31,7 @@ OPTIONS = GenerateOptions
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
     from synth.config.generate import load_config
-    from synth.generation.backends import prepare, start_line
+    from synth.generation.backends import batch_free, prepare, start_line
     from synth.io.locations import resolved
     from synth.io.lock import output_lock
     from synth.io.shards import open_output
@@ -47,7 +47,10 @@ def run(options) -> dict:
     prepare(spec)  # an unknown model or a silent endpoint fails here, before Ray starts
     print(start_line(replace(spec, threads=threads)), flush=True)
     with output_lock(out, "generate"):
-        run_info = open_output(out, cfg.run_record(), cfg.fingerprint())
+        params = cfg.generation_params()
+        run_info = open_output(
+            out, cfg.run_record(), cfg.fingerprint(), lambda: batch_free(spec, params)
+        )
         planner, todo = _plan(cfg, run_info, out)
         to_generate = _documents_in(cfg, todo)
         gen_started = time.time()

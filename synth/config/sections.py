@@ -96,7 +96,8 @@ class GeneratorSettings:
 @dataclass
 class ScaleSettings:
     """How fast the run goes and when it gives up; what it makes does not change, so
-    these may change when a run is resumed."""
+    these may change when a run is resumed (the batch sizes only where the engine's
+    text does not depend on its batch: synth.io.shards.open_output)."""
 
     batch_size: Positive = option(128, "documents per actor call on a CPU")
     gpu_batch_size: Positive = option(

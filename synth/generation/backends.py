@@ -154,6 +154,16 @@ def prepare(spec: EngineSpec) -> None:
     module(spec.backend).prepare(spec)
 
 
+def batch_free(spec: EngineSpec, params: GenerationParams) -> bool:
+    """Whether the backend writes a document's text whatever the batch it decodes in
+    (its own draws per request, no cross-row effect): a resumed run may then change
+    batch_size. A backend that does not say so (`batch_free(spec, params)` in its
+    module) is taken to write other text in other batches, and a resume keeps its batch
+    size (synth.io.shards.open_output)."""
+    says = getattr(module(spec.backend), "batch_free", None)
+    return bool(says and says(spec, params))
+
+
 def build(spec: EngineSpec):
     """The engine itself, where it runs."""
     return module(spec.backend).build(spec)

