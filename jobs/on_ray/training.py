@@ -231,7 +231,8 @@ def fit(
         if _user_error(error):
             raise  # a bug in the training code: its traceback is what to report
         raise RunFailed(
-            f"{task}: training failed {TRAIN_RETRIES + 1} times ({_first_line(error)}); the "
+            f"{task}: the training workers failed on each of {TRAIN_RETRIES + 1} tries "
+            f"({_first_line(error)}); the "
             f"epochs it finished are checkpointed in {storage / task}: rerun the same "
             "command to resume after the last of them"
         ) from None
