@@ -147,6 +147,7 @@ def test_another_training_has_another_fingerprint():
     rows, config = rows_and_config()
     config = {**config, "data_digest": rows_digest(rows)}
     same = fingerprint("bio_ner", config, 40, 1)
+    assert rows_digest(rows[::-1]) == config["data_digest"]  # the order read does not matter
     assert same == fingerprint("bio_ner", {**config, "epochs": 5}, 40, 1)  # more epochs go on
     others = [
         fingerprint("bio_ner", {**config, "lr": 1e-4}, 40, 1),
