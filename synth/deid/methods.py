@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from synth.deid.llm import clean_reply, reply_error
 from synth.deid.normalise import normalise
-from synth.deid.spans import Span, joined_clauses, resolve
+from synth.deid.spans import Span, checked_spans, joined_clauses, resolve
 from synth.deid.surrogates import Surrogates
 from synth.deid.types import personal_types
 
@@ -59,7 +59,7 @@ def detect(texts: list[str], detectors: list) -> list[list[Span]]:
     read = [normalise(text).text for text in texts]
     found = [[] for _ in texts]
     for detector in detectors:
-        for spans, more in zip(found, detector.detect(read)):
+        for spans, more in zip(found, checked_spans(detector, read, detector.detect(read))):
             spans += more
     return merged(texts, found)
 

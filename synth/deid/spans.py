@@ -66,3 +66,37 @@ def joined_clauses(text: str, spans: list[Span]) -> list[Span]:
         else:
             out.append(span)
     return out
+
+
+def checked_spans(detector, texts: list[str], found) -> list[list[Span]]:
+    """A detector's answer, checked where it enters: one list of spans per text, each
+    inside its text (0 <= start <= end <= len), of a known personal type. Too few lists
+    left documents silently untouched (a privacy failure), a negative start duplicated a
+    document's content; each is one line naming the detector instead."""
+    from synth import ConfigError
+    from synth.deid.types import personal_types
+
+    name = getattr(detector, "name", type(detector).__name__)
+    fix = "fix the detector, or leave it out of --detectors (docs/extending.md)"
+    if not isinstance(found, (list, tuple)) or len(found) != len(texts):
+        size = len(found) if isinstance(found, (list, tuple)) else type(found).__name__
+        raise ConfigError(
+            f"detector {name} returned {size} span lists for {len(texts)} documents; it must "
+            f"return one list per document: {fix}"
+        )
+    known = set(personal_types().names)
+    for text, spans in zip(texts, found):
+        for span in spans:
+            if not isinstance(span, Span):
+                raise ConfigError(f"detector {name} returned {span!r}, not a Span: {fix}")
+            if not (0 <= span.start <= span.end <= len(text)):
+                raise ConfigError(
+                    f"detector {name} returned a span [{span.start}, {span.end}) outside its "
+                    f"document of {len(text)} characters: {fix}"
+                )
+            if span.type not in known:
+                raise ConfigError(
+                    f"detector {name} returned type {span.type!r}, not one of the personal "
+                    f"types ({', '.join(sorted(known))}): {fix}"
+                )
+    return [list(spans) for spans in found]

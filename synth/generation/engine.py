@@ -17,10 +17,12 @@ engine runs, and `describe(spec)` for the start line. Each takes the EngineSpec 
 synth.generation.backends.resolve decided once.
 """
 
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from synth import ConfigError
 from synth.generation.params import GenerationParams
 
 
@@ -80,6 +82,45 @@ class Engine(Protocol):
         """Decode at most `slots` rows at once across calls (a continuous engine; the
         server's --max-batch)."""
         ...
+
+
+def checked_continuations(engine, prompts: list[str], result) -> tuple[list, list, list]:
+    """What `continue_prompts` returned, checked where it enters: three lists (texts,
+    generated-token counts, prompt-token counts), one entry per prompt, texts strings and
+    counts whole numbers. A plugin returning one continuation fewer than asked hung
+    `generate` (its rollout waited forever for the missing slot); it is one line naming
+    the backend instead."""
+    name = f"{type(engine).__module__}.{type(engine).__name__}"
+    fix = (
+        "continue_prompts must return (texts, generated-token counts, prompt-token "
+        "counts): three lists with one entry per prompt (docs/extending.md)"
+    )
+    if not (isinstance(result, (tuple, list)) and len(result) == 3):
+        raise ConfigError(f"backend {name} returned {type(result).__name__}; {fix}")
+    texts, generated, read = result
+    for what, column in (
+        ("texts", texts),
+        ("generated counts", generated),
+        ("prompt counts", read),
+    ):
+        if not isinstance(column, (list, tuple)):
+            raise ConfigError(
+                f"backend {name} returned {type(column).__name__} for its {what}, not a list; {fix}"
+            )
+        if len(column) != len(prompts):
+            raise ConfigError(
+                f"backend {name} returned {len(column)} {what} for {len(prompts)} prompts; {fix}"
+            )
+    if not all(isinstance(t, str) for t in texts):
+        raise ConfigError(f"backend {name} returned a continuation that is not a string; {fix}")
+    counts = [*generated, *read]
+    if not all(
+        isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 0 for n in counts
+    ):
+        raise ConfigError(
+            f"backend {name} returned a token count that is not a whole number; {fix}"
+        )
+    return list(texts), list(generated), list(read)
 
 
 class EngineBase:

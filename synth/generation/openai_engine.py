@@ -166,7 +166,7 @@ class OpenAIEngine(EngineBase):
         choice = reply["choices"][0]
         text = choice["message"]["content"] if "message" in choice else choice["text"]
         usage = reply.get("usage") or {}
-        return text or "", usage.get("completion_tokens", 0), usage.get("prompt_tokens", 0)
+        return text or "", usage.get("completion_tokens") or 0, usage.get("prompt_tokens") or 0
 
     def _request(self, prompt: str, params: GenerationParams, seed: int) -> tuple[str, dict]:
         body = {

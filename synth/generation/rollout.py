@@ -13,7 +13,13 @@ with a target length skips its later slots once the text would already reach it.
 import re
 from dataclasses import dataclass, field
 
-from synth.generation.engine import Engine, FailedPrompt, SlotRequest, StreamingEngine
+from synth.generation.engine import (
+    Engine,
+    FailedPrompt,
+    SlotRequest,
+    StreamingEngine,
+    checked_continuations,
+)
 from synth.generation.params import GenerationParams, free_params, long_params
 from synth.generation.seeds import request_seed
 from synth.generation.trimming import cut_to_words, trim_free, trim_items, trim_slot
@@ -160,7 +166,9 @@ def fill_slots(
                 continue
             used = group_params[name]
             prompts = [build_prompt(drafts[i], engine) for i in group]
-            texts, counts, prompt_counts = engine.continue_prompts(prompts, used, seed + calls)
+            texts, counts, prompt_counts = checked_continuations(
+                engine, prompts, engine.continue_prompts(prompts, used, seed + calls)
+            )
             calls += 1
             for i, raw, n, pn in zip(group, texts, counts, prompt_counts):
                 failures[i] = _take(drafts[i], raw, n, pn, used, name, failures[i])

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from synth.generation.cancel import cancel_when
+from synth.generation.engine import checked_continuations
 from synth.generation.params import GenerationParams
 
 # A served slot is cut by the client (its rollout trims to sentences): generate up to
@@ -244,8 +245,11 @@ class Batcher:
         try:
             # once every client of the batch has left, the engine stops its rows
             with cancel_when(lambda: all(j.cancelled for j in jobs)):
-                texts, generated, read = self.engine.continue_prompts(
-                    [j.prompt for j in jobs], jobs[0].params, jobs[0].seed
+                prompts = [j.prompt for j in jobs]
+                texts, generated, read = checked_continuations(
+                    self.engine,
+                    prompts,
+                    self.engine.continue_prompts(prompts, jobs[0].params, jobs[0].seed),
                 )
             for j, t, g, r in zip(jobs, texts, generated, read):
                 j.result = (t, g, r)
