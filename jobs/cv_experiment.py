@@ -30,14 +30,10 @@ from eval.cv_table import table_markdown, table_row, write_table
 from jobs import evaluate, extract, fit, generate
 from jobs.entry import main_for
 from synth import ConfigError
-from synth.config.jobs import (
-    CVExperimentOptions,
-    EvaluateOptions,
-    ExtractOptions,
-    FitOptions,
-    GenerateOptions,
-)
+from synth.config.evaluate_options import CVExperimentOptions, EvaluateOptions
+from synth.config.generate_options import GenerateOptions
 from synth.config.options import options_from
+from synth.config.private_options import ExtractOptions, FitOptions
 from synth.io.storage import write_text
 
 

@@ -29,7 +29,7 @@ from contextlib import nullcontext
 
 from jobs.entry import main_for
 from synth import RunFailed
-from synth.config.jobs import DeidentifyOptions
+from synth.config.deidentify_options import DeidentifyOptions
 from synth.config.options import options_from
 
 OPTIONS = DeidentifyOptions

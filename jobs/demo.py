@@ -12,7 +12,8 @@ import sys
 
 from jobs import fit, generate
 from jobs.entry import guarded
-from synth.config.jobs import FitOptions, GenerateOptions
+from synth.config.generate_options import GenerateOptions
+from synth.config.private_options import FitOptions
 
 
 def main(argv=None) -> int:
@@ -23,7 +24,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     model_file = "out/absence_model.json"
 
-    # Option objects: every other setting keeps its documented default (synth/config/jobs.py).
+    # Option objects: every other setting keeps its documented default (synth/config/*_options.py).
     fit_options = FitOptions(
         data="data/demo/absenteeism.csv",
         schema="configs/absenteeism_schema.yaml",

@@ -27,7 +27,9 @@ from pathlib import Path
 from jobs import evaluate, generate
 from jobs.entry import guarded
 from synth import ConfigError
-from synth.config.jobs import DetectorBuildOptions, EvaluateOptions, GenerateOptions
+from synth.config.deidentify_options import DetectorBuildOptions
+from synth.config.evaluate_options import EvaluateOptions
+from synth.config.generate_options import GenerateOptions
 from synth.config.options import add_options, options_from
 from synth.io.locations import resolved
 from synth.io.lock import output_lock

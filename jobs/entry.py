@@ -3,6 +3,8 @@
 import argparse
 import contextlib
 import errno
+import os
+import re
 import sys
 from collections.abc import Callable
 
@@ -17,23 +19,31 @@ def guarded(run: Callable, *args) -> int:
     (what was kept, how to go on), never a traceback."""
     try:
         run(*args)
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except RunFailed as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print(f"interrupted: {_kept(args)}", file=sys.stderr)
         return INTERRUPTED
     except Exception as e:
+        own = _users_error(e)  # ours, or ours as Ray wrapped it in an actor or a task
+        if own is not None:
+            _disconnect()
+            print(f"error: {own}", file=sys.stderr)
+            return 2 if isinstance(own, ConfigError) else 1
+        logs = _ray_logs()
+        died = _actor_start_failure(e)
+        if died:
+            _disconnect()
+            print(
+                f"error: a Ray actor could not start ({died}); this is not a lost node: "
+                f"rerunning fails the same way until it is fixed (Ray's log: {logs})",
+                file=sys.stderr,
+            )
+            return 1
         lost = _cluster_loss(e)
         if lost:
             _disconnect()  # Ray's forwarded worker lines would come after ours
             print(
                 f"error: the Ray cluster lost a node or worker mid-run ({lost}): "
-                f"{_kept(args, 'once the cluster has its nodes back,')} (Ray's log: "
-                "/tmp/ray/session_latest/logs)",
+                f"{_kept(args, 'once the cluster has its nodes back,')} (Ray's log: {logs})",
                 file=sys.stderr,
             )
             return 1
@@ -42,6 +52,55 @@ def guarded(run: Callable, *args) -> int:
         print(f"error: no space left on the disk: {_kept(args)}", file=sys.stderr)
         return 1
     return 0
+
+
+# The last line of a traceback Ray keeps as text (an actor's failed constructor), where
+# it is one of ours: the user's one line.
+OWN_LINE = re.compile(r"^(?:synth\.)?(ConfigError|RunFailed): (.+)$", re.MULTILINE)
+
+
+def _chain(error: BaseException):
+    """The error, then what caused it, as Ray chains them (`cause`) and Python does."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        yield error
+        error = getattr(error, "cause", None) or error.__cause__ or error.__context__
+
+
+def _users_error(error: BaseException) -> ConfigError | RunFailed | None:
+    """A ConfigError or RunFailed anywhere in the chain, as it was raised: Ray re-raises
+    an actor's or task's error wrapped (a class deriving from both, whose text is the
+    remote traceback), and a failed actor constructor as ActorDiedError holding only the
+    traceback's text."""
+    for link in _chain(error):
+        wrapped = any(k.__name__ == "RayTaskError" for k in type(link).__mro__)
+        if isinstance(link, (ConfigError, RunFailed)) and not wrapped:
+            return link
+        if wrapped or getattr(link, "actor_init_failed", False):  # a remote traceback's text
+            found = OWN_LINE.findall(str(link))
+            if found:
+                kind, message = found[-1]
+                return ConfigError(message) if kind == "ConfigError" else RunFailed(message)
+    return None
+
+
+def _actor_start_failure(error: BaseException) -> str | None:
+    """The last line of the error an actor's constructor raised (not ours), or None."""
+    for link in _chain(error):
+        if getattr(link, "actor_init_failed", False):
+            lines = [line.strip() for line in str(link).strip().splitlines() if line.strip()]
+            return lines[-1] if lines else type(link).__name__
+    return None
+
+
+def _ray_logs() -> str:
+    """The log folder of the Ray session in use (RAY_TMPDIR or a cluster's own), not
+    Ray's default."""
+    ray = sys.modules.get("ray")
+    with contextlib.suppress(Exception):
+        return ray._private.worker._global_node.get_logs_dir_path()
+    return os.path.join(os.environ.get("RAY_TMPDIR") or "/tmp", "ray", "session_latest", "logs")
 
 
 # Ray's errors for a node, worker or actor gone (a raylet killed, a machine lost), as
@@ -64,13 +123,10 @@ LOST = {
 def _cluster_loss(error: BaseException) -> str | None:
     """The name of the Ray error saying a node or worker was lost, anywhere in the
     error's chain (Ray Data wraps it), or None."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        seen.add(id(error))
-        names = {k.__name__ for k in type(error).__mro__ if k.__module__.startswith("ray")}
+    for link in _chain(error):
+        names = {k.__name__ for k in type(link).__mro__ if k.__module__.startswith("ray")}
         if names & LOST:
-            return type(error).__name__
-        error = getattr(error, "cause", None) or error.__cause__ or error.__context__
+            return type(link).__name__
     return None
 
 

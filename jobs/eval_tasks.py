@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from eval import summaries
-from synth import plugins
+from synth import ConfigError, plugins
 from synth.kinds import kind
 
 
@@ -234,16 +234,38 @@ def registered() -> dict[str, Task]:
     entry point; synth/plugins.py)."""
     found = plugins.registry("tasks", TASKS)
     return {
-        name: plugins.load("tasks", name, task, ("name", "run", "summary", "plots"))
-        if isinstance(task, str)
-        else task
+        name: installed_task(name) if isinstance(task, str) else task
         for name, task in found.items()
     }
+
+
+def installed_task(name: str) -> Task:
+    """The Task an installed package registers as `name`, checked: a Task of that name
+    whose run and summary are functions (plots may be None: it draws nothing)."""
+    target = plugins.installed("tasks")[name]
+    task = plugins.load("tasks", name, target)
+    if not isinstance(task, Task) or task.name != name or not callable(task.run):
+        what = f"a Task named {task.name!r}" if isinstance(task, Task) else type(task).__name__
+        raise ConfigError(
+            f"task {name!r} ({target}) is {what}; the entry point names a "
+            f"jobs.eval_tasks.Task({name!r}, run, summary=…), docs/extending.md"
+        )
+    if not callable(task.summary) or not (task.plots is None or callable(task.plots)):
+        raise ConfigError(
+            f"task {name!r} ({target}): summary must be a function and plots a function or "
+            "None (docs/extending.md)"
+        )
+    return task
 
 
 def names() -> list[str]:
     """Every task --tasks may name."""
     return list(registered())
+
+
+def help_names() -> list[str]:
+    """Every --tasks name for --help, a broken installed one marked (never fails)."""
+    return plugins.help_names("tasks", TASKS, installed_task)
 
 
 def in_order(names: list[str]) -> list[str]:
@@ -270,7 +292,31 @@ def run_task(name: str, ctx: TaskContext, args) -> dict:
     if set(left) != set(task.leaves):
         raise AssertionError(f"task {name} left {sorted(left)}, declares {list(task.leaves)}")
     ctx.left.update(left)
-    return {**scores, "summary": task.summary(scores)}
+    return {**scores, "summary": checked_summary(name, task.summary(scores))}
+
+
+def checked_summary(task: str, found) -> dict:
+    """A task's summary, checked where it enters (the report, the history and the sinks
+    read it): `rows` of (label, value), `headline` of (metric, number, higher is better);
+    eval.summaries.summary(rows, headline) makes one."""
+    try:
+        rows, headline = found["rows"], found["headline"]
+        shaped = all(len(r) == 2 and isinstance(r[0], str) for r in rows) and all(
+            len(h) == 3
+            and isinstance(h[0], str)
+            and isinstance(h[2], bool)
+            and (h[1] is None or isinstance(h[1], (int, float)) and not isinstance(h[1], bool))
+            for h in headline
+        )
+    except (TypeError, KeyError, IndexError):
+        shaped = False
+    if not shaped:
+        raise ConfigError(
+            f"task {task}'s summary returned {str(found)[:80]!r}; it must return "
+            "eval.summaries.summary(rows=[(label, value)], headline=[(metric, number, "
+            "higher_is_better)]) (docs/extending.md)"
+        )
+    return found
 
 
 def plotters(names) -> dict:

@@ -22,7 +22,7 @@ from jobs.entry import main_for
 from jobs.eval_tasks import TaskContext, in_order, plotters, run_task
 from jobs.on_ray.session import connect
 from synth import ConfigError
-from synth.config.jobs import EvaluateOptions
+from synth.config.evaluate_options import EvaluateOptions
 from synth.config.options import options_from
 from synth.kinds import kind
 
@@ -31,6 +31,7 @@ def _tasks(args: EvaluateOptions) -> list[str]:
     """The tasks to run, checked, in the order their needs set (jobs/eval_tasks.py)."""
     doc_kind, registered = kind(args.doc_type), eval_tasks.registered()
     known = list(doc_kind.EVAL_TASKS or registered)
+    _check_presets(args.doc_type, doc_kind.FASTTEXT_PRESETS)
     if not doc_kind.TRAIN_FROM_CORPORA and (len(args.train) > 1 or args.mask_roles):
         raise ConfigError(
             f"one --train folder for --doc-type {args.doc_type}; several --train and "
@@ -52,6 +53,19 @@ def _tasks(args: EvaluateOptions) -> list[str]:
             "--private CSV --schema YAML"
         )
     return in_order(tasks)
+
+
+def _check_presets(doc_type: str, presets) -> None:
+    """A kind's FASTTEXT_PRESETS name fastText settings evaluate has (not checked, a wrong
+    one failed only once the fasttext task ran, after the encoder tasks)."""
+    from eval.fasttext_task import PRESETS
+
+    unknown = [p for p in presets if p not in PRESETS]
+    if unknown or not presets:
+        raise ConfigError(
+            f"kind {doc_type!r}: FASTTEXT_PRESETS {list(presets)!r} names no fastText preset "
+            f"evaluate has; use some of {sorted(PRESETS)} (docs/extending.md)"
+        )
 
 
 def _check_train(location: str) -> None:
@@ -224,7 +238,7 @@ def _random_baseline(tasks: list[str], ctx, args) -> dict:
 
 
 OPTIONS = EvaluateOptions
-NAMES = {"tasks": eval_tasks.names}  # the --tasks help lists the registered tasks
+NAMES = {"tasks": eval_tasks.help_names}  # the --tasks help lists the registered tasks
 
 
 def _write_results(result: dict, out: Path, plots) -> None:

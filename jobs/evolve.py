@@ -27,8 +27,8 @@ import numpy as np
 
 from jobs.entry import main_for
 from synth import ConfigError
-from synth.config.jobs import EvolveOptions
 from synth.config.options import options_from
+from synth.config.private_options import EvolveOptions
 
 OPTIONS = EvolveOptions
 RESERVOIR = 4  # plans drawn per candidate to vary: variations of a parent come from these

@@ -12,9 +12,8 @@ import sys
 from pathlib import Path
 
 from jobs.entry import main_for
-from synth import ConfigError
-from synth.config.jobs import ExtractOptions
 from synth.config.options import options_from
+from synth.config.private_options import ExtractOptions
 
 OPTIONS = ExtractOptions
 
@@ -27,8 +26,6 @@ def run(options) -> dict:
     from synth.kinds.cvs.extract.table import build_table, to_row
     from synth.nlp import load_nlp
 
-    if args.min_count < 1:
-        raise ConfigError(f"--min-count must be ≥ 1, got {args.min_count}")
     cvs = read_corpus(args.corpus, dedupe=not args.keep_duplicates)
     nlp = load_nlp()
     rows = [

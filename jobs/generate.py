@@ -21,8 +21,8 @@ import numpy as np
 
 from jobs.entry import main_for
 from jobs.progress import Progress
-from synth import RunFailed
-from synth.config.jobs import GenerateOptions
+from synth import ConfigError, RunFailed
+from synth.config.generate_options import GenerateOptions
 from synth.config.options import options_from
 
 OPTIONS = GenerateOptions
@@ -46,6 +46,7 @@ def run(options) -> dict:
     spec = cfg.engine  # decided once, when the config was checked; carried down from here
     prepare(spec)  # an unknown model or a silent endpoint fails here, before Ray starts
     print(start_line(replace(spec, threads=threads)), flush=True)
+    _check_kind(cfg)
     with output_lock(out, "generate"):
         params = cfg.generation_params()
         run_info = open_output(
@@ -80,18 +81,31 @@ def _keep_reference_date(cfg, config_path: str | None, out: str) -> None:
         cfg.run.reference_date = previous["config"].get("reference_date", cfg.run.reference_date)
 
 
+def _check_kind(cfg) -> None:
+    """The kind's first shard planned and checked (synth.kinds.base.checked_plan), and its
+    notes' names, on the driver before anything is written or Ray starts: a kind's
+    wrong document is one line here. The only documents the driver plans."""
+    from synth.kinds import planner
+    from synth.kinds.base import CheckedPlanner
+
+    doc_type, num_docs, shard_size = cfg.run.doc_type, cfg.run.num_docs, cfg.run.shard_size
+    first = CheckedPlanner(planner(cfg, "check"), doc_type, "check", num_docs, shard_size)
+    check_kind_notes(doc_type, first.notes, first.plan_shard(0).counts)
+
+
 def _plan(cfg, run_info: dict, out: str):
     """The run's planner (settings checked, data loaded) and the shards not yet written
     (numbers only: the actors plan the documents)."""
     from synth.io.shards import finished_shards
     from synth.kinds import planner, shard_count, shard_ids
+    from synth.kinds.base import CheckedPlanner
 
-    run_id = run_info["run_id"]
-    run_planner = planner(cfg, run_id)
-    shards = shard_count(cfg.run.num_docs, cfg.run.shard_size)
-    done = finished_shards(
-        out, lambda s: shard_ids(run_id, cfg.run.num_docs, cfg.run.shard_size, s), run_id
+    run_id, num_docs, shard_size = run_info["run_id"], cfg.run.num_docs, cfg.run.shard_size
+    run_planner = CheckedPlanner(
+        planner(cfg, run_id), cfg.run.doc_type, run_id, num_docs, shard_size
     )
+    shards = shard_count(num_docs, shard_size)
+    done = finished_shards(out, lambda s: shard_ids(run_id, num_docs, shard_size, s), run_id)
     todo = np.setdiff1d(np.arange(shards, dtype=np.int64), np.fromiter(done, np.int64))
     print(
         f"{cfg.run.num_docs} documents in {shards} shards; {len(done)} already written, "
@@ -215,9 +229,7 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict, ba
             "pii_audit_settings": asdict(cfg.audit_settings()),
             "epsilon_ledgers": notes.get("dp_models", {}),  # a kind with no DP model: none
             "dp_samples": samples_file,
-            **({"cv_roles": notes["cv_roles"]} if "cv_roles" in notes else {}),
-            **({"writing": notes["writing"]} if "writing" in notes else {}),
-            **({"writing_profile": notes["writing_profile"]} if "writing_profile" in notes else {}),
+            **kind_notes(notes),  # what the kind reports: cv_roles, writing, a plugin's own
             "this_run": {
                 **timing,
                 "tokens_generated": tokens,
@@ -235,6 +247,54 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict, ba
         )
         write_json(join(str(out), MANIFEST), manifest)
     return manifest
+
+
+# The manifest's own keys (build_manifest, synth.io.shards.write_manifest), which a
+# kind's notes may not take.
+MANIFEST_KEYS = frozenset(
+    [
+        "contract_version",
+        "run_id",
+        "config",
+        "seed",
+        "rows",
+        "rows_per_label",
+        "rows_with_error",
+        "rows_flagged_no_variables",
+        "planted_values_without_span",
+        "entity_coverage",
+        "tokens_generated",
+        "shards",
+        "pii_audit",
+        "model",
+        "backend",
+        "dtype",
+        "prompt_style",
+        "generation_parameters",
+        "pii_audit_settings",
+        "epsilon_ledgers",
+        "dp_samples",
+        "this_run",
+        "free_form_on_topic_share",
+    ]
+)
+
+
+def kind_notes(notes: dict) -> dict:
+    """A kind's notes and summed planning counts for the manifest: all but its ε ledgers
+    (`dp_models`, which the manifest keeps as epsilon_ledgers)."""
+    return {k: v for k, v in notes.items() if k not in ("dp_models", "dp_samples")}
+
+
+def check_kind_notes(doc_type: str, notes: dict, counts: dict) -> None:
+    """A kind's notes or counts named like a manifest key would replace it: one line
+    before any work."""
+    taken = sorted((set(notes) | set(counts)) & MANIFEST_KEYS)
+    if taken:
+        raise ConfigError(
+            f"kind {doc_type!r} reports {taken} in its planner's notes or a shard's counts, "
+            "names the manifest has already; rename them (docs/extending.md)"
+        )
 
 
 def check_failures(failed: int, done: int, max_share: float, shards: int) -> None:

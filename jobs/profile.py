@@ -15,8 +15,8 @@ import sys
 
 from jobs.entry import main_for
 from synth import ConfigError
-from synth.config.jobs import ProfileOptions
 from synth.config.options import options_from
+from synth.config.private_options import ProfileOptions
 
 OPTIONS = ProfileOptions
 

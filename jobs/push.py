@@ -18,7 +18,7 @@ from pathlib import Path
 
 from jobs.entry import main_for
 from synth import ConfigError
-from synth.config.jobs import PushOptions
+from synth.config.generate_options import PushOptions
 from synth.config.options import options_from
 
 OPTIONS = PushOptions

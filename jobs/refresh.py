@@ -29,8 +29,10 @@ import pyarrow.fs as pafs
 
 from jobs import evaluate, fit, generate
 from jobs.entry import main_for
-from synth.config.jobs import EvaluateOptions, FitOptions, GenerateOptions, RefreshOptions
+from synth.config.evaluate_options import EvaluateOptions, RefreshOptions
+from synth.config.generate_options import GenerateOptions
 from synth.config.options import options_from
+from synth.config.private_options import FitOptions
 from synth.dp import account as privacy_account
 from synth.io import versions
 from synth.io.storage import filesystem, join, write_json

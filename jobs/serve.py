@@ -15,7 +15,7 @@ import sys
 from dataclasses import replace
 
 from jobs.entry import main_for
-from synth.config.jobs import ServeOptions
+from synth.config.generate_options import ServeOptions
 from synth.config.options import options_from
 
 OPTIONS = ServeOptions

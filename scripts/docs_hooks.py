@@ -1,7 +1,7 @@
 """mkdocs hooks for the docs site (mkdocs.yml).
 
 - The command-line reference is generated at build time from the job option classes
-  (synth/config/jobs.py, the same fields `hrsynth JOB --help` is built from), and the
+  (synth/config/*_options.py, the same fields `hrsynth JOB --help` is built from), and the
   generation config's reference from its sections (synth/config/sections.py), into the
   pages that hold the markers below: they cannot drift from the code.
 - The measurement write-ups live beside their numbers in benchmarks/results/*.md; they

@@ -10,6 +10,7 @@ workers included: the one thing a monkeypatched registry cannot reach.
 """
 
 import importlib
+from collections.abc import Callable
 from functools import cache
 from importlib.metadata import entry_points
 
@@ -45,10 +46,10 @@ def load(group: str, name: str, target: str, surface: tuple[str, ...] = ()):
     try:
         found = importlib.import_module(module_name)
         found = getattr(found, attribute) if attribute else found
-    except (ImportError, AttributeError) as e:
+    except Exception as e:  # noqa: BLE001 (an import may raise anything: SyntaxError, its own)
         raise ConfigError(
-            f"{what} cannot be loaded ({type(e).__name__}: {e}); fix or reinstall the package "
-            "that registers it"
+            f"{what} cannot be loaded ({type(e).__name__}: {_first_line(e)}); fix or "
+            "reinstall the package that registers it"
         ) from None
     missing = [part for part in surface if not hasattr(found, part)]
     if missing:
@@ -57,3 +58,34 @@ def load(group: str, name: str, target: str, surface: tuple[str, ...] = ()):
             f"{group.removesuffix('s')} gives"
         )
     return found
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else "no message"
+
+
+def help_names(group: str, own, check: Callable[[str], object]) -> list[str]:
+    """Every name of `group` for --help, which must never fail because of a plugin: an
+    installed one that clashes with a built-in, or that `check(name)` refuses, is listed
+    as `NAME (broken)`; running it says why in one line."""
+    listed = list(own)
+    for name in installed(group):
+        try:
+            if name in own:
+                raise ConfigError(name)
+            check(name)
+            listed.append(name)
+        except ConfigError:
+            listed.append(f"{name} (broken)")
+    return listed
+
+
+def check_installed(group: str, own, check: Callable[[str], object]) -> None:
+    """Every installed plugin of `group` loaded and its surface checked (`check(name)`),
+    on the driver, in a job's check(): a broken one, or one reusing a built-in name,
+    refuses the run in one line naming its entry point, before any work, not in an
+    actor after Ray started."""
+    registry(group, own)
+    for name in installed(group):
+        check(name)

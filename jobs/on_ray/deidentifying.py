@@ -11,10 +11,10 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 import ray
 
-from jobs.on_ray.session import connect, data_context
+from jobs.on_ray.session import UserErrorAtStart, connect, data_context
 
 
-class Scrubber:
+class Scrubber(UserErrorAtStart):
     """Ray Data actor: detectors (and the language model) built once; a block of whole
     shards in, their counts out."""
 
@@ -25,11 +25,12 @@ class Scrubber:
 
         torch.set_num_threads(threads)
         self.options, self.output, self.key_output = options, output, key_output
-        self.tools = make_tools(options)
+        self.started(lambda: setattr(self, "tools", make_tools(options)))
 
     def __call__(self, block: pa.Table) -> pa.Table:
         from synth.deid.writing import write_deidentified
 
+        self.check_started()
         return write_deidentified(block, self.tools, self.options, self.output, self.key_output)
 
 

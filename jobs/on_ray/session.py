@@ -165,3 +165,26 @@ def data_context(progress_bars: bool):
     context.enable_progress_bars = progress_bars
     context.execution_no_progress_timeout_s = -1
     return context
+
+
+class UserErrorAtStart:
+    """Base of a Ray Data actor whose constructor may refuse the user's setup (a
+    ConfigError: a plugin's detector or engine that says what is missing). Ray reports a
+    failed constructor as a dead actor, with Ray Data's internal-error trace on the
+    console; kept here and raised by the first call instead, it reaches the command line
+    as the user's one line. Any other error in a constructor stays a failed start."""
+
+    start_error = None
+
+    def started(self, build) -> None:
+        """Run `build()` (the constructor's work), keeping its ConfigError."""
+        from synth import ConfigError
+
+        try:
+            build()
+        except ConfigError as e:
+            self.start_error = e
+
+    def check_started(self) -> None:
+        if self.start_error is not None:
+            raise self.start_error

@@ -23,10 +23,10 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 import ray
 
-from jobs.on_ray.session import connect, data_context
+from jobs.on_ray.session import UserErrorAtStart, connect, data_context
 from synth.deid.audit import AuditSettings
 from synth.generation.backends import engine_factory, served
-from synth.generation.engine import EngineBase, StreamingEngine
+from synth.generation.engine import EngineBase, StreamingEngine, checked_continuations
 from synth.generation.params import GenerationParams
 from synth.kinds import Planner, shard_rows
 from synth.shard_writer import ShardWriter
@@ -61,7 +61,8 @@ class TalliedEngine(EngineBase):
         self.model_ref = engine.model_ref
 
     def continue_prompts(self, prompts, params, seed):
-        texts, generated, read = self.engine.continue_prompts(prompts, params, seed)
+        answer = self.engine.continue_prompts(prompts, params, seed)
+        texts, generated, read = checked_continuations(self.engine, prompts, answer)  # named
         if self.tally is not None:
             self.tally.add.remote(0, sum(generated))
         return texts, generated, read
@@ -87,7 +88,7 @@ def tallied(engine, tally) -> TalliedEngine:
     return (TalliedStreamingEngine if streams else TalliedEngine)(engine, tally)
 
 
-class SlotFiller:
+class SlotFiller(UserErrorAtStart):
     """Ray Data actor: a thin adapter over synth.shard_writer.ShardWriter, which plans a
     batch of shards, renders them, audits and writes each shard; only their counts come
     back.
@@ -114,11 +115,18 @@ class SlotFiller:
         if tally is not None and ray.get_runtime_context().was_current_actor_reconstructed:
             tally.restarted.remote()
         on_batch = None if tally is None else lambda n: tally.add.remote(n, 0)
-        engine = tallied(make_engine(), tally)
         self.planner = planner
-        self.writer = ShardWriter(engine, params, style, seed, output, batch_size, audit, on_batch)
+
+        def build():
+            engine = tallied(make_engine(), tally)
+            self.writer = ShardWriter(
+                engine, params, style, seed, output, batch_size, audit, on_batch
+            )
+
+        self.started(build)
 
     def __call__(self, batch: dict) -> pa.Table:
+        self.check_started()
         written = self.writer.write_planned(self.planner, [int(s) for s in batch["shard"]])
         return pa.table(
             {

@@ -207,6 +207,8 @@ def check_endpoint(model: str, engine: dict) -> None:
 def json_schema() -> dict:
     """The JSON schema of a generation config file in sections (docs/configuration.md)."""
     properties = {name: typed.json_schema(cls) for name, cls in sections().items()}
+    generation = properties["generator"]["properties"]["generation"]
+    properties["generator"]["properties"]["generation"] = _generation_schema(generation)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "hrsynth generation config",
@@ -214,6 +216,25 @@ def json_schema() -> dict:
         "properties": properties,
         "additionalProperties": False,
     }
+
+
+def _generation_schema(loose: dict) -> dict:
+    """`generator.generation` as load_config reads it (params_from): a preset and the
+    decoding parameters it overrides, each with its type and range (GenerationParams),
+    no other key. The section's own class holds it as a mapping, so its schema is made
+    here; defaults come from the preset, so none is given per parameter."""
+    from synth.generation.params import PRESETS
+
+    schema = typed.json_schema(GenerationParams)
+    for parameter in schema["properties"].values():
+        parameter.pop("default", None)
+    schema["properties"] = {
+        "preset": {"enum": list(PRESETS), "title": "preset", "default": "default"},
+        **schema["properties"],
+    }
+    schema.pop("required", None)
+    schema.pop("title", None)
+    return {**schema, "description": loose.get("description"), "default": loose.get("default")}
 
 
 def load_config(path: str | None, overrides: dict | None = None) -> GenerateConfig:

@@ -29,7 +29,7 @@ class RunSettings:
 
     num_docs: Annotated[int, Field(ge=1, le=MAX_DOCS)] = option(64, "documents to generate")
     seed: int = option(0, "fixes every draw: the same seed and settings make the same rows")
-    doc_type: str = option("ticket", "the document kind", names=kinds.names)
+    doc_type: str = option("ticket", "the document kind", names=kinds.help_names)
     labels: list[str] | str = option(
         "all", "tickets: 'all' or a list of labels; each gets num_docs / len(labels)"
     )
@@ -68,7 +68,7 @@ class GeneratorSettings:
         "auto (the fastest measured on this CPU: Hugging Face bf16 with AVX-512 BF16, "
         "CTranslate2 int8 on AVX2), llama (llama.cpp, GGUF files), ct2 (CTranslate2), hf, "
         "or any registered backend (docs/extending.md)",
-        names=backends.names,
+        names=backends.help_names,
     )
     device: str = option("auto", "auto, cpu, cuda, cuda:N or mps")
     dtype: str = option(
@@ -106,8 +106,8 @@ class ScaleSettings:
         "many of their slots in flight as the GPU's memory holds (docs/cluster.md)",
     )
     num_actors: Positive = option(1, "generation actors (the most, when min_actors is set)")
-    min_actors: int | None = option(None, "the pool scales from here (null: a fixed pool)")
-    threads_per_actor: int | None = option(None, "null: the node's CPUs / actors")
+    min_actors: Positive | None = option(None, "the pool scales from here (null: a fixed pool)")
+    threads_per_actor: Positive | None = option(None, "null: the node's CPUs / actors")
     actor_memory_gb: Annotated[float, Field(gt=0, le=4096, allow_inf_nan=False)] | None = option(
         None,
         "memory each actor asks Ray for (a SmolLM2 actor uses 2.4-2.8 GiB); null: 3 GiB "

@@ -198,8 +198,33 @@ def names() -> list[str]:
     return list(registered())
 
 
+def help_names() -> list[str]:
+    """Every --detectors name for --help, a broken installed one marked (never fails)."""
+    return plugins.help_names("detectors", dict.fromkeys(DETECTORS), installed_detector)
+
+
+def installed_detector(name: str) -> type:
+    """The class an installed package registers as detector `name`, checked: it has
+    `detect` and declares `TYPES`, each one of the personal types (types.yaml)."""
+    target = plugins.installed("detectors")[name]
+    found = plugins.load("detectors", name, target, ("detect", "TYPES"))
+    known = personal_types().names
+    declared = found.TYPES
+    if isinstance(declared, str) or not isinstance(declared, (tuple, list, set, frozenset)):
+        declared = [declared]
+    unknown = [t for t in declared if t not in known]
+    if unknown or not declared or not isinstance(found, type) or not callable(found.detect):
+        raise ConfigError(
+            f"detector {name!r} ({target}) declares TYPES {list(declared)!r}; a detector is a "
+            f"class whose TYPES are personal types ({', '.join(known)}), with detect(texts): "
+            "docs/extending.md"
+        )
+    return found
+
+
 def check_detectors(names: list[str], ner_model: str | None, method: str = "tag") -> None:
     known = registered()
+    plugins.check_installed("detectors", dict.fromkeys(DETECTORS), installed_detector)
     unknown = [n for n in names if n not in known]
     if unknown or (not names and method in ("tag", "surrogate")):
         raise ConfigError(
@@ -290,19 +315,15 @@ def _country_entity(recognizer: str) -> str:
     return "_".join(w.upper() for w in words)
 
 
-def types_looked_for(names: list[str]) -> set[str] | None:
-    """The personal-data types the named detectors can report together; None where an
-    installed detector does not declare its `TYPES` (unknown)."""
+def types_looked_for(names: list[str]) -> set[str]:
+    """The personal-data types the named detectors can report together (an installed
+    one's: the `TYPES` it declares)."""
     types = personal_types()
     found: set[str] = set()
     installed = plugins.installed("detectors")
     for name in names:
         if name in installed:
-            declared = getattr(plugins.load("detectors", name, installed[name], ("detect",)),
-                               "TYPES", None)  # fmt: skip
-            if declared is None:
-                return None
-            found |= set(declared)
+            found |= set(installed_detector(name).TYPES)
         elif name in ("ner", "llm"):  # every ticket variable's type; llm is asked for all
             found |= set(types.names) if name == "llm" else set(types.by_variable.values())
             found |= set(types.by_persona.values()) if name == "llm" else set()
@@ -314,10 +335,8 @@ def types_looked_for(names: list[str]) -> set[str] | None:
 
 def types_not_looked_for(names: list[str]) -> list[str]:
     """The personal-data types none of the named detectors reports, in the types file's
-    order ([] where an installed detector does not say what it finds)."""
+    order."""
     found = types_looked_for(names)
-    if found is None:
-        return []
     return [t for t in personal_types().names if t not in found]
 
 
@@ -333,7 +352,7 @@ def make_detectors(
     made = []
     for name in names:
         if name in installed:
-            made.append(plugins.load("detectors", name, installed[name], ("detect",))())
+            made.append(installed_detector(name)())
         elif name == "ner":
             made.append(Windowed(NerDetector(ner_model, clause_gate), *NER_WINDOW))
         elif name == "llm":

@@ -84,7 +84,7 @@ def checked_spans(detector, texts: list[str], found) -> list[list[Span]]:
             f"detector {name} returned {size} span lists for {len(texts)} documents; it must "
             f"return one list per document: {fix}"
         )
-    known = set(personal_types().names)
+    known = set(getattr(detector, "TYPES", None) or personal_types().names)  # declared
     for text, spans in zip(texts, found):
         for span in spans:
             if not isinstance(span, Span):
@@ -96,7 +96,7 @@ def checked_spans(detector, texts: list[str], found) -> list[list[Span]]:
                 )
             if span.type not in known:
                 raise ConfigError(
-                    f"detector {name} returned type {span.type!r}, not one of the personal "
-                    f"types ({', '.join(sorted(known))}): {fix}"
+                    f"detector {name} returned type {span.type!r}, not one of the types it "
+                    f"declares ({', '.join(sorted(known))}): {fix}"
                 )
     return [list(spans) for spans in found]

@@ -7,6 +7,7 @@ from collections import defaultdict
 import pyarrow as pa
 import pyarrow.fs as pafs
 
+from synth import ConfigError
 from synth.deid.corpus import DEID_SCHEMA, KEY_SCHEMA
 from synth.deid.detectors import make_detectors
 from synth.deid.llm import LLM_METHODS, LlmDetector, LlmTask, make_engine
@@ -77,6 +78,8 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
     args = (detectors, options["method"], options["seed"], options["country"], writer)
     try:
         done = deidentify(ids, texts, *args)
+    except ConfigError:  # a detector's wrong answer (checked_spans): the run stops, one line
+        raise
     except Exception:  # noqa: BLE001 (find the document at fault; the others go through)
         done = [_one(doc_id, text, args) for doc_id, text in zip(ids, texts)]
     rows, keys = defaultdict(list), defaultdict(list)
@@ -123,6 +126,8 @@ def _one(doc_id: str, text: str, args) -> Replaced:
     exception says it holds no content (`content_free`): the row is shareable."""
     try:
         return deidentify([doc_id], [text], *args)[0]
+    except ConfigError:
+        raise
     except Exception as e:  # noqa: BLE001 (one document's failure is its own error)
         message = f": {e}" if getattr(e, "content_free", False) else ""
         return Replaced(None, [], [], error=f"{type(e).__name__}{message}")

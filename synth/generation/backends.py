@@ -45,13 +45,32 @@ def names() -> tuple[str, ...]:
     return ("auto", *registered())
 
 
-# What every backend module gives (engine.py describes each).
+def help_names() -> list[str]:
+    """Every --backend choice for --help, a broken installed one marked (never fails)."""
+    return ["auto", *plugins.help_names("backends", BACKENDS, module)]
+
+
+def check_installed() -> None:
+    """Every installed backend loaded and checked (synth/plugins.py)."""
+    plugins.check_installed("backends", BACKENDS, module)
+
+
+# What every backend module gives (engine.py describes each): SERVED, then functions.
 SURFACE = ("SERVED", "check", "prepare", "build", "describe")
 
 
 def module(name: str) -> ModuleType:
-    """The backend module registered as `name`."""
-    return plugins.load("backends", name, registered()[name], SURFACE)
+    """The backend module registered as `name`, its surface checked."""
+    found = plugins.load("backends", name, registered()[name], SURFACE)
+    not_callable = [part for part in SURFACE[1:] if not callable(getattr(found, part))]
+    if not isinstance(found.SERVED, bool) or not_callable:
+        wrong = ["SERVED (True or False)"] if not isinstance(found.SERVED, bool) else []
+        raise ConfigError(
+            f"backend {name!r} ({registered()[name]}): {', '.join(wrong + not_callable)} "
+            "is not what docs/extending.md says a backend gives; fix the package that "
+            "registers it"
+        )
+    return found
 
 
 def cpu_kind() -> str:
@@ -165,8 +184,21 @@ def batch_free(spec: EngineSpec, params: GenerationParams) -> bool:
 
 
 def build(spec: EngineSpec):
-    """The engine itself, where it runs."""
-    return module(spec.backend).build(spec)
+    """The engine itself, where it runs, checked to have what the rollout calls; an
+    engine that names no `model_ref` (EngineBase's None) records the spec's model."""
+    engine = module(spec.backend).build(spec)
+    missing = [
+        m for m in ("continue_prompts", "chat_prompt") if not callable(getattr(engine, m, None))
+    ]
+    if missing:
+        raise ConfigError(
+            f"backend {spec.backend!r}: the engine its build() returns lacks "
+            f"{', '.join(missing)}; subclass synth.generation.engine.EngineBase and write "
+            "them (docs/extending.md)"
+        )
+    if getattr(engine, "model_ref", None) is None:
+        engine.model_ref = spec.model
+    return engine
 
 
 def engine_factory(spec: EngineSpec):

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # pandas is imported where it is used: `hrsynth --help` stays
     import pandas as pd
 
 from synth import ConfigError, plugins
+from synth.kinds.base import KindBase, made
 
 KINDS = {"ticket": "synth.kinds.tickets", "cv": "synth.kinds.cvs"}
 
@@ -122,12 +123,25 @@ def names() -> list[str]:
     return sorted(registered())
 
 
-def kind(name: str) -> ModuleType:
-    """The module of document kind `name` (a config's doc_type)."""
+def help_names() -> list[str]:
+    """Every doc_type for --help, a broken installed one marked (never fails)."""
+    return sorted(plugins.help_names("kinds", KINDS, kind))
+
+
+def check_installed() -> None:
+    """Every installed kind loaded and checked (synth/plugins.py)."""
+    plugins.check_installed("kinds", KINDS, kind)
+
+
+def kind(name: str) -> "ModuleType | KindBase":
+    """Document kind `name` (a config's doc_type): its module, or its KindBase subclass
+    made into an instance, its members checked (synth.kinds.base)."""
     found = registered()
     if name not in found:
         raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(found)}")
-    return plugins.load("kinds", name, found[name], SURFACE)
+    target = found[name]
+    surface = () if ":" in target else SURFACE  # a class inherits KindBase's defaults
+    return made(plugins.load("kinds", name, target, surface), f"kind {name!r} ({target})")
 
 
 def check_row(row: dict) -> list[str]:

@@ -23,6 +23,7 @@ import yaml
 
 from synth import DATA_DIR
 from synth.kinds import kind
+from synth.kinds.base import KindBase
 
 CARD = "_README.md"  # in an output folder (see above)
 ROOT_CARD = "README.md"  # at a refresh root
@@ -155,7 +156,9 @@ def markdown(
         "audit": _audit_line(manifest),
         "run_id": manifest["run_id"],
         "seed": manifest["seed"],
-        "model": manifest.get("model"),
+        "engine": _engine(manifest),
+        "card_text": getattr(kind(manifest["config"].get("doc_type", "ticket")), "CARD_TEXT", None)
+        or KindBase.CARD_TEXT,
         "prompt_style": json.dumps(manifest.get("prompt_style")),
         "generation_parameters": json.dumps(manifest.get("generation_parameters", {})),
         "rows": manifest["rows"],
@@ -170,6 +173,15 @@ def markdown(
         "num_docs": manifest["config"].get("num_docs"),
     }
     return Template(TEMPLATE.read_text(encoding="utf-8")).substitute(values)
+
+
+def _engine(manifest: dict) -> str:
+    """The backend and model that ran, as the manifest records them."""
+    backend, model = manifest.get("backend"), manifest.get("model")
+    ran = f"backend `{backend}`, model `{model}`" if backend else f"model `{model}`"
+    if not manifest.get("tokens_generated"):
+        ran += " (it generated no token)"
+    return ran
 
 
 def _audit_line(manifest: dict) -> str:

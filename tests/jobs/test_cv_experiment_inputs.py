@@ -87,4 +87,4 @@ def test_per_role_draws_a_stratified_subsample_with_the_seed():
 def test_per_role_below_two_is_refused(tmp_path, capsys, monkeypatch):
     path = corpus(tmp_path, ["HR", "Sales"] * 16)
     code, err = run(tmp_path, capsys, monkeypatch, "--corpus", str(path), "--per-role", "1")
-    assert code == 2 and "--per-role must be ≥ 2" in err, err
+    assert code == 2 and "--per-role must be >= 2, got 1" in err, err

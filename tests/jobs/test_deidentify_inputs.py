@@ -37,7 +37,7 @@ from synth import ConfigError
             ["--method", "rewrite", "--key-output", "k"],
             "--key-output: --method rewrite has no key",
         ),
-        ('{"text": "a"}\n', ["--temperature", "9"], "--temperature must be in [0, 5], got 9"),
+        ('{"text": "a"}\n', ["--temperature", "9"], "--temperature must be <= 5, got 9.0"),
         ('{"text": "a"}\n', ["--country", "XX"], "--country 'XX' unknown; use one of US"),
         (
             '{"text": "a"}\n',

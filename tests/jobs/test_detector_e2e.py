@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from synth.config.jobs import DeidentifyOptions
+from synth.config.deidentify_options import DeidentifyOptions
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow

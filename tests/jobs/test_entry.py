@@ -6,6 +6,7 @@ import errno
 import pytest
 
 from jobs.entry import INTERRUPTED, guarded
+from synth import ConfigError
 
 ARGS = argparse.Namespace(output="out/run")
 
@@ -74,3 +75,50 @@ def test_an_error_in_the_jobs_own_code_on_ray_still_raises():
     bug = rx.RayTaskError("map_batches", "Traceback …", ZeroDivisionError())
     with pytest.raises(rx.RayTaskError):
         guarded(_raise(bug), ARGS)
+
+
+def remote_traceback(last_line: str) -> str:
+    return (
+        "ray::MapWorker(MapBatches(Scrubber)).__init__() (pid=1, ip=192.0.2.2)\n"
+        '  File "bad_mod.py", line 3, in __init__\n'
+        f"{last_line}"
+    )
+
+
+def test_an_actors_own_error_is_the_users_one_line_whichever_way_ray_wraps_it(capsys):
+    """Ray keeps an actor's ConfigError as a wrapped class (its text the remote
+    traceback), or, when the actor's constructor raised it, as ActorDiedError holding
+    only that text; both end in the user's line, exit 2, not in 'the cluster lost a node'."""
+    import ray.exceptions as rx
+
+    said = "detector fewer returned 1 span lists for 2 documents; fix it"
+    wrapped = rx.RayTaskError(
+        "submit", remote_traceback(f"synth.ConfigError: {said}"), ConfigError(said)
+    ).as_instanceof_cause()
+    in_udf = rx.RayTaskError(  # Ray Data's UserCodeException: the cause only as text
+        "submit", remote_traceback(f"synth.ConfigError: {said}"), RuntimeError("UDF failed")
+    )
+    constructor = rx.ActorDiedError(
+        rx.RayTaskError("__init__", remote_traceback(f"synth.ConfigError: {said}"), ValueError())
+    )
+    for error in (wrapped, in_udf, constructor):
+        assert guarded(_raise(error), ARGS) == 2
+        assert capsys.readouterr().err == f"error: {said}\n"
+
+
+def test_an_actor_that_cannot_start_is_not_called_a_lost_node(capsys, monkeypatch, tmp_path):
+    """A constructor's own bug: rerunning fails the same way, so the line says so, with
+    the last line of its error and the log folder of the session in use (here no session
+    is connected: RAY_TMPDIR's)."""
+    import sys
+
+    import ray.exceptions as rx
+
+    cause = rx.RayTaskError("__init__", remote_traceback("OSError: no model file"), OSError())
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
+    monkeypatch.setitem(sys.modules, "ray", None)  # no session in this process
+    assert guarded(_raise(rx.ActorDiedError(cause)), ARGS) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "lost a node" not in err
+    assert err.startswith("error: a Ray actor could not start (OSError: no model file); this is ")
+    assert err.rstrip().endswith(f"(Ray's log: {tmp_path}/ray/session_latest/logs)")

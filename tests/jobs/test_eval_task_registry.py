@@ -52,7 +52,7 @@ def test_a_registered_task_runs_and_is_reported_and_tracked(text_length, generat
 def test_an_unregistered_task_is_refused_with_the_list(generated, tmp_path):
     from jobs.evaluate import _tasks, options_from
     from synth import ConfigError
-    from synth.config.jobs import EvaluateOptions
+    from synth.config.evaluate_options import EvaluateOptions
 
     args = options_from(
         EvaluateOptions,

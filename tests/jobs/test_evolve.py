@@ -74,8 +74,8 @@ def test_no_private_sequence_reaches_the_output(evolved, capsys):
     ("extra", "message"),
     [
         (["--delta", "0.05"], "--delta 0.05 is not below 1 / 40 tickets"),
-        (["--pool", "1"], "--pool must be at least 2"),
-        (["--delta", "1.5"], "--delta must be in \\(0, 1\\)"),
+        (["--pool", "1"], "--pool must be >= 2, got 1"),
+        (["--delta", "1.5"], "--delta must be < 1, got 1.5"),
         (["--epsilon", "0"], "--epsilon must be a number in"),
     ],
 )

@@ -8,8 +8,9 @@ import pytest
 
 from jobs.cli import COMMANDS, main
 from synth import ConfigError
-from synth.config.jobs import EvaluateOptions, FitOptions
+from synth.config.evaluate_options import EvaluateOptions
 from synth.config.options import add_options, options_from
+from synth.config.private_options import FitOptions
 
 FIT = ["--data", "d.csv", "--schema", "s.yaml", "--output", "m.json"]
 EVALUATE = ["--train", "t", "--test", "x.jsonl", "--output", "o"]
@@ -18,11 +19,11 @@ PROBES = [
     (["fit", *FIT, "--epsilon", "inf"], "--epsilon must be a number in (0, 10000]"),
     (["fit", *FIT, "--epsilon", "1e308"], "--epsilon must be a number in (0, 10000]"),
     (["fit", *FIT, "--epsilon", "0"], "--epsilon must be a number in (0, 10000]"),
-    (["fit", *FIT, "--epsilon", "1", "--holdout", "1"], "--holdout must be in [0, 1)"),
-    (["fit", *FIT, "--epsilon", "1", "--degree", "-1"], "--degree must be ≥ 0"),
-    (["evaluate", *EVALUATE, "--epochs", "0"], "--epochs must be positive, got 0"),
+    (["fit", *FIT, "--epsilon", "1", "--holdout", "1"], "--holdout must be < 1, got 1.0"),
+    (["fit", *FIT, "--epsilon", "1", "--degree", "-1"], "--degree must be >= 0, got -1"),
+    (["evaluate", *EVALUATE, "--epochs", "0"], "--epochs must be >= 1, got 0"),
     (["evaluate", *EVALUATE, "--doc-type", "letter"], "doc_type 'letter' unknown; use one of"),
-    (["evaluate", *EVALUATE, "--permutations", "-1"], "--permutations must be ≥ 0"),
+    (["evaluate", *EVALUATE, "--permutations", "-1"], "--permutations must be >= 0, got -1"),
     (["extract", "--corpus", "c.csv", "--output", "t.csv", "--min-count", "0"], "--min-count"),
     (
         ["refresh", "--output-root", "r", "--test", "x.jsonl", "--fit-data", "p.csv"],
@@ -30,7 +31,7 @@ PROBES = [
     ),
     (
         ["cv-experiment", "--corpus", "c.csv", "--output", "o", "--test-share", "1.5"],
-        "--test-share must be in (0, 1)",
+        "--test-share must be < 1, got 1.5",
     ),
     # No job writes over what it reads (the user's private tickets, above all).
     (

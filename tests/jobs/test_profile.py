@@ -68,7 +68,11 @@ def test_unlabelled_tickets_give_no_label_mix(tmp_path):
         ),
         ([{"body": TEXTS[0]}], [], "no text field 'text'"),
         ([{"text": TEXTS[0]}], ["--epsilon", "0"], "--epsilon must be a number in (0"),
-        ([{"text": TEXTS[0]}], ["--prior-strength", "-1"], "--prior-strength must be ≥ 0"),
+        (
+            [{"text": TEXTS[0]}],
+            ["--prior-strength", "-1"],
+            "--prior-strength must be >= 0, got -1.0",
+        ),
         (
             [{"text": TEXTS[0], "vars": ["to_who"]}],
             ["--variables-field", "vars"],
@@ -104,7 +108,7 @@ def test_the_variables_written_give_how_often_each_is_left_out(tmp_path, written
     """20 complaints, 15 of which name the person complained about: read as names, spans
     or a CSV cell, the unnoised counts are exactly 15 written and 5 left out; the job
     releases that histogram (noised)."""
-    from synth.config.jobs import ProfileOptions
+    from synth.config.private_options import ProfileOptions
     from synth.style.prior import taxonomy_categories
     from synth.style.release import true_counts
 

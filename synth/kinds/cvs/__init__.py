@@ -6,10 +6,12 @@ The document-kind interface (synth.kinds.DocKind) for CVs."""
 import re
 
 from synth import ConfigError
+from synth.kinds.base import card_text
 from synth.kinds.cvs.settings import CVSettings
 
 TITLE = "CVs"
 CARD_TASKS = ("text-classification",)
+CARD_TEXT = card_text("hr_documents.md")  # the card's opening (synth/data/card/)
 EVAL_TASKS = ("classify", "fasttext", "intrinsic")
 FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen per corpus on a validation split
 TRAIN_FROM_CORPORA = True

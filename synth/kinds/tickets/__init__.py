@@ -3,10 +3,12 @@
 The document-kind interface (synth.kinds.DocKind) for tickets."""
 
 from synth import ConfigError
+from synth.kinds.base import card_text
 from synth.kinds.tickets.settings import TicketSettings
 
 TITLE = "tickets"
 CARD_TASKS = ("text-classification", "token-classification")
+CARD_TEXT = card_text("hr_documents.md")  # the card's opening (synth/data/card/)
 EVAL_TASKS = None  # every task evaluate has (jobs/eval_tasks.py)
 FASTTEXT_PRESETS = ("THESIS", "LONG_DOCUMENTS")  # chosen on templates held out
 TRAIN_FROM_CORPORA = False

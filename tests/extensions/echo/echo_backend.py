@@ -12,10 +12,7 @@ LABEL = "Echo"
 SERVED = False
 
 
-class EchoEngine(EngineBase):
-    def __init__(self, model: str):
-        self.model_ref = model
-
+class EchoEngine(EngineBase):  # model_ref: EngineBase's, the model the run names
     def chat_prompt(self, messages: list[dict]) -> str:
         return "".join(f"<{m['role']}>{m['content']}\n" for m in messages) + "<assistant>"
 
@@ -34,7 +31,7 @@ def prepare(spec) -> None:
 
 
 def build(spec) -> EchoEngine:
-    return EchoEngine(spec.model)
+    return EchoEngine()
 
 
 def describe(spec) -> str:

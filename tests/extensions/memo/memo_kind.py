@@ -1,5 +1,6 @@
-"""A third document kind, as a user adds one (docs/extending.md): this module, with the
-surface synth.kinds.DocKind names, and its entry point in pyproject.toml beside it. A
+"""A third document kind, as a user adds one (docs/extending.md): this module, a
+synth.kinds.base.KindBase with what differs from its defaults, and its entry point in
+pyproject.toml beside it. A
 memo announces a policy change on a date; its only variable is the date.
 tests/test_extensions.py installs it and runs it through `hrsynth generate`;
 tests/synth/kinds/test_kind_registry.py registers it in KINDS instead."""
@@ -8,15 +9,11 @@ from dataclasses import dataclass
 
 from synth import ConfigError
 from synth.kinds import ShardPlan, shard_rows, shard_streams
+from synth.kinds.base import KindBase
 from synth.kinds.persona import make_personas
 from synth.record import PlannedDocument
 from synth.typed import option
 
-TITLE = "memos"
-CARD_TASKS = ("text-classification", "token-classification")
-EVAL_TASKS = ("classify", "fasttext")
-FASTTEXT_PRESETS = ("THESIS",)
-TRAIN_FROM_CORPORA = False
 LABELS = ("Memo_Policy", "Memo_Closure")
 
 
@@ -29,9 +26,6 @@ class MemoSettings:
     def check(self) -> None:
         if not self.opening.strip():
             raise ConfigError("memo.opening is empty; give the words a memo opens with")
-
-
-SECTION, SETTINGS = "memo", MemoSettings
 
 
 class MemoPlanner:
@@ -68,22 +62,25 @@ class MemoPlanner:
         return ShardPlan(docs, {"memos": n}, None)
 
 
-def planner(cfg, run_id: str) -> MemoPlanner:
-    return MemoPlanner(cfg, run_id)
+class MemoKind(KindBase):
+    TITLE = "memos"
+    CARD_TASKS = ("text-classification", "token-classification")
+    CARD_TEXT = "Synthetic memos announcing policy changes, each on a date; made by hrsynth."
+    EVAL_TASKS = ("classify", "fasttext")
+    SECTION, SETTINGS = "memo", MemoSettings
 
+    def planner(self, cfg, run_id: str) -> MemoPlanner:
+        return MemoPlanner(cfg, run_id)
 
-def check_config(cfg) -> None:
-    if cfg.generator.prompt_style != "plain":
-        raise ConfigError("prompt_style: memos are continued as plain text; use 'plain'")
+    def check_config(self, cfg) -> None:
+        if cfg.generator.prompt_style != "plain":
+            raise ConfigError("prompt_style: memos are continued as plain text; use 'plain'")
 
+    def declared_entities(self, labels, cfg) -> dict[str, set[str]]:
+        return {label: {"date"} for label in labels}
 
-def declared_entities(labels, cfg) -> dict[str, set[str]]:
-    return {label: {"date"} for label in labels}
+    def check_row(self, row: dict) -> list[str]:
+        return [] if row["category"] == "Memo" else ["a memo's category is Memo"]
 
-
-def check_row(row: dict) -> list[str]:
-    return [] if row["category"] == "Memo" else ["a memo's category is Memo"]
-
-
-def evaluation_labels() -> tuple[list[str], list[str]]:
-    return list(LABELS), ["date"]
+    def evaluation_labels(self) -> tuple[list[str], list[str]]:
+        return list(LABELS), ["date"]

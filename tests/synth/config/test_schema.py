@@ -43,3 +43,53 @@ def test_every_shipped_config_passes_the_schema(config):
 def test_the_schema_refuses_what_the_config_refuses(doc):
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(doc, json_schema())
+
+
+# (config, accepted): the ranges and types the schema carries, at and past each bound.
+PARITY = [
+    ({"run": {"num_docs": 1}}, True),
+    ({"run": {"num_docs": 0}}, False),
+    ({"run": {"num_docs": 10**10}}, True),
+    ({"run": {"num_docs": 10**10 + 1}}, False),
+    ({"run": {"shard_size": 0}}, False),
+    ({"scale": {"batch_size": 0}}, False),
+    ({"scale": {"min_actors": 0}}, False),
+    ({"scale": {"threads_per_actor": 0}}, False),
+    ({"scale": {"max_error_share": 1}}, True),
+    ({"scale": {"max_error_share": 0}}, False),
+    ({"scale": {"actor_memory_gb": 4097}}, False),
+    ({"generator": {"generation": {"preset": "thesis", "top_p": 1}}}, True),
+    ({"generator": {"generation": {"top_p": 0}}}, False),
+    ({"generator": {"generation": {"top_p": 1.01}}}, False),
+    ({"generator": {"generation": {"max_new_tokens": 4096}}}, True),
+    ({"generator": {"generation": {"max_new_tokens": 4097}}}, False),
+    ({"generator": {"generation": {"top_k": -1}}}, False),
+    ({"generator": {"generation": {"temperature": 101}}}, False),
+    ({"generator": {"generation": {"num_beams": 0}}}, False),
+    ({"generator": {"generation": {"max_retries": 101}}}, False),
+    ({"generator": {"generation": {"top_kk": 5}}}, False),
+    ({"generator": {"generation": {"preset": "fast"}}}, False),
+]
+
+
+@pytest.mark.parametrize(("doc", "accepted"), PARITY, ids=lambda v: json.dumps(v)[:60])
+def test_the_schema_and_the_cli_accept_and_refuse_the_same_configs(doc, accepted, tmp_path):
+    """What an editor checking the file against the schema says is what `hrsynth
+    generate` says. Rules between two settings (min_actors <= num_actors, temperature > 0
+    when sampling) and finiteness are the CLI's alone: a JSON schema cannot hold them."""
+    from synth import ConfigError
+    from synth.config.generate import load_config
+
+    try:
+        jsonschema.validate(doc, json_schema())
+        by_schema = True
+    except jsonschema.ValidationError:
+        by_schema = False
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(doc))
+    try:
+        load_config(str(config))
+        by_cli = True
+    except ConfigError:
+        by_cli = False
+    assert (by_schema, by_cli) == (accepted, accepted)

@@ -338,4 +338,4 @@ def test_held_out_rows_stay_out_of_the_fit(tmp_path):
     everyone = table["Seasons"].value_counts(normalize=True).sort_index().to_numpy()
     assert np.abs(learned - everyone).max() > 1e-3  # and it is not the whole table's
     bad = subprocess.run(base + ["--holdout", "1.5"], check=False, capture_output=True, text=True)
-    assert bad.returncode == 2 and "--holdout 0.2" in bad.stderr
+    assert bad.returncode == 2 and bad.stderr == "error: --holdout must be < 1, got 1.5\n"

@@ -214,4 +214,4 @@ def test_serve_refuses_more_slots_than_llama_cpp_holds_before_loading(capsys, sl
     code = serve.main(["--backend", "llama", "--max-batch", str(slots), "--port", "0"])
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err, err
-    assert "--max-batch" in err and ("1 to 64 prompts" in err or "must be positive" in err)
+    assert "--max-batch" in err and ("1 to 64 prompts" in err or "must be >= 1" in err)

@@ -16,7 +16,7 @@ from tests.synth.test_golden import ScriptedEngine
 @pytest.fixture
 def memo(monkeypatch):
     """The one line a new kind adds."""
-    monkeypatch.setitem(kinds.KINDS, "memo", "tests.extensions.memo.memo_kind")
+    monkeypatch.setitem(kinds.KINDS, "memo", "tests.extensions.memo.memo_kind:MemoKind")
 
 
 def memo_config(**more):

@@ -73,7 +73,7 @@ def test_the_driver_plans_no_document_even_for_a_hundred_million(dp_model, tmp_p
     footer = {b"hrsynth.writer": b"generate", b"hrsynth.run_id": b"big"}
     pq.write_table(mine.replace_schema_metadata(footer), tmp_path / "part-00001.parquet")
     run, todo = generate._plan(cfg, {"run_id": "big"}, str(tmp_path))
-    assert isinstance(run, TicketPlanner) and todo.dtype == np.int64
+    assert isinstance(run.planner, TicketPlanner) and todo.dtype == np.int64
     assert len(todo) == 1_562_500 and todo[0] == 0 and todo[-1] == 1_562_499
     assert not (tmp_path / "part-00001.parquet").exists()
 

