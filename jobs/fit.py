@@ -66,17 +66,25 @@ def run(options) -> dict:
         ledger=ledger,
     )
     doc = net.to_dict()
-    # Counts of clipped values are unnoised statistics of the private rows: they go to the
-    # operator's console below, never into the model file that leaves the environment.
-    doc["fit"] = {
+    doc["fit"] = _fit_record(args, len(table), held_out, vocabularies, SECURE)
+    write_json(args.output, doc)
+    _report(args, doc, net, table, schema, clipped, held_out)
+    return doc
+
+
+def _fit_record(args, rows: int, held_out, vocabularies: dict, noise: str) -> dict:
+    """What the model file says of its fit: settings, rows, the holdout, the vocabularies.
+    Counts of clipped values are unnoised statistics of the private rows: they go to the
+    operator's console (_report), never into the model file that leaves the environment."""
+    return {
         "epsilon": args.epsilon,
-        "noise": SECURE,
+        "noise": noise,
         "on_out_of_domain": args.on_out_of_domain,
         "schema_file": str(args.schema),
         "structure_share": args.structure_share,
         "theta": args.theta,
         "degree_asked": args.degree,
-        "rows": len(table),
+        "rows": rows,
         "holdout": {
             "fraction": args.holdout,
             "seed": args.seed,
@@ -86,7 +94,11 @@ def run(options) -> dict:
         else None,
         "vocabularies": vocabularies or None,
     }
-    write_json(args.output, doc)
+
+
+def _report(args, doc: dict, net, table, schema, clipped: dict, held_out) -> None:
+    """The operator's console: the structure, the ε spent, what was not modelled or was
+    clipped, the holdout, where the model went."""
     print(f"structure (degree {net.degree}):")
     for name in doc["order"]:
         print(f"  {name} <- {', '.join(doc['parents'][name]) or '(none)'}")
@@ -108,7 +120,6 @@ def run(options) -> dict:
             f"(share {args.holdout}, seed {args.seed})"
         )
     print(f"model written to {args.output}")
-    return doc
 
 
 def main(argv=None) -> int:

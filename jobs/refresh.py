@@ -47,39 +47,7 @@ def _given(**values) -> dict:
 def _steps(args, stage: Path, root: str, status: dict) -> dict:
     """fit → generate → evaluate into the staging folder, recording each step; returns
     the version's card (manifest, scores, test set), rewritten with the scores."""
-    dp_model = args.dp_model
-    if args.fit_data:
-        dp_model = stage / "model.json"
-        account = privacy_account.charge(
-            root, status["version"], args.epsilon, args.fit_data, args.total_budget
-        )
-        print(
-            f"refresh: ε spent on the private data by this root's refits: "
-            f"{account['spent']:g}"
-            + (
-                f" of {args.total_budget:g}"
-                if args.total_budget is not None
-                else " (no --total-budget)"
-            ),
-            flush=True,
-        )
-        fit.run(
-            FitOptions(
-                data=args.fit_data,
-                schema=args.fit_schema,
-                epsilon=args.epsilon,
-                output=str(dp_model),
-                **_given(seed=args.seed),
-            )
-        )
-        status["steps"].append(
-            {
-                "step": "fit",
-                "at": time.time(),
-                "epsilon": args.epsilon,
-                "epsilon_all_refits": account["spent"],
-            }
-        )
+    dp_model = _refit(args, stage, root, status) if args.fit_data else args.dp_model
     manifest = generate.run(
         GenerateOptions(
             config=args.config,
@@ -129,6 +97,43 @@ def _steps(args, stage: Path, root: str, status: dict) -> dict:
     }
     write_card(str(stage / "data"), **card)
     return card
+
+
+def _refit(args, stage: Path, root: str, status: dict) -> Path:
+    """The refit step: the ε charged to the root's account first (refused beyond
+    --total-budget), then fit into the staging folder; the model's path."""
+    dp_model = stage / "model.json"
+    account = privacy_account.charge(
+        root, status["version"], args.epsilon, args.fit_data, args.total_budget
+    )
+    print(
+        f"refresh: ε spent on the private data by this root's refits: "
+        f"{account['spent']:g}"
+        + (
+            f" of {args.total_budget:g}"
+            if args.total_budget is not None
+            else " (no --total-budget)"
+        ),
+        flush=True,
+    )
+    fit.run(
+        FitOptions(
+            data=args.fit_data,
+            schema=args.fit_schema,
+            epsilon=args.epsilon,
+            output=str(dp_model),
+            **_given(seed=args.seed),
+        )
+    )
+    status["steps"].append(
+        {
+            "step": "fit",
+            "at": time.time(),
+            "epsilon": args.epsilon,
+            "epsilon_all_refits": account["spent"],
+        }
+    )
+    return dp_model
 
 
 def _publish(stage: Path, root: str, version: str) -> None:

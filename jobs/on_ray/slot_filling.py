@@ -165,20 +165,10 @@ def generate(
     data_context(progress_bars=on_tally is None)
     tally = Tally.remote() if on_tally else None
     shards = np.asarray(shards, dtype=np.int64)
-    # An autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for
-    # one per actor anyway, which is what makes the autoscaler start them.
     spec = cfg.engine  # decided when the config was checked
-    remote = served(spec)
-    gpus = not remote and (
-        spec.device.startswith("cuda")
-        or (spec.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
-    )
-    cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
+    gpus, threads, memory_gb, batch_size = _actor_sizes(cfg, spec)
     actors = cfg.scale.num_actors
-    threads = cfg.scale.threads_per_actor or max(1, cpus // actors)
-    memory_gb = cfg.scale.actor_memory_gb or (0.5 if remote else 3.0)
     # Whole shards per call, as many as fit in a render batch (2 of 64 under 128).
-    batch_size = cfg.scale.gpu_batch_size if gpus else cfg.scale.batch_size
     shards_per_call = max(1, batch_size // cfg.run.shard_size)
     ds = ray.data.from_arrow(pa.table({"shard": shards})).map_batches(
         SlotFiller,
@@ -230,6 +220,22 @@ def generate(
                 on_shard(shard, rows, tokens, failed)
     if left.any():
         raise RuntimeError(f"shards {np.flatnonzero(left)[:20].tolist()} were never written")
+
+
+def _actor_sizes(cfg, spec) -> tuple[bool, int, float, int]:
+    """(a GPU per actor, CPU threads each, GiB of memory each, documents per call). An
+    autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for one
+    per actor anyway, which is what makes the autoscaler start them."""
+    remote = served(spec)
+    gpus = not remote and (
+        spec.device.startswith("cuda")
+        or (spec.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
+    )
+    cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
+    threads = cfg.scale.threads_per_actor or max(1, cpus // cfg.scale.num_actors)
+    memory_gb = cfg.scale.actor_memory_gb or (0.5 if remote else 3.0)
+    batch_size = cfg.scale.gpu_batch_size if gpus else cfg.scale.batch_size
+    return gpus, threads, memory_gb, batch_size
 
 
 class _reading:

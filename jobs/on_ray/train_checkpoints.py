@@ -67,6 +67,12 @@ def resume(model: torch.nn.Module, config: dict) -> tuple[dict, dict | None]:
     return state, saved["optimizer"]
 
 
+def unwrapped(model):
+    """The model itself, out of the DistributedDataParallel wrapper Ray Train puts
+    around it on several workers."""
+    return model.module if hasattr(model, "module") else model
+
+
 def report_epoch(model, optimizer, config: dict, epoch: int, step: int) -> None:
     """Every worker reports (Ray Train's report is collective); rank 0 with the
     checkpoint of the epoch just ended."""
@@ -76,7 +82,7 @@ def report_epoch(model, optimizer, config: dict, epoch: int, step: int) -> None:
     if ray.train.get_context().get_world_rank() != 0:
         ray.train.report(metrics)
         return
-    bare = model.module if hasattr(model, "module") else model
+    bare = unwrapped(model)
     state = {"epoch": epoch, "step": step, "fingerprint": config["fingerprint"]}
     with tempfile.TemporaryDirectory() as folder:
         saved = {

@@ -80,6 +80,28 @@ def _batch_targets(task: str, tokenizer, batch, enc, config) -> torch.Tensor:
     return torch.tensor(rows)
 
 
+def _new_model(task: str, config: dict):
+    """The task's model on the encoder, before training (or its checkpoint) sets it."""
+    if task == "classify":
+        return encoder.sequence_classifier(config["encoder"], len(config["labels"]))
+    if task == "cls_entity":
+        return cls_entity.CandidateClassifier(
+            encoder.base_model(config["encoder"]), len(config["labels"])
+        )
+    return encoder.token_classifier(config["encoder"], len(config["tags"]))
+
+
+def _predictions(task: str, model, tokenizer, config: dict) -> list:
+    """The trained model's answers on the test texts (candidates, for cls_entity)."""
+    texts = config.get("test_texts", [])
+    if task == "classify":
+        return [config["labels"][i] for i in encoder.predict_classes(model, tokenizer, texts)]
+    if task == "cls_entity":
+        found = cls_entity.predict_candidates(model, tokenizer, config["test_candidates"])
+        return [config["labels"][i] for i in found]
+    return encoder.predict_word_tags(model, tokenizer, texts, config["tags"])
+
+
 def train_loop(config: dict) -> None:
     """One worker: config holds task, encoder, labels or tags, epochs, lr, test texts."""
     import ray.train
@@ -88,14 +110,7 @@ def train_loop(config: dict) -> None:
     _threads(config)
     task = config["task"]
     tokenizer = encoder.load_tokenizer(config["encoder"])
-    if task == "classify":
-        model = encoder.sequence_classifier(config["encoder"], len(config["labels"]))
-    elif task == "cls_entity":
-        model = cls_entity.CandidateClassifier(
-            encoder.base_model(config["encoder"]), len(config["labels"])
-        )
-    else:
-        model = encoder.token_classifier(config["encoder"], len(config["tags"]))
+    model = _new_model(task, config)
     resumed, optimizer_state = train_checkpoints.resume(model, config)
     model = ray.train.torch.prepare_model(model)
     optimizer = torch.optim.AdamW(model.parameters(), lr=config["lr"])
@@ -156,27 +171,25 @@ def train_loop(config: dict) -> None:
     if ray.train.get_context().get_world_rank() != 0:
         ray.train.report(metrics)
         return
-    bare = model.module if hasattr(model, "module") else model
+    bare = train_checkpoints.unwrapped(model)
     if task == "bio_ner":  # the tag names travel with the weights: deidentify reads them
         bare.config.id2label = dict(enumerate(config["tags"]))
         bare.config.label2id = {tag: i for i, tag in enumerate(config["tags"])}
     bare = bare.to("cpu")
-    texts = config.get("test_texts", [])
-    if task == "classify":
-        predicted = [config["labels"][i] for i in encoder.predict_classes(bare, tokenizer, texts)]
-    elif task == "cls_entity":
-        predicted = [
-            config["labels"][i]
-            for i in cls_entity.predict_candidates(bare, tokenizer, config["test_candidates"])
-        ]
-    else:
-        predicted = encoder.predict_word_tags(bare, tokenizer, texts, config["tags"])
+    _report_model(bare, tokenizer, _predictions(task, bare, tokenizer, config), metrics)
+
+
+def _report_model(model, tokenizer, predicted: list, metrics: dict) -> None:
+    """Rank 0's last report: the trained model, its tokenizer and its test predictions,
+    as the run's final checkpoint (fit reads it back on the driver)."""
+    import ray.train
+
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "predictions.json").write_text(json.dumps(predicted))
-        if hasattr(bare, "save_pretrained"):
-            bare.save_pretrained(folder)
+        if hasattr(model, "save_pretrained"):
+            model.save_pretrained(folder)
         else:
-            torch.save(bare.state_dict(), Path(folder, "model.pt"))
+            torch.save(model.state_dict(), Path(folder, "model.pt"))
         tokenizer.save_pretrained(folder)
         ray.train.report(metrics, checkpoint=ray.train.Checkpoint.from_directory(folder))
 

@@ -246,6 +246,52 @@ def _check_graph(graph: dict[str, list[str]], names: list[str]) -> tuple[list[in
     return order, parents
 
 
+class NoisyTables:
+    """The conditionals' noisy count tables, each spending its ε in the ledger: what
+    fit does once the structure is chosen. `eps_each`: every table's share."""
+
+    def __init__(self, codes, schema: Schema, sizes, eps_each: float, theta, ledger, rng):
+        self.codes, self.schema, self.sizes, self.eps_each = codes, schema, sizes, eps_each
+        self.theta, self.ledger, self.rng = theta, ledger, rng
+
+    def conditionals(self, order, parents, head) -> dict:
+        codes, schema, sizes, eps_each = self.codes, self.schema, self.sizes, self.eps_each
+        theta, ledger, rng, n = self.theta, self.ledger, self.rng, len(self.codes)
+        conditionals = {}
+        if head:
+            # The first k+1 attributes' conditionals all follow from one (k+1)-way table, as in
+            # the paper: d - k noisy tables instead of d, so each gets more of the budget.
+            shape = [sizes[a] for a in head]
+            counts = np.bincount(_combined(codes, head, sizes), minlength=int(np.prod(shape)))
+            joint = noisy_counts(counts, eps_each, rng).clip(min=0).reshape(shape)
+            ledger.spend(
+                f"joint counts of {[schema.names[a] for a in head]}",
+                eps_each,
+                COUNT_SENSITIVITY,
+                "Laplace",
+            )
+            for j, a in enumerate(head):
+                marginal = joint.sum(axis=tuple(range(j + 1, len(head)))).reshape(-1, sizes[a])
+                conditionals[a] = _normalise(marginal, eps_each, n, theta)
+        for i in order:
+            if i in conditionals:
+                continue
+            p_size = int(np.prod([sizes[p] for p in parents[i]])) if parents[i] else 1
+            counts = np.bincount(
+                _combined(codes, parents[i], sizes) * sizes[i] + codes[:, i],
+                minlength=p_size * sizes[i],
+            ).astype(float)
+            noisy = noisy_counts(counts, eps_each, rng).reshape(p_size, sizes[i])
+            ledger.spend(
+                f"conditional counts of {schema.names[i]} | {[schema.names[p] for p in parents[i]]}",
+                eps_each,
+                COUNT_SENSITIVITY,
+                "Laplace",
+            )
+            conditionals[i] = _normalise(noisy, eps_each, n, theta)
+        return conditionals
+
+
 def fit(
     codes: np.ndarray,
     schema: Schema,
@@ -303,38 +349,8 @@ def fit(
     tables = d - len(head) + 1 if head else d
     # Shaved by 1e-12 so that float rounding of the sum can never exceed the budget.
     eps_each = (epsilon - eps_structure) / tables * (1 - 1e-12)
-    conditionals = {}
-    if head:
-        # The first k+1 attributes' conditionals all follow from one (k+1)-way table, as in
-        # the paper: d - k noisy tables instead of d, so each gets more of the budget.
-        shape = [sizes[a] for a in head]
-        counts = np.bincount(_combined(codes, head, sizes), minlength=int(np.prod(shape)))
-        joint = noisy_counts(counts, eps_each, rng).clip(min=0).reshape(shape)
-        ledger.spend(
-            f"joint counts of {[schema.names[a] for a in head]}",
-            eps_each,
-            COUNT_SENSITIVITY,
-            "Laplace",
-        )
-        for j, a in enumerate(head):
-            marginal = joint.sum(axis=tuple(range(j + 1, len(head)))).reshape(-1, sizes[a])
-            conditionals[a] = _normalise(marginal, eps_each, n, theta)
-    for i in order:
-        if i in conditionals:
-            continue
-        p_size = int(np.prod([sizes[p] for p in parents[i]])) if parents[i] else 1
-        counts = np.bincount(
-            _combined(codes, parents[i], sizes) * sizes[i] + codes[:, i],
-            minlength=p_size * sizes[i],
-        ).astype(float)
-        noisy = noisy_counts(counts, eps_each, rng).reshape(p_size, sizes[i])
-        ledger.spend(
-            f"conditional counts of {schema.names[i]} | {[schema.names[p] for p in parents[i]]}",
-            eps_each,
-            COUNT_SENSITIVITY,
-            "Laplace",
-        )
-        conditionals[i] = _normalise(noisy, eps_each, n, theta)
+    noisy = NoisyTables(codes, schema, sizes, eps_each, theta, ledger, rng)
+    conditionals = noisy.conditionals(order, parents, head)
     assert ledger.spent <= ledger.budget, "ledger exceeds the budget"
     return BayesNet(schema, order, parents, conditionals, ledger, degree)
 

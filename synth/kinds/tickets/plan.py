@@ -203,6 +203,32 @@ class _Writing:
     tally: WritingTally
 
 
+def _kept(sub, template, shape, omission: bool) -> list[str]:
+    """The variables a ticket writes. With omission on, a variable the chosen template
+    does not write is left out too, and one it writes is kept (planted with its span)
+    even when the shape omitted it: an unmarked planted value would teach a detector to
+    leave such values alone."""
+    return [
+        v
+        for v in sub.variables
+        if (template is not None and omission and v in sub.uses(template))
+        or (v not in shape.omitted and (template is None or not omission))
+    ]
+
+
+def _header(sub, persona: dict, values: dict, left_out: set, rng) -> str:
+    """From, To and Subject lines, drawn among those that name no left-out variable."""
+    headers = _without(sub.headers, left_out)
+    subjects = _without(sub.subjects, left_out)
+    return "\n".join(
+        [
+            f"From: {persona['name']} <{persona['company_email']}>",
+            fill(headers[rng.integers(len(headers))], values),
+            "Subject: " + fill(subjects[rng.integers(len(subjects))], values),
+        ]
+    )
+
+
 def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocument:
     """One ticket: its shape, style, template, the values' written forms and its header."""
     shape = draw_shape(
@@ -221,15 +247,7 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
             w.template_weights.get(sub.label),
         )
     )
-    # With omission on, a variable the chosen template does not write is left out too,
-    # and one it writes is kept (planted with its span) even when the shape omitted it:
-    # an unmarked planted value would teach a detector to leave such values alone.
-    kept = [
-        v
-        for v in sub.variables
-        if (template is not None and w.traits.omission and v in sub.uses(template))
-        or (v not in shape.omitted and (template is None or not w.traits.omission))
-    ]
+    kept = _kept(sub, template, shape, w.traits.omission)
     as_clauses = set()
     if template is not None and template.clauses:
         values, as_clauses = with_clauses(values, template, w.writer_rng)
@@ -247,15 +265,7 @@ def _ticket(i, shard, run_id, sub, persona, values, w: _Writing) -> PlannedDocum
     forms |= {k: "clause" for k in shown if k in as_clauses}
     all_values = {**persona, **values, **surface}
     left_out = set(sub.variables) - set(kept)
-    headers = _without(sub.headers, left_out)
-    subjects = _without(sub.subjects, left_out)
-    header = "\n".join(
-        [
-            f"From: {persona['name']} <{persona['company_email']}>",
-            fill(headers[w.rng.integers(len(headers))], all_values),
-            "Subject: " + fill(subjects[w.rng.integers(len(subjects))], all_values),
-        ]
-    )
+    header = _header(sub, persona, all_values, left_out, w.rng)
     entity_surface = {k: surface[k] for k in kept}
     # A context variable the template writes (an absence's last day, the salary asked
     # for) is a planted value too: marked wherever it is written.
