@@ -39,12 +39,12 @@ class Candidates:
 
     def __init__(self, args, profile_path: str):
         from synth.config.generate import load_config
-        from synth.generation.backends import build
+        from synth.generation.backends import Backend
 
         overrides = {"seed": args.seed, "model": args.model, "backend": args.backend}
         overrides["dp_model"] = args.dp_model
         self.cfg = load_config(args.config, overrides).updated(writing_profile=profile_path)
-        self.engine = build(self.cfg.engine)
+        self.engine = Backend(self.cfg.engine).build()
         self.params = self.cfg.generation_params()
         self.seed, self.pool = args.seed, args.pool
         self.seconds, self.tokens = 0.0, 0

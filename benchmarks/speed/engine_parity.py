@@ -28,7 +28,7 @@ from benchmarks.report import RESULTS_DIR, write_results
 from benchmarks.speed.engines import cpu_info
 from eval.intrinsic import intrinsic
 from synth.config.generate import load_config
-from synth.generation.backends import build_engine
+from synth.generation.backends import Backend
 from synth.generation.render import render
 from synth.kinds import kind, plan_documents
 
@@ -58,7 +58,7 @@ def one_run(backend: str, dtype: str, seed: int, args) -> dict:
     )
     docs, _ = plan_documents(cfg, f"parity{seed}")
     declared = kind(cfg.run.doc_type).declared_entities(docs, cfg)
-    engine = build_engine(cfg.generator.model, backend, "cpu", dtype)
+    engine = Backend.of(cfg.generator.model, backend, "cpu", dtype).build()
     params = cfg.generation_params()
     start = time.perf_counter()
     rows = []

@@ -93,7 +93,7 @@ def planned(args):
 
 def one_row(args) -> dict:
     """One row, in this process: in-process, or as the client of a server it starts."""
-    from synth.generation.backends import build_engine
+    from synth.generation.backends import Backend
     from synth.generation.openai_engine import OpenAIEngine
 
     backend, dtype = args.row.split(":")
@@ -110,7 +110,7 @@ def one_row(args) -> dict:
         model = str(requantized(gguf_path(model), gguf.GGMLQuantizationType[dtype]))
         dtype = "auto"
     if not args.served:
-        engine = build_engine(model, backend, "cpu", dtype)
+        engine = Backend.of(model, backend, "cpu", dtype).build()
         return timed(docs, engine, params, "plain", args.batch_size)
     server = subprocess.Popen(
         [sys.executable, "-m", "jobs.serve", "--model", model, "--name", "bench"]

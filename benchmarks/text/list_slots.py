@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 from benchmarks.report import ROOT, write_results
 from synth import DATA_DIR
 from synth.config.generate import load_config
-from synth.generation.backends import build_engine
+from synth.generation.backends import Backend
 from synth.generation.params import long_params
 from synth.generation.trimming import LIST_OPENING, trim_items, trim_slot
 from synth.io.files import read_yaml
@@ -71,7 +71,7 @@ def main(argv=None) -> None:
     texts = [r["text"] for r in pq.read_table(args.synthetic, columns=["text"]).to_pylist()]
     slots = prompts_from([t for t in texts if t], args.limit, args.seed)
     cfg = load_config(str(CV_CONFIG))
-    engine = build_engine(cfg.generator.model, cfg.generator.backend)
+    engine = Backend.of(cfg.generator.model, cfg.generator.backend).build()
     regular = cfg.generation_params()
     result = {"synthetic_cvs": len(texts), "list_slots": len(slots), "by_params": {}}
     for label, params in [("regular", regular), ("long", long_params(regular))]:

@@ -25,7 +25,7 @@ import ray
 
 from jobs.on_ray.session import UserErrorAtStart, connect, data_context
 from synth.deid.audit import AuditSettings
-from synth.generation.backends import engine_factory, served
+from synth.generation.backends import Backend
 from synth.generation.engine import EngineBase, StreamingEngine, checked_continuations
 from synth.generation.params import GenerationParams
 from synth.kinds import Planner, shard_rows
@@ -174,7 +174,7 @@ def generate(
         SlotFiller,
         fn_constructor_kwargs={
             "planner": planner,
-            "make_engine": make_engine or engine_factory(spec),
+            "make_engine": make_engine or Backend(spec).factory(),
             "params": cfg.generation_params(),
             # tickets carry their own style; this one is for CVs
             "style": cfg.generator.prompt_style
@@ -226,7 +226,7 @@ def _actor_sizes(cfg, spec) -> tuple[bool, int, float, int]:
     """(a GPU per actor, CPU threads each, GiB of memory each, documents per call). An
     autoscaling cluster shows no GPU until a GPU worker is up: device cuda asks for one
     per actor anyway, which is what makes the autoscaler start them."""
-    remote = served(spec)
+    remote = Backend(spec).served
     gpus = not remote and (
         spec.device.startswith("cuda")
         or (spec.device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)

@@ -28,7 +28,7 @@ from synth.config.sections import (
     sections,
 )
 from synth.deid.audit import AuditSettings
-from synth.generation.backends import check, engine_spec
+from synth.generation.backends import Backend
 from synth.generation.engine import EngineSpec
 from synth.generation.params import GenerationParams, params_from
 from synth.io.files import read_yaml
@@ -98,7 +98,7 @@ class GenerateConfig:
         """The engine this config runs on, decided once (backends.resolve) when the config
         is checked and read from here after: by the job's driver check, its start line,
         the actors and the manifest."""
-        return engine_spec(self.generator)
+        return Backend.of_generator(self.generator).spec
 
     def updated(self, **flat) -> "GenerateConfig":
         """A copy with some flat settings changed (`cfg.updated(dp_model=None)`)."""
@@ -175,7 +175,7 @@ def validate(cfg: GenerateConfig) -> GenerateConfig:
     kind(run.doc_type).check_config(cfg)  # the kind's own rules (CVs: plain or chat, …)
     params = cfg.generation_params()  # raises on unknown parameters and wrong types
     check_endpoint(gen.model, gen.engine)
-    check(cfg.engine, params)
+    Backend(cfg.engine).check(params)
     if run.reference_date is None:
         run.reference_date = dt.date.today().isoformat()
     try:

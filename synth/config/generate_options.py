@@ -109,7 +109,7 @@ class ServeOptions:
             raise ConfigError(f"--api-key-env: the variable {self.api_key_env} is not set")
         from synth.generation.params import GenerationParams
 
-        backends.check(self.engine, GenerationParams())
+        backends.Backend(self.engine).check(GenerationParams())
 
     @cached_property
     def engine(self):

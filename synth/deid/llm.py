@@ -55,17 +55,17 @@ def prompts() -> dict:
 def make_engine(model: str, endpoint: dict | None = None, device: str = "auto"):
     """The engine for `model`: the in-process one `backend: auto` picks here, or the
     endpoint's for `openai:NAME`."""
-    from synth.generation.backends import build_engine
+    from synth.generation.backends import Backend
 
-    return build_engine(model, "auto", device or "auto", endpoint=endpoint)
+    return Backend.of(model, "auto", device or "auto", endpoint=endpoint).build()
 
 
 def check_model(model: str, endpoint: dict | None = None) -> None:
     """On the driver, before Ray starts: the model resolves or the endpoint answers."""
-    from synth.generation.backends import prepare_engine
+    from synth.generation.backends import Backend
 
     try:
-        prepare_engine(model, endpoint=endpoint)
+        Backend.of(model, endpoint=endpoint).prepare()
     except ConfigError as e:  # generate's config field is this job's option
         message = str(e).replace("engine.base_url", "--base-url")
         raise ConfigError(message.replace("engine.api_key_env", "--api-key-env")) from None

@@ -15,6 +15,7 @@ lookup in `registered()`. Modules are imported when first looked up, so a
 config check loads only the engine it names.
 """
 
+from dataclasses import dataclass, replace
 from functools import partial
 from types import ModuleType
 
@@ -150,95 +151,80 @@ def resolve(
     return EngineSpec(model, device, dtype, threads, endpoint, chosen, backend == "auto")
 
 
-def engine_spec(gen, threads: int | None = None) -> EngineSpec:
-    """resolve() for a config's generator section."""
-    return resolve(gen.model, gen.backend, gen.device, gen.dtype, threads, gen.engine)
+@dataclass(frozen=True)
+class Backend:
+    """The engine a run uses, decided once (`resolve`), and every step that asks its
+    module: the config check, the driver's prepare, the start line, the resume rule,
+    the actors' build. Built from the EngineSpec a config or a job carries (picklable,
+    recorded); `Backend.of` resolves settings and wraps the result."""
 
+    spec: EngineSpec
 
-def served(spec: EngineSpec) -> bool:
-    """Whether the spec's backend calls a model served elsewhere (no model, no GPU here)."""
-    return module(spec.backend).SERVED
+    @classmethod
+    def of(cls, model: str, backend: str = "auto", device: str = "auto", dtype: str = "auto",
+           threads: int | None = None, endpoint: dict | None = None) -> "Backend":  # fmt: skip
+        return cls(resolve(model, backend, device, dtype, threads, endpoint))
 
+    @classmethod
+    def of_generator(cls, gen, threads: int | None = None) -> "Backend":
+        """For a config's generator section."""
+        return cls.of(gen.model, gen.backend, gen.device, gen.dtype, threads, gen.engine)
 
-def check(spec: EngineSpec, params: GenerationParams) -> None:
-    """Config check (no model loaded): its dtype and the generation parameters the
-    chosen backend can honour, each refusal naming the field."""
-    module(spec.backend).check(spec, params)
+    @property
+    def module(self) -> ModuleType:
+        return module(self.spec.backend)
 
+    @property
+    def served(self) -> bool:
+        """The model is served elsewhere (no model, no GPU here)."""
+        return self.module.SERVED
 
-def prepare(spec: EngineSpec) -> None:
-    """Resolve the model on the driver, before Ray starts: a local path or hub id that
-    cannot be read, a model CTranslate2 cannot convert, a Hugging Face model given to
-    llama.cpp, or an endpoint that does not answer, is one line here."""
-    module(spec.backend).prepare(spec)
+    def check(self, params: GenerationParams) -> None:
+        """Config check (no model loaded): its dtype and the generation parameters the
+        backend can honour, each refusal naming the field."""
+        self.module.check(self.spec, params)
 
+    def prepare(self) -> None:
+        """Resolve the model on the driver, before Ray starts: a local path or hub id
+        that cannot be read, a model CTranslate2 cannot convert, a Hugging Face model
+        given to llama.cpp, or an endpoint that does not answer, is one line here."""
+        self.module.prepare(self.spec)
 
-def batch_free(spec: EngineSpec, params: GenerationParams) -> bool:
-    """Whether the backend writes a document's text whatever the batch it decodes in
-    (its own draws per request, no cross-row effect): a resumed run may then change
-    batch_size. A backend that does not say so (`batch_free(spec, params)` in its
-    module) is taken to write other text in other batches, and a resume keeps its batch
-    size (synth.io.shards.open_output)."""
-    says = getattr(module(spec.backend), "batch_free", None)
-    return bool(says and says(spec, params))
+    def batch_free(self, params: GenerationParams) -> bool:
+        """Whether the backend writes a document's text whatever the batch it decodes in
+        (its own draws per request, no cross-row effect): a resumed run may then change
+        batch_size. A backend that does not say so (`batch_free(spec, params)` in its
+        module) is taken to write other text in other batches, and a resume keeps its
+        batch size (synth.io.shards.open_output)."""
+        says = getattr(self.module, "batch_free", None)
+        return bool(says and says(self.spec, params))
 
+    def build(self):
+        """The engine itself, where it runs, checked to have what the rollout calls; an
+        engine that names no `model_ref` (EngineBase's None) records the spec's model."""
+        engine = self.module.build(self.spec)
+        wanted = ("continue_prompts", "chat_prompt")
+        missing = [m for m in wanted if not callable(getattr(engine, m, None))]
+        if missing:
+            raise ConfigError(
+                f"backend {self.spec.backend!r}: the engine its build() returns lacks "
+                f"{', '.join(missing)}; subclass synth.generation.engine.EngineBase and "
+                "write them (docs/extending.md)"
+            )
+        if getattr(engine, "model_ref", None) is None:
+            engine.model_ref = self.spec.model
+        return engine
 
-def build(spec: EngineSpec):
-    """The engine itself, where it runs, checked to have what the rollout calls; an
-    engine that names no `model_ref` (EngineBase's None) records the spec's model."""
-    engine = module(spec.backend).build(spec)
-    missing = [
-        m for m in ("continue_prompts", "chat_prompt") if not callable(getattr(engine, m, None))
-    ]
-    if missing:
-        raise ConfigError(
-            f"backend {spec.backend!r}: the engine its build() returns lacks "
-            f"{', '.join(missing)}; subclass synth.generation.engine.EngineBase and write "
-            "them (docs/extending.md)"
-        )
-    if getattr(engine, "model_ref", None) is None:
-        engine.model_ref = spec.model
-    return engine
+    def factory(self):
+        """A picklable callable that builds the engine where it runs (in each actor)."""
+        return partial(Backend.build, self)
 
-
-def engine_factory(spec: EngineSpec):
-    """A picklable callable that builds the spec's engine where it runs (in each actor)."""
-    return partial(build, spec)
-
-
-def check_backend(
-    model: str, backend: str, device: str, dtype: str, params: GenerationParams
-) -> None:
-    """check() of the engine these settings resolve to."""
-    check(resolve(model, backend, device, dtype), params)
-
-
-def build_engine(
-    model: str,
-    backend: str = "auto",
-    device: str = "auto",
-    dtype: str = "auto",
-    threads: int | None = None,
-    endpoint: dict | None = None,
-):
-    """build() of the engine these settings resolve to, here and now (hrsynth serve,
-    evolve, benchmarks)."""
-    return build(resolve(model, backend, device, dtype, threads, endpoint))
-
-
-def prepare_engine(
-    model: str, backend: str = "auto", endpoint=None, device: str = "auto", dtype: str = "auto"
-) -> None:
-    """prepare() of the engine these settings resolve to."""
-    prepare(resolve(model, backend, device, dtype, None, endpoint))
-
-
-def start_line(spec: EngineSpec) -> str:
-    """One line for the start of a run: which engine, on what, and why."""
-    chosen = module(spec.backend)
-    what = chosen.describe(spec)
-    if chosen.SERVED:
-        return f"engine: {what}"
-    why = " (auto: the fastest measured here)" if spec.auto else ""
-    where = "GPU" if _on_gpu(spec.device) else f"{spec.threads or '?'} threads, {cpu_name()}"
-    return f"engine: {what}, {where}{why}"
+    def start_line(self, threads: int | None = None) -> str:
+        """One line for the start of a run: which engine, on what, and why."""
+        spec = replace(self.spec, threads=threads) if threads else self.spec
+        what = self.module.describe(spec)
+        if self.served:
+            return f"engine: {what}"
+        why = " (auto: the fastest measured here)" if spec.auto else ""
+        where = "GPU" if _on_gpu(spec.device) else f"{spec.threads or '?'} threads, {cpu_name()}"
+        return f"engine: {what}, {where}{why}"

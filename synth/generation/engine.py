@@ -127,7 +127,7 @@ class EngineBase:
     """What an engine that declares no more has: the Engine protocol's capabilities at
     their plain values (no known context, one call at a time), for engines to inherit."""
 
-    model_ref: str | None = None  # None: the model the run names (backends.build sets it)
+    model_ref: str | None = None  # None: the model the run names (Backend.build sets it)
     max_context: int | None = None
     continuous: bool = False
     slots: int = 1

@@ -54,7 +54,7 @@ def shard_path(folder, shard: int) -> str:
 
 
 # Settings outside the fingerprint that still decide the text of an engine whose text
-# depends on its batch (synth.generation.backends.batch_free): a resume keeps them.
+# depends on its batch (synth.generation.backends.Backend.batch_free): a resume keeps them.
 BATCH_SETTINGS = ("batch_size", "gpu_batch_size")
 
 

