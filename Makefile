@@ -9,7 +9,7 @@ export RAY_USAGE_STATS_ENABLED := 0
 export RAY_AUTH_MODE := disabled
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo detector test lint bench bench-env clean
+.PHONY: install demo detector test test-all durations lint bench bench-env clean
 
 install: $(STAMP)
 
@@ -35,8 +35,20 @@ detector: install
 		--schema configs/absenteeism_schema.yaml --epsilon 1 --output out/absence_model.json
 	$(BIN)/python -m jobs.detector build
 
+# The fast tier, before every commit (CI runs it): each component's real end-to-end check
+# and the tests measured under 15 s on the AVX2-only machine (docs/testing.md).
 test: install
-	$(BIN)/python -m pytest -q -ra
+	$(BIN)/python -m pytest -q -ra -m "not slow" --durations=15 $(PYTEST_ARGS)
+
+# Every test. PYTEST_ARGS adds pytest options to either tier (`-x`, `-k NAME`).
+test-all: install
+	$(BIN)/python -m pytest -q -ra --durations=15 $(PYTEST_ARGS)
+
+# Every test timed on the AVX2 code path (the slowest CPU kind; forced here on an AVX-512
+# machine), written to tests/durations_avx2.json, which decides what `make test` runs.
+durations: install
+	ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 CT2_FORCE_CPU_ISA=AVX2 \
+		$(BIN)/python -m pytest -q -ra --durations=15 --record-durations tests/durations_avx2.json
 
 lint: install
 	$(BIN)/ruff check synth jobs eval tests benchmarks

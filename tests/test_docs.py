@@ -7,11 +7,14 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
+import pytest
+
 from synth.config.sections import sections
 
 ROOT = Path(__file__).parents[1]
 
 
+@pytest.mark.component("the docs build")
 def test_the_docs_site_builds_strict_with_the_generated_cli_and_config_pages(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],

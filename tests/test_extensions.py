@@ -17,8 +17,6 @@ import pytest
 from eval import history
 from tests.outputs import read_output
 
-pytestmark = pytest.mark.slow
-
 ROOT = Path(__file__).resolve().parents[1]
 EXTENSIONS = ("echo", "memo", "text_length", "employee_numbers")
 
@@ -65,6 +63,7 @@ def echo_tickets(installed, dp_model, tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.component("a plugin through its entry point")
 def test_an_installed_backend_is_listed_and_writes_tickets(installed, echo_tickets):
     assert "echo" in hrsynth(installed, "generate", "--help").stdout
     manifest = json.loads((echo_tickets / "_manifest.json").read_text())
@@ -231,13 +230,17 @@ BROKEN = {
 }
 
 
-@pytest.fixture(scope="module")
-def broken(tmp_path_factory) -> dict[str, dict]:
-    """{case: the environment that sees its package}; the pip installs run side by side."""
-    work = tmp_path_factory.mktemp("broken")
-    running = {}
-    for case, (group, name, target, source) in BROKEN.items():
-        src = work / "src" / case
+class BrokenPackages(dict):
+    """{case: the environment that sees its package}, each package pip-installed when a
+    test first asks for it (the fast tier tries one of them)."""
+
+    def __init__(self, work: Path):
+        super().__init__()
+        self.work = work
+
+    def __missing__(self, case: str) -> dict:
+        group, name, target, source = BROKEN[case]
+        src = self.work / "src" / case
         src.mkdir(parents=True)
         (src / "bad_mod.py").write_text(source)
         (src / "pyproject.toml").write_text(
@@ -246,11 +249,16 @@ def broken(tmp_path_factory) -> dict[str, dict]:
             f'[project.entry-points."hrsynth.{group}"]\n"{name}" = "{target}"\n'
         )
         pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index"]
-        pip += ["--no-build-isolation", "--target", str(work / case), str(src)]
-        running[case] = subprocess.Popen(pip, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    for case, process in running.items():
-        assert process.wait() == 0, process.stdout.read()[-2000:]
-    return {case: {**os.environ, "PYTHONPATH": str(work / case)} for case in BROKEN}
+        pip += ["--no-build-isolation", "--target", str(self.work / case), str(src)]
+        done = subprocess.run(pip, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, (done.stdout + done.stderr)[-2000:]
+        self[case] = {**os.environ, "PYTHONPATH": str(self.work / case)}
+        return self[case]
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory) -> BrokenPackages:
+    return BrokenPackages(tmp_path_factory.mktemp("broken"))
 
 
 def refused(env: dict, *argv: str, ray: bool = False, timeout: int = 180) -> str:
@@ -276,7 +284,11 @@ def no_shards(folder: Path) -> bool:
 @pytest.mark.parametrize(
     ("case", "line"),
     [
-        ("backend_import", "error: backend 'badsyntax' (bad_mod) cannot be loaded (SyntaxError:"),
+        pytest.param(
+            "backend_import",
+            "error: backend 'badsyntax' (bad_mod) cannot be loaded (SyntaxError:",
+            marks=pytest.mark.component("a broken plugin"),
+        ),
         ("backend_clash", "error: an installed package registers backends ['ct2'], which hrsynth"),
         ("backend_member", "error: backend 'nobuild' (bad_mod) lacks build; docs/extending.md"),
         ("kind_import", "error: kind 'raises' (bad_mod) cannot be loaded (RuntimeError: no memo"),

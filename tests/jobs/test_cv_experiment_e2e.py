@@ -12,9 +12,6 @@ import pytest
 from synth.kinds import check_row
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
-
-
 TITLES = {
     "Civil Engineer": "site engineer",
     "Data Science": "data scientist",

@@ -13,8 +13,6 @@ import pytest
 
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
-
 TITLES = {
     "Database Administrator": "database administrator",
     "Front End Developer": "front-end developer",

@@ -11,8 +11,6 @@ import pytest
 from synth.config.deidentify_options import DeidentifyOptions
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
-
 
 def test_deidentify_without_the_detector_says_what_it_does_not_look_for(
     tmp_path, monkeypatch, capsys
@@ -28,6 +26,7 @@ def test_deidentify_without_the_detector_says_what_it_does_not_look_for(
     assert "`make detector` builds one that does" in line
 
 
+@pytest.mark.component("detector build, and deidentify on Ray with Presidio and the built detector")
 def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     registry = tmp_path / "registry"
     env = {**os.environ, "HRSYNTH_DETECTORS": str(registry)}

@@ -11,8 +11,6 @@ from eval import history
 from jobs import eval_tasks
 from tests.extensions.text_length import length_task
 
-pytestmark = pytest.mark.slow
-
 
 @pytest.fixture
 def text_length(monkeypatch):
@@ -20,9 +18,9 @@ def text_length(monkeypatch):
     monkeypatch.setitem(eval_tasks.TASKS, "text_length", length_task.TASK)
 
 
-def test_a_registered_task_runs_and_is_reported_and_tracked(text_length, generated, tmp_path):
-    import ray
-
+def test_a_registered_task_runs_and_is_reported_and_tracked(
+    text_length, generated, tmp_path, ray_local
+):
     from jobs.evaluate import run
 
     out = tmp_path / "eval"
@@ -33,10 +31,7 @@ def test_a_registered_task_runs_and_is_reported_and_tracked(text_length, generat
         "tasks": "text_length",
         "history": str(tmp_path / "history"),
     }
-    try:
-        result = run(options)
-    finally:
-        ray.shutdown()
+    result = run(options)
     scores = json.loads((out / "metrics.json").read_text())["tasks"]["text_length"]
     assert scores["ratio"] == pytest.approx(scores["synthetic_words"] / scores["real_words"])
     assert scores["summary"]["headline"] == [["words_ratio", scores["ratio"], True]]

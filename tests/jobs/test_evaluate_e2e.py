@@ -9,16 +9,16 @@ import pytest
 from synth.deid.types import personal_types
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
 
-
-def _evaluate(args, tmp_path):
+def _evaluate(args, tmp_path, env=None):
+    """The evaluate job in a subprocess; `env` (ray_joined) has it join the session's Ray."""
     return subprocess.run(
         [sys.executable, "-m", "jobs.evaluate", *args],
         cwd=ROOT,
         check=False,
         capture_output=True,
         text=True,
+        env=env,
     )
 
 
@@ -38,7 +38,8 @@ def macro_f1(confusion: list[list[int]]) -> float:
     return sum(f1s) / len(f1s)
 
 
-def test_every_task_reports_its_metrics(generated, tmp_path):
+@pytest.mark.component("evaluate: Ray Train fits MiniLM on the generated tickets")
+def test_every_task_reports_its_metrics(generated, tmp_path, ray_joined):
     out = tmp_path / "eval"
     result = _evaluate(
         [
@@ -57,6 +58,7 @@ def test_every_task_reports_its_metrics(generated, tmp_path):
             str(tmp_path / "history.parquet"),
         ],
         tmp_path,
+        ray_joined,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     m = json.loads((out / "metrics.json").read_text())
@@ -108,7 +110,9 @@ def test_every_task_reports_its_metrics(generated, tmp_path):
         assert (out / plot).stat().st_size > 1000 and f"]({plot})" in report
 
 
-def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path, monkeypatch):
+def test_a_scheduled_rerun_is_compared_with_the_last_one(
+    generated, tmp_path, monkeypatch, ray_joined
+):
     """Same configuration twice; the second run reads both the shards and the history
     through a file:// URI, the way an object store is read; both go to MLflow too."""
     monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # the subprocesses inherit it
@@ -121,7 +125,9 @@ def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path, mo
         ("b", generated.as_uri(), history.as_uri()),
     ):
         result = _evaluate(
-            [*args, "--train", train, "--history", hist, "--output", str(tmp_path / run)], tmp_path
+            [*args, "--train", train, "--history", hist, "--output", str(tmp_path / run)],
+            tmp_path,
+            {**ray_joined, "MLFLOW_ALLOW_FILE_STORE": "true"},
         )
         assert result.returncode == 0, result.stderr[-3000:]
     second = json.loads((tmp_path / "b" / "metrics.json").read_text())["history"]
@@ -165,8 +171,26 @@ def test_a_scheduled_rerun_is_compared_with_the_last_one(generated, tmp_path, mo
         ),
     ],
 )
-def test_bad_input_is_one_line(args, message, tmp_path):
-    (tmp_path / "train").mkdir()
+def test_bad_input_is_one_line(args, message, tmp_path, capsys):
+    """Refused before Ray: the command line's own main, in this process."""
+    from jobs import evaluate
+
+    assert evaluate.main(bad_input(args, tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_bad_input_through_the_command_line_is_one_line(tmp_path):
+    """The same refusal as a user meets it: the process, its exit code, its one line."""
+    result = _evaluate(bad_input(["--tasks", "classify,translate"], tmp_path), tmp_path)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "--tasks: unknown task(s) ['translate']" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr[-2000:]
+
+
+def bad_input(args: list[str], tmp_path) -> list[str]:
+    """The evaluate command line with `args` in place of the defaults they name."""
+    (tmp_path / "train").mkdir(exist_ok=True)
     base = {
         "--train": str(tmp_path / "train"),
         "--test": "eval/data/dev_tickets.jsonl",
@@ -175,6 +199,4 @@ def test_bad_input_is_one_line(args, message, tmp_path):
     }
     for flag, value in zip(args[::2], args[1::2]):
         base[flag] = value
-    result = _evaluate([x for kv in base.items() for x in kv], tmp_path)
-    assert result.returncode == 2 and message in result.stderr
-    assert "Traceback" not in result.stderr
+    return [x for kv in base.items() for x in kv]

@@ -1,12 +1,8 @@
 """evaluate leaves free-form tickets flagged for holding none of their variables out of
 training, and keeps each row's template: a real Parquet folder read through Ray Data."""
 
-import pytest
-
 from synth.contract import NO_VARIABLES, PERSONA_FIELDS
 from synth.io.shards import write_shard
-
-pytestmark = pytest.mark.slow
 
 
 def row(i: int, text: str, error: str | None) -> dict:
@@ -31,9 +27,7 @@ def row(i: int, text: str, error: str | None) -> dict:
     }
 
 
-def test_flagged_rows_are_not_training_examples(tmp_path):
-    import ray
-
+def test_flagged_rows_are_not_training_examples(tmp_path, ray_local):
     from jobs.evaluate import _read_train
 
     write_shard(
@@ -45,12 +39,8 @@ def test_flagged_rows_are_not_training_examples(tmp_path):
             row(2, "slot error kept", "slot 2 empty after 3 attempts"),
         ],
     )
-    ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
-    try:
-        ds, _ = _read_train(str(tmp_path))
-        rows = ds.take_all()
-    finally:
-        ray.shutdown()
+    ds, _ = _read_train(str(tmp_path))
+    rows = ds.take_all()
     assert sorted(r["text"] for r in rows) == ["kept", "slot error kept"]
     # the template travels with each row: fastText validates on templates held out
     assert set(rows[0]) == {"text", "label", "entities", "template_id"}

@@ -3,6 +3,7 @@
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,10 +19,9 @@ import yaml
 from synth.contract import NO_VARIABLES, SCHEMA
 from synth.kinds import check_row
 from synth.kinds.tickets.taxonomy import load_taxonomy
-from tests.conftest import ROOT
+from tests.conftest import ROOT, generate_args
 from tests.serving import served_smollm2
 
-pytestmark = pytest.mark.slow
 # datasets caches a folder with YAML configs by its name, not its content (README,
 # "Reading the output"): every load here gets a cache of its own.
 FRESH = tempfile.mkdtemp(prefix="hf-datasets-")
@@ -45,6 +45,7 @@ MANIFEST_KEYS = {
 }
 
 
+@pytest.mark.component("generate through the CLI on local Ray, the engine auto picks")
 def test_generated_dataset_meets_the_contract(generated):
     table = pq.read_table(generated)
     assert table.schema.equals(SCHEMA, check_metadata=False), table.schema
@@ -102,37 +103,31 @@ def run_job(*args):
     )
 
 
-def test_interrupted_run_resumes_without_duplicates(generated, dp_model, tmp_path):
-    # Same config, more shards: copy the finished dataset, drop one shard, rerun.
-    args = [
-        "--num-docs",
-        "16",
-        "--batch-size",
-        "8",
-        "--shard-size",
-        "8",
-        "--seed",
-        "7",
-        "--dp-model",
-        str(dp_model),
-        "--output",
-        str(tmp_path),
-    ]
-    first = run_job(*args)
-    assert first.returncode == 0, first.stderr[-2000:]
+@pytest.mark.component("generate's resume")
+def test_interrupted_run_resumes_without_duplicates(generated_run, dp_model, tmp_path):
+    """The `generated` run copied, one shard dropped as if the job had died before it,
+    the same command rerun on the copy: it writes that shard's 8 tickets only."""
+    finished, first = generated_run
     # the console carries the job's lines; Ray's notes stay in its log folder
     assert "shard 00001 written: 16/16 documents" in first.stdout
     for noise in ("INFO", "WARNING", "Progress bars disabled", "Deprecat"):
         assert noise not in first.stderr, first.stderr[-2000:]
-    kept = pq.read_table(tmp_path / "part-00000.parquet")
-    (tmp_path / "part-00001.parquet").unlink()  # as if the job died before this shard
+    out = tmp_path / "copy"
+    shutil.copytree(finished, out)
+    kept = pq.read_table(out / "part-00000.parquet")
+    (out / "part-00001.parquet").unlink()  # as if the job died before this shard
+    args = generate_args(dp_model, out)[3:]
     second = run_job(*args)
     assert second.returncode == 0, second.stderr[-2000:]
     assert "1 already written, 8 documents to generate" in second.stdout
-    ids = pq.read_table(tmp_path)["id"].to_pylist()
+    ids = pq.read_table(out)["id"].to_pylist()
     assert len(ids) == len(set(ids)) == 16
-    assert pq.read_table(tmp_path / "part-00000.parquet").equals(kept)  # untouched
-    refused = run_job(*args[:-1], str(tmp_path), "--prompt-style", "chat")
+    assert pq.read_table(out / "part-00000.parquet").equals(kept)  # untouched
+    # the same batch size as the first run: the text it would have written (issue 64)
+    columns = ["id", "label", "text", "entities"]
+    resumed = pq.read_table(out / "part-00001.parquet", columns=columns)
+    assert resumed.equals(pq.read_table(finished / "part-00001.parquet", columns=columns))
+    refused = run_job(*args, "--prompt-style", "chat")
     assert refused.returncode == 2 and "differs in: prompt_style" in refused.stderr
 
 
@@ -146,14 +141,23 @@ def test_interrupted_run_resumes_without_duplicates(generated, dp_model, tmp_pat
         (["--backend", "ct2", "--dtype", "bfloat16", "--device", "cpu"], "or set backend: hf"),
     ],
 )
-def test_bad_input_gives_one_clear_line(args, message, tmp_path):
-    result = run_job("--output", str(tmp_path / "o"), *args)
-    assert result.returncode == 2
-    assert result.stderr.strip().startswith("error: ") and message in result.stderr
-    assert "Traceback" not in result.stderr
+def test_bad_input_gives_one_clear_line(args, message, tmp_path, capsys):
+    """Refused before Ray: the command line's own main, in this process."""
+    from jobs import generate
+
+    assert generate.main(["--output", str(tmp_path / "o"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().startswith("error: ") and message in err
+    assert "Traceback" not in err and not (tmp_path / "o").exists()
 
 
-@pytest.mark.slow
+def test_bad_input_through_the_command_line_is_one_line(tmp_path):
+    """The same refusal as a user meets it: the process, its exit code, its one line."""
+    result = run_job("--output", str(tmp_path / "o"), "--num-docs", "0")
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert result.stderr.strip() == "error: run.num_docs must be >= 1, got 0"
+
+
 def test_tickets_generated_through_a_served_endpoint(tmp_path):
     """`hrsynth serve` with SmolLM2 on CTranslate2 on loopback, `hrsynth generate` with
     model openai:… on a local Ray cluster: the actors only make HTTP requests."""
@@ -186,7 +190,6 @@ def test_tickets_generated_through_a_served_endpoint(tmp_path):
         assert manifest["model"] == "openai:smollm2" and manifest["backend"] == "openai"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["ct2", "llama", "hf"])
 def test_the_other_in_process_engines_run_the_job(tmp_path, dp_model, backend):
     """--backend on the actors: the same contract from each in-process engine that auto
@@ -209,7 +212,6 @@ def test_the_other_in_process_engines_run_the_job(tmp_path, dp_model, backend):
     assert manifest["tokens_generated"] == sum(r["generated_tokens"] for r in rows) > 0
 
 
-@pytest.mark.slow
 def test_a_run_killed_mid_way_resumes_to_the_full_count(tmp_path, dp_model):
     """SIGKILL to the whole job (driver, local Ray cluster, actors) once two shards are
     written; the rerun writes the rest, none twice."""

@@ -24,7 +24,6 @@ import yaml
 from synth.kinds import check_row
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
 BIN = Path(sys.executable).parent
 # flag → value on this machine (paths, size, hardware); every other word stays as written
 HERE = {"--num-docs": "8", "--batch-size": "8", "--num-actors": "1", "--device": "cpu"}

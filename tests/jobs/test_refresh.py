@@ -11,7 +11,6 @@ from eval.history import read_history
 from synth.io import versions
 from tests.conftest import refresh
 
-pytestmark = pytest.mark.slow
 # datasets caches a folder with YAML configs by its name, not its content (README,
 # "Reading the output"): every load here gets a cache of its own.
 FRESH = tempfile.mkdtemp(prefix="hf-datasets-")

@@ -25,7 +25,6 @@ from faker import Faker
 from tests.conftest import ROOT
 from tests.jobs.test_ray_job_submit import BIN, free_port
 
-pytestmark = pytest.mark.slow
 RUN_S = 420  # the most one job may take here
 
 

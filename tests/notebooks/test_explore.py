@@ -1,13 +1,11 @@
 """notebooks/explore.ipynb runs headless, top to bottom, on a refresh root, and writes its plots."""
 
 import nbformat
-import pytest
 from nbclient import NotebookClient
 
 from synth.io import versions
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
 PLOTS = {"label_counts.png", "text_lengths.png", "entity_coverage.png", "intrinsic.png"}
 
 

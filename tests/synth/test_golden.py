@@ -148,6 +148,8 @@ def smollm2(request):
 def test_real_model_run_holds_for_any_text(smollm2):
     """What holds whatever words the model writes: every row, its label, its spans on its
     own text, its fixed text kept, tokens counted."""
+    if compute_path(smollm2) == EXACT:
+        pytest.skip(f"{EXACT} writes the exact golden's rows, checked row for row below")
     rows = run("configs/tickets.yaml", 14, 5, smollm2)
     scripted = run("configs/tickets.yaml", 14, 5, ScriptedEngine())
     assert [r["id"] for r in rows] == [r["id"] for r in scripted]
@@ -190,7 +192,7 @@ print(json.dumps({"path": compute_path(engine), "rows": run("configs/tickets.yam
 """
 
 
-@pytest.mark.slow
+@pytest.mark.component("the exact golden every x86 CPU reproduces")
 def test_ctranslate2_int8_on_avx2_kernels_matches_the_exact_golden_on_every_cpu():
     """Run in a child process: the kernels are chosen when the libraries load."""
     root = Path(__file__).parents[2]

@@ -12,8 +12,6 @@ from synth import ConfigError
 from tests.serving import served_smollm2
 from tests.synth.deid.test_detect_and_replace import PLANTED
 
-pytestmark = pytest.mark.slow
-
 
 @pytest.fixture
 def corpus(tmp_path):

@@ -21,8 +21,6 @@ from synth.kinds import plan_documents, planner, shard_count
 from tests.outputs import read_output, read_summaries
 from tests.synth import test_golden
 
-pytestmark = pytest.mark.slow
-
 
 @pytest.mark.parametrize("as_uri", [False, True], ids=["path", "file URI"])
 def test_shards_written_by_the_actors_equal_the_in_process_rows(ray_local, tmp_path, as_uri):

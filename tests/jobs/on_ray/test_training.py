@@ -12,8 +12,6 @@ from eval.testset import DEV_TICKETS, load_testset
 from synth.encoder import resolve_encoder
 from synth.kinds.tickets.taxonomy import load_taxonomy
 
-pytestmark = pytest.mark.slow
-
 TAXONOMY = load_taxonomy()
 LABELS = sorted(TAXONOMY)
 ENTITIES = sorted({v for s in TAXONOMY.values() for v in s.variables})

@@ -95,7 +95,6 @@ def _weights(out: Path) -> dict:
     return load_file(str(out / "models" / "bio_ner" / "model.safetensors"))
 
 
-@pytest.mark.slow
 def test_a_worker_killed_mid_epoch_is_started_again_from_the_checkpoint(ray_local, tmp_path):
     from jobs.on_ray import training
 
@@ -115,7 +114,6 @@ def test_a_worker_killed_mid_epoch_is_started_again_from_the_checkpoint(ray_loca
         torch.testing.assert_close(resumed_weights[name], tensor, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.slow
 def test_a_worker_lost_on_every_try_is_one_line_and_the_rerun_resumes(
     ray_local, tmp_path, monkeypatch, capsys
 ):

@@ -6,7 +6,6 @@ import pytest
 from synth import ConfigError
 from synth.config.generate import load_config
 from synth.deid.audit import DROPPED, AuditSettings, audit_rows, merge_counts, planted
-from synth.deid.detectors import make_detectors
 
 PERSONA = {
     "name": "Paul Martin",
@@ -52,9 +51,9 @@ LEAKY = [
 ]
 
 
-@pytest.fixture(scope="module")
-def presidio():
-    (detector,) = make_detectors(["presidio"])
+@pytest.fixture
+def presidio(presidio_detectors):
+    (detector,) = presidio_detectors
     return detector
 
 

@@ -33,9 +33,9 @@ PLANTED = [
 ]
 
 
-@pytest.fixture(scope="module")
-def presidio():
-    return make_detectors(["presidio"])
+@pytest.fixture
+def presidio(presidio_detectors):
+    return presidio_detectors
 
 
 @pytest.mark.parametrize("method", ["tag", "surrogate"])

@@ -2,8 +2,6 @@
 seeds, replies turned into shareable text (never the original on failure), the llm
 detector's listed strings located in the document; then the real SmolLM2 on two tickets."""
 
-import pytest
-
 from synth.deid.llm import LlmDetector, LlmTask, located_spans, make_engine, prompts
 from synth.deid.methods import deidentify
 from synth.deid.spans import Span
@@ -100,7 +98,6 @@ def test_the_llm_detector_reads_the_models_list():
     assert not engine.calls[0][1].do_sample  # temperature 0: greedy
 
 
-@pytest.mark.slow
 def test_smollm2_rewrites_and_abstracts_real_tickets():
     """The embedded model, in-process: a reply for each ticket, the same one again with
     the same seed. (Its quality is measured in benchmarks/deid/deidentify_llm.py.)"""

