@@ -47,7 +47,7 @@ test-all: install
 # Every test timed on the AVX2 code path (the slowest CPU kind; forced here on an AVX-512
 # machine), written to tests/durations_avx2.json, which decides what `make test` runs.
 durations: install
-	ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 CT2_FORCE_CPU_ISA=AVX2 \
+	ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 CT2_FORCE_CPU_ISA=AVX2 CT2_USE_MKL=0 \
 		$(BIN)/python -m pytest -q -ra --durations=15 --record-durations tests/durations_avx2.json
 
 lint: install

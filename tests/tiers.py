@@ -84,6 +84,7 @@ def tier(items, record: dict) -> list:
     return slow
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m "not slow"` deselects by the marks
 def pytest_collection_modifyitems(config, items):
     record = json.loads(DURATIONS.read_text()) if DURATIONS.is_file() else {}
     for item in tier(items, record):
