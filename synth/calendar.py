@@ -120,7 +120,7 @@ NAMED_DATE = re.compile(
     rf"(?P<comma>,)?(?: (?P<year>\d{{4}}))?",
     re.IGNORECASE,
 )
-WEEKDAY_AND_DATE = re.compile(rf"({WEEKDAY_WORD})(,? )(.+)", re.IGNORECASE)
+WEEKDAY_AND_DATE = re.compile(rf"({WEEKDAY_WORD}|Tues|Thurs?|Weds)(\.?,? )(.+)", re.IGNORECASE)
 LONE_WEEKDAY = re.compile(
     rf"(?:(?:this|next|last|on|coming) )?(?:{WEEKDAY_WORD})(?:,? the \d{{1,2}}{ORDINAL_SUFFIX})?",
     re.IGNORECASE,
@@ -154,7 +154,8 @@ def shift_date(text: str, offset: dt.timedelta, month_first: bool) -> str | None
         rest := shift_date(m[3], offset, month_first)
     ) is not None:  # "Friday, 21 March", "Mon 3/6": the date moves, its weekday with it
         name = WEEKDAYS[(weekday_number(m[1]) + offset.days) % 7]
-        return (name[:3] if len(m[1]) == 3 else name) + m[2] + rest
+        full = m[1].lower() in (w.lower() for w in WEEKDAYS)
+        return (name if full else name[:3]) + m[2] + rest
     if LONE_WEEKDAY.fullmatch(t):
         return _shift_weekday(t, offset)
     return None
@@ -162,7 +163,8 @@ def shift_date(text: str, offset: dt.timedelta, month_first: bool) -> str | None
 
 def _shift_numeric(m: re.Match, offset, month_first: bool, year_now: int) -> str | None:
     a, b = int(m[1]), int(m[3])
-    first_is_month = month_first and a <= 12 or b > 12
+    # A dotted date is written day first wherever people write one (12.03. is 12 March).
+    first_is_month = (month_first and m[2] != "." and a <= 12) or b > 12
     month, day = (a, b) if first_is_month else (b, a)
     year = int(m[4]) if m[4] else year_now
     year = year + 2000 if m[4] and len(m[4]) == 2 else year

@@ -15,6 +15,8 @@ no key: the model does not say what it replaced.
 import functools
 from dataclasses import dataclass
 
+from synth.deid.decide import RULES as DECISION_RULES
+from synth.deid.decide import decided, finished
 from synth.deid.llm import clean_reply, reply_error
 from synth.deid.normalise import normalise
 from synth.deid.spans import Span, checked_spans, joined_clauses, resolve
@@ -64,16 +66,18 @@ def detect(texts: list[str], detectors: list) -> list[list[Span]]:
     return merged(texts, found)
 
 
-def merged(texts: list[str], found: list[list[Span]]) -> list[list[Span]]:
+def merged(texts: list[str], found: list[list[Span]], rules=DECISION_RULES) -> list[list[Span]]:
     """Per text as written, the spans detectors found in its normalised form: merged
-    (synth.deid.spans.resolve), each part of a full name found again where the document
+    (synth.deid.spans.resolve), their types decided (synth.deid.decide; `rules` leaves
+    some out to measure them), each part of a full name found again where the document
     writes it alone, mapped back to the text's offsets, and pieces of one clause joined."""
     out = []
     for text, spans in zip(texts, found):
         plain = normalise(text)
+        spans = decided(plain.text, resolve(spans), rules)
         spans = resolve(spans + name_parts_alone(plain.text, spans))
         back = [Span(*plain.to_original(s.start, s.end), s.type, s.detector) for s in spans]
-        out.append(joined_clauses(text, resolve(back)))
+        out.append(finished(text, joined_clauses(text, resolve(back)), rules))
     return out
 
 

