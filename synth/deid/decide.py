@@ -81,10 +81,11 @@ def finished(text: str, spans: list[Span], rules=RULES) -> list[Span]:
 @functools.cache
 def greeting_words() -> dict:
     doc = read_yaml(DATA_DIR / "deid" / "greetings.yaml", "greetings")
-    words = lambda phrases: sorted((p.lower() for p in phrases), key=len, reverse=True)  # noqa: E731
-    alternation = lambda phrases: "|".join(
-        re.escape(p).replace(r"\ ", r"\s+") for p in words(phrases)
-    )  # noqa: E731
+
+    def alternation(phrases) -> str:
+        longest_first = sorted((p.lower() for p in phrases), key=len, reverse=True)
+        return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in longest_first)
+
     return {
         "opener": re.compile(rf"(?:{alternation(doc['openers'])})(?![\w'])", re.IGNORECASE),
         "sign_off": re.compile(

@@ -75,7 +75,7 @@ def test_a_city_the_ner_calls_an_organisation_is_replaced_by_a_city():
 def test_a_weekday_with_a_dotted_date_is_replaced_by_a_date(date):
     text = f"I was off sick on {date} and came back after."
     spans = [span_of(text, date.split()[-1], "ORGANIZATION")]  # what a general NER reads
-    out, key = shared(text, spans)
+    _, key = shared(text, spans)
     assert [k["type"] for k in key] == ["DATE"] and key[0]["original"] == date.rstrip(), key
     new = key[0]["replacement"]
     assert new != date
@@ -98,7 +98,7 @@ def test_a_conduct_clause_keeps_its_subject_and_gets_a_predicate_of_its_shape():
     past = neutral_phrases()["CONDUCT"]["past"]
     text = "Last week my supervisor shouted at me in front of the whole team."
     clause = span_of(text, "my supervisor shouted at me in front of the whole team", "CONDUCT")
-    out, key = shared(text, [clause])
+    out, _ = shared(text, [clause])
     subject = re.match(r"Last week (my \w+(?: \w+)?) ", out)
     assert subject and subject[1] != "my supervisor", out  # a role of its group
     assert any(out[subject.end() :].startswith(p) for p in past), out
