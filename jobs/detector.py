@@ -3,9 +3,12 @@
     hrsynth detector build                      (make detector; out/detector, 1,600 tickets)
     hrsynth detector build --num-docs 400 --backend ct2 --output out/small-detector
 
-1. Generates the training tickets (the generate job, --config; resumes when rerun).
-2. Trains the BIO token-classification model on them (the evaluate job's bio_ner task,
-   Ray Train), scored on the development tickets written the way people write.
+1. Generates the training tickets (the generate job, --config; resumes when rerun) and
+   the training CVs (--cv-config: attributes from public lists, no DP model).
+2. Trains the BIO token-classification model on both (the evaluate job's bio_ner task,
+   Ray Train): the tickets' variables, and in CVs the owner's name, employers, colleges,
+   graduation years and cities (reported in CVs only); scored on the development tickets
+   written the way people write.
 3. Writes OUTPUT/model: the weights, the ticket-kind classifier that gates the clause
    types (`kinds.json`, synth.deid.kinds, trained on the same tickets), the
    conduct-sentence classifier (`conduct.json`, synth.deid.conduct), `detector.json`
@@ -14,7 +17,8 @@
 4. Registers it (synth.deid.registry): `hrsynth deidentify` then uses presidio + this
    detector by default. --no-register keeps it out of the registry.
 
-The detector never saw real data: only tickets generated from public lists and DP models.
+The detector never saw real data: only tickets and CVs generated from public lists and DP
+models.
 """
 
 import datetime as dt
@@ -68,19 +72,11 @@ def check_model_folder(model: Path) -> None:
 def _build(args, out: Path, model: Path) -> dict:
     quiet_console()
     tickets = out / "tickets"
-    manifest = generate.run(
-        GenerateOptions(
-            config=args.config,
-            output=str(tickets),
-            num_docs=args.num_docs,
-            seed=args.seed,
-            backend=args.backend,
-            dp_model=args.dp_model,
-        )
-    )
+    manifest = generated(args, args.config, tickets, args.num_docs, dp_model=args.dp_model)
+    cvs = generated_cvs(args, out)
     result = evaluate.run(
         EvaluateOptions(
-            train=[str(tickets)],
+            train=[str(tickets)] + ([str(cvs["folder"])] if cvs else []),
             test=str(CARD_SETS["dev_people"]),
             output=str(out / "eval"),
             tasks="bio_ner",
@@ -95,7 +91,7 @@ def _build(args, out: Path, model: Path) -> dict:
     shutil.copytree(out / "eval" / "models" / "bio_ner", model)
     write_kinds(tickets, model, args.seed or 0)
     write_conduct(tickets, model, args.seed or 0)
-    card = model_card(model, manifest, result["tasks"]["bio_ner"], args)
+    card = model_card(model, manifest, result["tasks"]["bio_ner"], args, cvs)
     write_text(str(model / "detector.json"), json.dumps(card, indent=2, ensure_ascii=False))
     write_text(str(model / "README.md"), card_markdown(card))
     print(f"detector {card['version']}: {model}")
@@ -106,6 +102,30 @@ def _build(args, out: Path, model: Path) -> dict:
 
         print(f"registered: {register(model)} (hrsynth deidentify uses it by default)")
     return card
+
+
+def generated_cvs(args, out: Path) -> dict | None:
+    """The training CVs (--cv-config, public attributes: no DP model, no ε), generated
+    into OUTPUT/cvs with the tickets' engine and seed; None for --num-cvs 0."""
+    if args.num_cvs == 0:
+        return None
+    folder = out / "cvs"
+    return {"folder": folder, "manifest": generated(args, args.cv_config, folder, args.num_cvs)}
+
+
+def generated(args, config: str, folder: Path, num_docs: int, **more) -> dict:
+    """The generate job's manifest for `num_docs` of `config` in `folder`, with the
+    build's seed and engine (resumes when rerun)."""
+    return generate.run(
+        GenerateOptions(
+            config=config,
+            output=str(folder),
+            num_docs=num_docs,
+            seed=args.seed,
+            backend=args.backend,
+            **more,
+        )
+    )
 
 
 def write_kinds(tickets: Path, model: Path, seed: int) -> None:
@@ -153,10 +173,11 @@ def quiet_console() -> None:
     connect(log_to_driver=False)  # the jobs it runs join this session
 
 
-def model_card(model: Path, manifest: dict, trained: dict, args) -> dict:
+def model_card(model: Path, manifest: dict, trained: dict, args, cvs: dict | None = None) -> dict:
     from eval.detector_scores import bio_scores
     from eval.testset import load_testset
     from synth.deid.kinds import load_kinds
+    from synth.deid.types import personal_types
     from synth.kinds.tickets import evaluation_labels
 
     labels, entity_labels = evaluation_labels()
@@ -193,6 +214,15 @@ def model_card(model: Path, manifest: dict, trained: dict, args) -> dict:
                 for name, ledger in manifest["epsilon_ledgers"].items()
             },
         },
+        # the CVs it learnt a CV's personal data from (public attributes: no ε)
+        "cvs": {
+            "config": args.cv_config,
+            "cvs": cvs["manifest"]["rows"],
+            "run_id": cvs["manifest"]["run_id"],
+            "entities": sorted(personal_types().cv_variables),
+        }
+        if cvs
+        else None,
         "training": {"epochs": args.epochs, "seconds": round(trained["training"]["train_s"], 1)},
         # the kind classifier gating clause types: how often it is sure, and right then
         "kinds": kinds_read or None,
@@ -206,12 +236,13 @@ def model_card(model: Path, manifest: dict, trained: dict, args) -> dict:
 
 LIMITS = [
     (
-        "Trained only on synthetic English HR tickets: other document kinds (CVs, e-mails "
-        "about other topics) and other languages are outside what it has seen."
+        "Trained only on synthetic English HR tickets and CVs: other document kinds "
+        "(e-mails about other topics) and other languages are outside what it has seen."
     ),
     (
-        "Its types are the ticket taxonomy's variables (mapped to personal-data types for "
-        "de-identification); names, e-mails, phones and IDs come from Presidio beside it."
+        "Its types are the ticket taxonomy's variables and, in CVs only, the owner's name, "
+        "employers, colleges, graduation years and cities (mapped to personal-data types "
+        "for de-identification); e-mails, phones and IDs come from Presidio beside it."
     ),
     (
         "Scores on our own development sets flatter it: they were written knowing the "
@@ -228,7 +259,9 @@ def card_markdown(card: dict) -> str:
         (
             "A personal-data detector for HR tickets: a BIO token-classification model "
             f"({card['base_model']}) fine-tuned by `hrsynth detector build` on "
-            f"{trained['tickets']} synthetic tickets. It never saw real data."
+            f"{trained['tickets']} synthetic tickets"
+            + (f" and {card['cvs']['cvs']} synthetic CVs" if card.get("cvs") else "")
+            + ". It never saw real data."
         ),
         "",
         "## Trained on",

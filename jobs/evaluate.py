@@ -32,10 +32,15 @@ def _tasks(args: EvaluateOptions) -> list[str]:
     doc_kind, registered = kind(args.doc_type), eval_tasks.registered()
     known = list(doc_kind.EVAL_TASKS or registered)
     _check_presets(args.doc_type, doc_kind.FASTTEXT_PRESETS)
-    if not doc_kind.TRAIN_FROM_CORPORA and (len(args.train) > 1 or args.mask_roles):
+    entity_only = args.tasks is not None and [t.strip() for t in args.tasks.split(",")] == [
+        "bio_ner"
+    ]
+    several = len(args.train) > 1 and not entity_only
+    if not doc_kind.TRAIN_FROM_CORPORA and (several or args.mask_roles):
         raise ConfigError(
-            f"one --train folder for --doc-type {args.doc_type}; several --train and "
-            "--mask-roles are for kinds trained on corpora too (--doc-type cv)"
+            f"one --train folder for --doc-type {args.doc_type}; several --train are for "
+            "--tasks bio_ner alone (the detector's tickets and CVs) or for kinds trained on "
+            "corpora too (--doc-type cv), and --mask-roles for those kinds"
         )
     if args.tasks is None:
         return in_order([t for t in known if not registered[t].private or args.private])
@@ -156,9 +161,13 @@ def _shards_context(args, tasks: list[str]) -> dict:
     private = (
         _load_private(args) if any(eval_tasks.registered()[t].private for t in tasks) else None
     )
-    _check_train(args.train[0])
+    for location in args.train:
+        _check_train(location)
     connect(log_to_driver=False)
     ds, manifest = _read_train(args.train[0])
+    if len(args.train) > 1:  # --tasks bio_ner alone (_tasks): more rows, more entity types
+        ds, more = _with_other_outputs(ds, args.train[1:])
+        entity_labels = entity_labels + [x for x in more if x not in entity_labels]
     rows = ds.take_all()
     return {
         "ds": ds,
@@ -169,6 +178,17 @@ def _shards_context(args, tasks: list[str]) -> dict:
         "entity_labels": entity_labels,
         "private": private,
     }
+
+
+def _with_other_outputs(ds, locations: list[str]):
+    """The first output's rows and those of the other generate outputs (another kind: the
+    CVs beside the detector's tickets), with the entity types of theirs that name personal
+    data in any document (synth/data/deid/types.yaml's `cv_variables`)."""
+    from synth.deid.types import personal_types
+
+    for location in locations:
+        ds = ds.union(_read_train(location)[0])
+    return ds, sorted(personal_types().cv_variables)
 
 
 def _corpora_context(args) -> dict:

@@ -27,13 +27,17 @@ Adds the step to benchmarks/results/detector.json (steps measured earlier are ke
 
 import argparse
 import json
+import re
 import time
+from collections import Counter
 from pathlib import Path
 
 from benchmarks.report import RESULTS_DIR, ROOT, print_table, write_results
 from eval.deid import other_words_kept, privacy_summary
 from eval.detector_scores import bio_scores
+from eval.reading import Fluency, greetings_replaced, type_fit
 from eval.testset import TestDoc, load_testset
+from synth.deid.decide import RULES as DECISION_RULES
 from synth.deid.gold import annotated_spans, planted_spans
 from synth.deid.hygiene import OPTIONAL_STEPS, STEPS
 from synth.io.shards import shard_dataset
@@ -56,6 +60,8 @@ STEP_SETS = {
     "dev": STEPS,
     "real_writing": ("complaints", "role_phrases", "kinds"),
 }
+# Sets whose de-identification is measured with each type decision left out too.
+RULE_SETS = ("dev_people", "real_writing", "dev_cvs", "resumes_annotated")
 BIO_KEYS = ("exact", "partial", "raw_model", "per_type_exact", "errors", "spans", "without_step")
 PERSONA_TYPES = ("PERSON", "EMAIL", "URL", "ORGANIZATION", "NRP")
 
@@ -116,14 +122,17 @@ def typed(s: dict, seed: int = 0) -> dict:
     return {"docs": docs, "gold": gold, "labelled": labelled}
 
 
-def deidentified(texts: list[str], found: list[list[list]], seed: int = 0, kinds=None) -> list[str]:
-    """`--method surrogate` over the detectors' spans (found in the normalised texts),
-    merged as the job merges them, drawn to keep the kind when `kinds` is given."""
-    from synth.deid.methods import merged, surrogated
+def deidentified(
+    texts: list[str], found: list[list[list]], seed: int = 0, kinds=None, rules=DECISION_RULES
+) -> tuple[list[str], list[list]]:
+    """(outputs, spans): `--method surrogate` over the detectors' spans (found in the
+    normalised texts), merged as the job merges them (`rules`: the type decisions used),
+    drawn to keep the kind when `kinds` is given."""
+    from synth.deid.methods import surrogated
 
-    spans = merged(texts, [[s for f in found for s in f[i]] for i in range(len(texts))])
+    spans = merged_found(texts, found, rules)
     ids = [str(i) for i in range(len(texts))]
-    return [r.text for r in surrogated(ids, texts, spans, seed, kinds=kinds)]
+    return [r.text for r in surrogated(ids, texts, spans, seed, kinds=kinds)], spans
 
 
 def survival(texts: list[str], labelled: list[list], outputs: list[str]) -> dict:
@@ -143,26 +152,37 @@ def survival(texts: list[str], labelled: list[list], outputs: list[str]) -> dict
     return {label: {"verbatim": k, "of": n} for label, (k, n) in sorted(counts.items())}
 
 
-def deid_scores(texts, s, found, kinds=None) -> dict:
-    outputs = deidentified(texts, found, kinds=kinds)
-    private = [[t[g.start : g.end] for g in spans] for t, spans in zip(texts, s["gold"])]
+def deid_scores(texts, s, found, kinds=None, rules=DECISION_RULES, fluency=None) -> dict:
+    outputs, spans = deidentified(texts, found, kinds=kinds, rules=rules)
+    return output_scores(texts, s, outputs, spans, kinds, fluency)
+
+
+def output_scores(texts, s, outputs, spans, kinds=None, fluency=None) -> dict:
+    """What the shareable `outputs` hide and how they read, given the `spans` replaced."""
+    private = [[t[g.start : g.end] for g in gold] for t, gold in zip(texts, s["gold"])]
     privacy = privacy_summary([str(i) for i in range(len(texts))], private, outputs)
     out = {
         "privacy": round(privacy["mean"], 4),
         "other_words_kept": round(other_words_kept(texts, s["gold"], outputs), 4),
         "verbatim": survival(texts, s["labelled"], outputs),
-        "predicted_spans": sum(len(spans) for spans in merged_found(texts, found)),
+        "predicted_spans": sum(len(x) for x in spans),
         "gold_spans": sum(len(g) for g in s["gold"]),
+        "type_fit": type_fit(s["gold"], spans),
+        "greetings": greetings_replaced(texts, outputs),
     }
     if kinds is not None:
         out["kind_kept"] = kind_kept(kinds, texts, outputs)
+    if "owners" in s:
+        out["owners"] = owners_surviving(s["owners"], outputs)
+    if fluency is not None:
+        out["fluency"] = fluency.change(texts, outputs)
     return out
 
 
-def merged_found(texts, found) -> list:
+def merged_found(texts, found, rules=DECISION_RULES) -> list:
     from synth.deid.methods import merged
 
-    return merged(texts, [[x for f in found for x in f[i]] for i in range(len(texts))])
+    return merged(texts, [[x for f in found for x in f[i]] for i in range(len(texts))], rules)
 
 
 def kind_kept(kinds, texts: list[str], outputs: list[str]) -> float:
@@ -182,16 +202,17 @@ def resume_scores(texts: list[str], by_presidio: list, by_ner: list, kinds) -> d
     no complaint: each is a false alarm that costs words) and the share of all words the
     shareable text keeps (`--method surrogate`, the default detectors)."""
     spans = [[x for x in found if x.type in CLAUSE_TYPES] for found in by_ner]
-    outputs = deidentified(texts, [by_presidio, by_ner], kinds=kinds)
+    outputs, replaced = deidentified(texts, [by_presidio, by_ner], kinds=kinds)
     return {
         "documents": len(texts),
         "clause_spans": sum(len(x) for x in spans),
         "documents_with_one": sum(bool(x) for x in spans),
         "words_kept": round(other_words_kept(texts, [[] for _ in texts], outputs), 4),
+        "replaced_per_type": dict(Counter(x.type for doc in replaced for x in doc).most_common()),
     }
 
 
-def measure(model: str, sets: dict, step_sets=STEP_SETS) -> dict:
+def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None) -> dict:
     from synth.deid.detectors import make_detectors
     from synth.deid.normalise import normalise
 
@@ -214,12 +235,24 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS) -> dict:
             entry["bio"] = {k: scores[k] for k in BIO_KEYS}
         by_presidio = presidio.detect(read)
         ner.detector.steps = STEPS
+        by_ner = ner.detect(read)
         entry["deid_surrogate"] = {
             "presidio (old default)": deid_scores(texts, s, [by_presidio]),
             "presidio+detector": deid_scores(
-                texts, s, [by_presidio, ner.detect(read)], ner.detector.kinds
+                texts, s, [by_presidio, by_ner], ner.detector.kinds, fluency=fluency
             ),
         }
+        if name in RULE_SETS:  # what each type decision does (synth.deid.decide)
+            entry["deid_without_rule"] = {
+                rule: deid_scores(
+                    texts,
+                    s,
+                    [by_presidio, by_ner],
+                    ner.detector.kinds,
+                    tuple(r for r in DECISION_RULES if r != rule),
+                )
+                for rule in DECISION_RULES
+            }
         if name in step_sets:  # what each output step does to what is shared
             entry["deid_without_step"] = {}
             for step in step_sets[name]:
@@ -344,6 +377,28 @@ def real_writing(path: Path = REAL_WRITING) -> dict | None:
     return {"docs": docs, "gold": gold, "labelled": labelled, "bio": False}
 
 
+def public_resumes() -> dict:
+    """30 real resumes published under the MIT licence, our annotation (docs/annotation.md,
+    "Public resumes annotated"); each owner's name is the first person it marks."""
+    s = {**hand_labelled(DATA / "resumes_public" / "resumes.jsonl"), "bio": False}
+    s["owners"] = [next(d.text[a:b] for a, b, t in d.personal if t == "PERSON") for d in s["docs"]]
+    return s
+
+
+def owners_surviving(owners: list[str], outputs: list[str]) -> dict:
+    """How many owners' names the outputs still hold: whole, or any part of two letters
+    or more (a first or last name alone still names them to a colleague)."""
+    from synth.deid.privacy import normalised
+
+    whole = parts = 0
+    for owner, output in zip(owners, outputs):
+        found = normalised(output)
+        whole += normalised(owner) in found
+        words = [w for w in re.findall(r"[\w'’-]+", owner) if len(w) > 1]
+        parts += any(re.search(rf"(?<!\w){re.escape(w.lower())}(?!\w)", found) for w in words)
+    return {"resumes": len(owners), "whole": whole, "any_part": parts}
+
+
 def resumes(limit: int) -> dict | None:
     """The first `limit` resumes of the public CV development corpus (unlabelled)."""
     import csv
@@ -365,6 +420,13 @@ def main(argv=None) -> dict:
     p.add_argument("--synthetic", help="held-out generated tickets (not trained on)")
     p.add_argument("--max-synthetic", type=int, default=400)
     p.add_argument("--resumes", type=int, default=100, help="resumes of ../shared's cv_dev")
+    p.add_argument(
+        "--steps", action="store_true", help="also leave each output step out (slow; round 3)"
+    )
+    p.add_argument("--no-fluency", action="store_true", help="skip SmolLM2's token loss")
+    p.add_argument(
+        "--previous", help="outputs of benchmarks/deid/previous_release.py to score the same way"
+    )
     args = p.parse_args(argv)
     if args.spread:
         results = json.loads(RESULTS.read_text())
@@ -380,12 +442,14 @@ def main(argv=None) -> dict:
     sets["dev_cvs"] = {**hand_labelled(DATA / "dev_cvs.jsonl"), "bio": False}
     if (real := real_writing()) is not None:
         sets["real_writing"] = real
+    sets["resumes_annotated"] = public_resumes()
     if (cvs := resumes(args.resumes)) is not None:
         sets["cv_dev_resumes"] = cvs
     if args.synthetic:
         sets["synthetic"] = synthetic(args.synthetic, args.max_synthetic)
     started = time.time()
-    measured = measure(args.model, sets)
+    fluency = None if args.no_fluency else Fluency()
+    measured = measure(args.model, sets, STEP_SETS if args.steps else {}, fluency)
     card = Path(args.model, "detector.json")
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"steps": {}}
     results["steps"][args.step] = {
@@ -398,14 +462,36 @@ def main(argv=None) -> dict:
             "dev_cvs": "ours (CVs)",
             "real_writing": "real people's writing (CFPB complaints, Enron HR mail), our annotation",
             "cv_dev_resumes": "real resumes (../shared cv_dev), unlabelled: clause false alarms",
+            "resumes_annotated": "30 real public resumes (MIT, eval/data/resumes_public), our annotation",
             "synthetic": "generated, held out (flatters the detector)",
         },
         "sets": measured,
         "wall_s": round(time.time() - started, 1),
     }
+    if args.previous:  # the previous release's outputs, scored as this release's are
+        results["previous_release_issue_71"] = previous_scored(args.previous, sets, fluency)
     write_results(RESULTS.name, results, indent=2)
     print_results(args.step, measured)
     return results
+
+
+def previous_scored(path: str, sets: dict, fluency) -> dict:
+    """The previous release's outputs and replaced spans per set (written by
+    benchmarks/deid/previous_release.py --outputs), scored by output_scores."""
+    from synth.deid.spans import Span
+
+    dump = json.loads(Path(path).read_text())
+    out = {"what": dump.pop("what", None), "sets": {}}
+    for name, d in dump.items():
+        if name not in sets or "gold" not in sets[name]:
+            continue
+        texts = [doc.text for doc in sets[name]["docs"]]
+        if texts != d["texts"]:
+            raise SystemExit(f"--previous: set {name} holds other texts than this run's")
+        spans = [[Span(a, b, t, "previous") for a, b, t in doc] for doc in d["spans"]]
+        out["sets"][name] = output_scores(texts, sets[name], d["outputs"], spans, None, fluency)
+        print(f"previous release, {name}: done", flush=True)
+    return out
 
 
 if __name__ == "__main__":

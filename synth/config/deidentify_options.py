@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from synth import ConfigError
-from synth.config.option_types import Fraction, Positive, check_encoding
+from synth.config.option_types import Count, Fraction, Positive, check_encoding
 from synth.generation import backends
 from synth.io.locations import check_apart
 from synth.typed import option
@@ -160,6 +160,12 @@ class DetectorBuildOptions:
     # The size `make detector` finishes in within 45 minutes on an AVX2-only 2-core CPU
     # (benchmarks/results/detector.md); more tickets score higher and take longer.
     num_docs: Positive | None = option(1600, "training tickets")
+    cv_config: str = option(
+        "configs/cvs_detector.yaml",
+        "generation config of the training CVs (public attributes: no DP model)",
+        role="input",
+    )
+    num_cvs: Count = option(200, "training CVs (0: tickets only, the detector before CVs)")
     seed: int | None = option(None, "sampling and training seed (default: the config's)")
     backend: str | None = option(
         "ct2",

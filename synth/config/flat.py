@@ -32,6 +32,7 @@ FLAT_KEYS = {
     "max_error_share": ("scale", "max_error_share"),
     "doc_type": ("run", "doc_type"),
     "cv_roles": ("cvs", "roles"),
+    "cv_attributes": ("cvs", "attributes"),
     "templates": ("tickets", "templates"),
     "value_forms": ("tickets", "value_forms"),
     "traits": ("tickets", "traits"),
@@ -58,6 +59,7 @@ def nested_key(flat: str) -> str:
 ADDED_LATER = {
     "backend": "auto",
     "cv_roles": "dp_model",
+    "cv_attributes": "dp_model",
     "templates": "classic",
     "value_forms": "canonical",
     "traits": {},

@@ -22,7 +22,7 @@ from pathlib import Path
 from synth import DATA_DIR, ConfigError, plugins
 from synth.deid.conduct import load_conduct, may_complain
 from synth.deid.hygiene import STEPS
-from synth.deid.kinds import held_clause_labels, load_kinds, sure_kind
+from synth.deid.kinds import cv_shaped, held_clause_labels, load_kinds, sure_kind
 from synth.deid.spans import Span, spans_from_word_tags
 from synth.deid.types import personal_types
 from synth.io.files import read_yaml
@@ -151,6 +151,7 @@ class NerDetector:
         self.tags = tags
         self.tokenizer = load_tokenizer(str(folder))
         self.type_of = personal_types().by_variable
+        self.cv_labels = personal_types().cv_variables
         self.kinds = load_kinds(folder)  # None for a detector built without one
         self.conduct = load_conduct(folder)  # None for a detector built without one
         self.steps = STEPS  # its output steps (synth.deid.hygiene); fewer to measure one
@@ -176,6 +177,8 @@ class NerDetector:
             held = held_clause_labels(document, p, self.clause_gate)
             if held is not None:
                 tags = without_clauses(tags, held)
+            if self.clause_gate != "all" and not cv_shaped(document):  # a CV's types in CVs
+                tags = ["O" if t[2:] in self.cv_labels else t for t in tags]
             out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
         return out
 

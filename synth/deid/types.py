@@ -1,5 +1,6 @@
 """The personal-data types, read once from synth/data/deid/types.yaml, and the maps from
-each source's labels (Presidio entities, hrsynth variables, persona fields) to them."""
+each source's labels (Presidio entities, hrsynth variables of tickets and of CVs, persona
+fields) to them."""
 
 import functools
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ class PersonalTypes:
     by_presidio: dict[str, str]
     by_variable: dict[str, str]
     by_persona: dict[str, str]
+    cv_variables: frozenset[str]  # entities of CVs only (the detector reports them in CVs)
 
     def tag(self, name: str) -> str:
         """The placeholder the tag method writes: [PERSON], [DATE], …"""
@@ -26,7 +28,7 @@ class PersonalTypes:
 @functools.cache
 def personal_types() -> PersonalTypes:
     doc = read_yaml(TYPES_FILE, "personal-data types")["types"]
-    maps = {"presidio": {}, "variables": {}, "persona": {}}
+    maps = {"presidio": {}, "variables": {}, "persona": {}, "cv_variables": {}}
     for name, entry in doc.items():
         for source, mapping in maps.items():
             for label in entry.get(source, []):
@@ -35,6 +37,7 @@ def personal_types() -> PersonalTypes:
         names=tuple(doc),
         quasi=frozenset(name for name, entry in doc.items() if entry.get("quasi")),
         by_presidio=maps["presidio"],
-        by_variable=maps["variables"],
+        by_variable=maps["variables"] | maps["cv_variables"],
         by_persona=maps["persona"],
+        cv_variables=frozenset(maps["cv_variables"]),
     )

@@ -32,7 +32,8 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     env = {**os.environ, "HRSYNTH_DETECTORS": str(registry)}
     build = subprocess.run(
         [sys.executable, "-m", "jobs.cli", "detector", "build", "--num-docs", "16"]
-        + ["--epochs", "1", "--dp-model", str(dp_model), "--output", str(tmp_path / "d")],
+        + ["--num-cvs", "8", "--epochs", "1", "--dp-model", str(dp_model)]
+        + ["--output", str(tmp_path / "d")],
         cwd=ROOT, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert build.returncode == 0, build.stderr[-3000:]
@@ -45,6 +46,9 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     assert card["trained_on"]["tickets"] == 16 and card["trained_on"]["backend"] == "ct2"
     ledger = next(iter(card["trained_on"]["epsilon_ledgers"].values()))
     assert 0 < ledger["spent"] <= ledger["budget"]
+    # it learnt a CV's personal data from public-attribute CVs (no ε: no ledger of theirs)
+    assert card["cvs"]["cvs"] == 8 and "B-university" in card["tags"].values()
+    assert {"B-name", "B-graduation_year", "B-city", "B-company"} <= set(card["tags"].values())
     assert set(card["scores"]) == {"dev_people", "dev"}
     assert card["scores"]["dev_people"]["documents"] == 80
     assert 0 <= card["scores"]["dev_people"]["partial"]["f1"] <= 1

@@ -74,11 +74,37 @@ def cv_values(row: pd.Series, public: list[str], rng: np.random.Generator, fake:
     )
     companies = [(name, y) for (name, _), y in zip(companies, employer_years)]
     values = {"role": str(row["role"]), "total_years": years_text(total)}
-    for k, (name, degree) in enumerate(universities, 1):
-        values |= {f"university_{k}": name, f"degree_{k}": degree}
+    graduated = graduation_years(total, len(universities))
+    for k, ((name, degree), year) in enumerate(zip(universities, graduated), 1):
+        values |= {f"university_{k}": name, f"degree_{k}": degree, f"graduation_year_{k}": year}
     for k, (name, years) in enumerate(companies, 1):
         values |= {f"company_{k}": name, f"years_{k}": years_text(years)}
     return values
+
+
+# The year a CV is written in: graduation years count back from it (a constant, so a seed
+# gives the same CVs in any year).
+AS_OF_YEAR = 2025
+# Years between one degree and the next (a Master's two years after the Bachelor's).
+YEARS_PER_DEGREE = 2
+
+
+def graduation_years(total_years: int, degrees: int) -> list[str]:
+    """The year each degree was taken, earliest first: the last one when the working
+    years began (AS_OF_YEAR minus the total), each earlier one YEARS_PER_DEGREE before."""
+    last = AS_OF_YEAR - total_years
+    return [str(last - YEARS_PER_DEGREE * (degrees - 1 - k)) for k in range(degrees)]
+
+
+def home_city(country_code: str, fake: Faker, rng) -> str:
+    """Where the CV's owner lives: a city of more than 100,000 people of their country
+    (GeoNames), a Faker city where GeoNames lists none."""
+    from synth.kinds.tickets.sources import big_cities
+
+    cities = big_cities().get(country_code)
+    if cities is None or cities.empty:
+        return fake.city()
+    return str(cities.city.iloc[int(rng.integers(len(cities)))])
 
 
 # Capital letters whose spoken name starts with a vowel sound: "an HR executive".
@@ -126,7 +152,11 @@ def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[
         chosen.append(f"{section.id}{v}")
         if section.repeat == "universities":
             entries = [
-                {"university": values[f"university_{k}"], "degree": values[f"degree_{k}"]}
+                {
+                    "university": values[f"university_{k}"],
+                    "degree": values[f"degree_{k}"],
+                    "graduation_year": values[f"graduation_year_{k}"],
+                }
                 for k in range(1, SLOTS + 1)
                 if f"university_{k}" in values
             ]
@@ -182,6 +212,9 @@ class CVPlanner:
     """Plans a run's CVs shard by shard (synth.kinds.Planner); `model`: the DP CV model."""
 
     def __init__(self, cfg, run_id: str, model):
+        if cfg.cvs.attributes == "public":
+            self._public(cfg, run_id)
+            return
         if model is None:
             raise ConfigError(
                 "doc_type cv needs a DP CV model: set dp_model (run `hrsynth "
@@ -220,6 +253,20 @@ class CVPlanner:
             "cv_roles": mode | {"untitled_roles": untitled},
         }
 
+    def _public(self, cfg, run_id: str) -> None:
+        """Attributes from the public lists alone (synth.kinds.cvs.public): no DP model."""
+        from synth.kinds.cvs.public import PublicRows
+
+        self.cfg, self.run_id = cfg, run_id
+        self.templates = load_templates(cfg.run.taxonomy_dir)
+        self.public = public_universities(cfg.run.taxonomy_dir, set())
+        self.roles = sorted(self.templates.titles)
+        self.model = PublicRows(self.roles)
+        self.notes = {
+            "cv_attributes": "public lists only (cvs.attributes: public): no private data, no ε",
+            "cv_roles": {"mode": cfg.cvs.roles, "roles": len(self.roles)},
+        }
+
     def plan_shard(self, shard: int) -> ShardPlan:
         cfg = self.cfg
         first = shard * cfg.run.shard_size
@@ -240,11 +287,13 @@ class CVPlanner:
         templates = self.templates
         country_list = self.public.get(persona["country_code"]) or self.public[None]
         values = cv_values(row, country_list, rng, fakers[persona["locale"]])
+        values["city"] = home_city(persona["country_code"], fakers[persona["locale"]], rng)
         body, template_id = assemble(templates, values, persona, rng)
         title = templates.title(values["role"])
         pieces = body.split(SLOT)
-        # The role is inserted as its job title ('Data Science' -> 'data scientist').
-        entities = {**values, "role": title}
+        # The role is inserted as its job title ('Data Science' -> 'data scientist'); the
+        # owner's name is an entity too (what the personal-data detector learns).
+        entities = {**values, "role": title, "name": persona["name"]}
         return PlannedDocument(
             index=index,
             shard=shard,

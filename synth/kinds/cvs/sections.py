@@ -19,8 +19,11 @@ from synth.io.files import read_yaml
 from synth.kinds.cvs.roles import default_title, role_entry
 from synth.kinds.cvs.vocabulary import CV_DATA
 
-COMMON = set(PERSONA_FIELDS) | {"role", "title", "a_title", "total_years", "role_skills"}
-REPEATED = {"universities": {"university", "degree"}, "companies": {"company", "years"}}
+COMMON = set(PERSONA_FIELDS) | {"role", "title", "a_title", "total_years", "role_skills", "city"}
+REPEATED = {
+    "universities": {"university", "degree", "graduation_year"},
+    "companies": {"company", "years"},
+}
 
 
 @dataclass(frozen=True)

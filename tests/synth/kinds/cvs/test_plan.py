@@ -224,3 +224,29 @@ def test_each_cv_aims_at_the_length_its_dp_row_holds(cv_model):
     expected = [max(w, f) if w > 0 else None for w, f in zip(drawn, floors)]
     assert [d.target_words for d in docs] == expected
     assert all(0 <= w < 3000 for w in drawn) and any(expected)
+
+
+def test_public_attributes_plan_cvs_without_a_dp_model():
+    """cvs.attributes: public (the detector's training CVs): every CV names its owner, a
+    city, its universities with graduation years and its employers, as entities in the
+    fixed text, and no DP model is read."""
+    cfg = load_config(str(ROOT / "configs" / "cvs_detector.yaml"), {"num_docs": 12})
+    assert cfg.run.dp_model is None
+    docs, notes = plan_documents(cfg, "run")
+    assert "dp_models" not in notes and "no ε" in notes["cv_attributes"]
+    for doc in docs:
+        text = "".join(doc.pieces)
+        for key in ("name", "city", "university_1", "graduation_year_1", "company_1"):
+            assert doc.entities[key] in text, (key, text)
+        assert doc.entity_labels["graduation_year_1"] == "graduation_year"
+        years = [int(v) for k, v in doc.entities.items() if k.startswith("graduation_year")]
+        assert years == sorted(years) and all(1975 <= y <= 2025 for y in years), years
+    assert len({d.entities["name"] for d in docs}) == 12
+
+
+def test_cv_attributes_is_checked(tmp_path):
+    config = tmp_path / "cvs.yaml"
+    text = (ROOT / "configs" / "cvs_detector.yaml").read_text()
+    config.write_text(text.replace("attributes: public", "attributes: private"))
+    with pytest.raises(ConfigError, match="cvs.attributes 'private' unknown; use"):
+        load_config(str(config))

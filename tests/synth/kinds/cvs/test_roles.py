@@ -74,7 +74,7 @@ def test_a_roles_skills_are_planted_in_its_cvs_skills_section(tmp_path):
     assert read_role_skills(roles)["DBA"][0] == "backup and recovery"
     templates = load_templates(_folder_with(tmp_path, roles))
     persona = {"name": "Ann Lee", "email": "a@x.org", "nationality": "US", "country": "US"}
-    values = {"role": "DBA", "total_years": "4 years"}
+    values = {"role": "DBA", "total_years": "4 years", "city": "Austin"}
     body, _ = assemble(templates, values, persona, np.random.default_rng(0))
     skills_line = next(line for line in body.splitlines() if "kills: " in line)
     planted = skills_line.split(": ", 1)[1].removesuffix("<generate>").rstrip(", ").split(", ")

