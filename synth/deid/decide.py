@@ -14,6 +14,8 @@ rule can be left out (`rules=`) to measure it:
   ("Fri 12.03.", "Thurs. 3.6.") are DATE.
 - `parts`: a name-type span holding two things is cut: at a line break that does not
   continue the name, at a link's `](`, at the separators of a CV's lines (" - ", " (").
+- `technologies`: a span holding only technologies a CV lists ("Python", "GNU/Linux",
+  synth/data/deid/type_words.yaml) is no one's personal data and is left as written.
 - `shapes`: a span whose words have a shape of their own is of its type: an e-mail
   address EMAIL, a web address URL, a year or a range of years DATE (a general NER reads
   "2016-2019" as a phone), a length of time SPAN_OF_TIME ("three days" is no date).
@@ -27,6 +29,8 @@ rule can be left out (`rules=`) to measure it:
   also a first name stays a person unless a place's preposition comes before it.
 - `cv_owner`: in a CV (synth.deid.kinds.cv_shaped), the name its first line carries, or a
   `Name:` line, is a person: the general NER misses names standing alone in a header.
+- `again`: an organisation or place a detector found is marked again where the
+  document writes it elsewhere (the same name, the same surrogate everywhere).
 - `subject`: a conduct clause keeps its subject: a pronoun is left as written, a person
   named becomes their own PERSON span; only the predicate is the CONDUCT span.
 - `whole`: no span covers the whole document: one that does is cut to its first
@@ -47,10 +51,12 @@ RULES = (
     "greetings",
     "dates",
     "parts",
+    "technologies",
     "shapes",
     "names",
     "places",
     "cv_owner",
+    "again",
     "subject",
     "whole",
     "edges",
@@ -80,12 +86,16 @@ def decided(text: str, spans: list[Span], rules=RULES) -> list[Span]:
     """Sorted non-overlapping `spans` of `text` with the rules applied."""
     if "cv_owner" in rules:
         spans = resolve(spans + cv_owner(text))
+    if "again" in rules:
+        spans = resolve(spans + found_again(text, spans))
     if "dates" in rules:
         spans = with_dates(text, spans)
     if "greetings" in rules:
         spans = without_greetings(text, spans)
     if "parts" in rules:
         spans = [part for s in spans for part in parts(text, s)]
+    if "technologies" in rules:
+        spans = [s for s in spans if not technology(text, s)]
     if "shapes" in rules:
         spans = [shaped(text, s) for s in spans]
     if "names" in rules:
@@ -288,9 +298,26 @@ def shaped(text: str, span: Span) -> Span:
 
 
 @functools.cache
-def organisation_words() -> frozenset[str]:
+def type_words() -> dict[str, frozenset[str]]:
     doc = read_yaml(DATA_DIR / "deid" / "type_words.yaml", "type words")
-    return frozenset(w.lower() for w in doc["organisation_words"])
+    return {key: frozenset(str(w).lower() for w in words) for key, words in doc.items()}
+
+
+def organisation_words() -> frozenset[str]:
+    return type_words()["organisation_words"]
+
+
+def technology(text: str, span: Span) -> bool:
+    """Whether a name-type or URL span holds nothing but technologies a CV lists
+    ("Python", "GNU/Linux", "ASP.Net MVC"): no one's personal data."""
+    if span.type not in (*NAME_TYPES, "URL"):
+        return False
+    words = text[span.start : span.end].strip(" *_`.,;:()").lower()
+    known = type_words()["technologies"]
+    if words in known:
+        return True
+    terms = [t for t in re.split(r"\s*[,/|]\s*|\s+and\s+", words) if t]
+    return bool(terms) and all(t in known or all(w in known for w in t.split()) for t in terms)
 
 
 def named(text: str, span: Span, cv: bool = False) -> Span:
@@ -411,12 +438,23 @@ def gazetteer() -> frozenset[str]:
     return frozenset(n.lower() for n in names if n and len(n) > 2)
 
 
+# An organisation named after its place: "University of Trento", "Università di Trento".
+NAMED_AFTER_A_PLACE = re.compile(
+    r"(?:University|Università|Université|Universidad|Universität|Universitat|College|"
+    r"Institute|Istituto|Instituto|Politecnico|School|Academy)\s+(?:of|di|de|du|del|der|des)\s+$"
+)
+
+
 def placed(text: str, span: Span) -> Span:
     """A span the general NER typed ORGANIZATION or PERSON, typed LOCATION where the
     gazetteer knows its words as a place; a first name stays a person unless a place's
-    preposition comes right before it, a name after a title ("Mr") always does."""
+    preposition comes right before it, a name after a title ("Mr") always does. A place
+    right after "University of" is the university's name: the whole is an ORGANIZATION."""
     from synth.deid.methods import first_names
 
+    named_after = NAMED_AFTER_A_PLACE.search(text, max(0, span.start - 60), span.start)
+    if span.type == "LOCATION" and named_after and named_after.end() == span.start:
+        return Span(named_after.start(), span.end, "ORGANIZATION", span.detector)
     if span.type not in ("ORGANIZATION", "PERSON"):
         return span
     words = re.sub(r"^(?:the|The)\s+", "", text[span.start : span.end]).strip(" ,.;:!?")
@@ -434,6 +472,25 @@ def placed(text: str, span: Span) -> Span:
     ):
         return span
     return Span(span.start, span.end, "LOCATION", span.detector)
+
+
+def found_again(text: str, spans: list[Span]) -> list[Span]:
+    """Each organisation and place a detector found, marked again where the document
+    writes it elsewhere and no detector did (an employer named in a CV's header and again
+    in its lines): the same name gets the same surrogate everywhere, as a person's does
+    (synth.deid.methods.name_parts_alone)."""
+    names = {
+        text[s.start : s.end]: s
+        for s in spans
+        if s.type in ("ORGANIZATION", "LOCATION") and _name_word(text[s.start : s.end][:1] + "x")
+    }
+    out = []
+    for words, span in names.items():
+        if len(words) < 3 or technology(text, span):
+            continue
+        for m in re.finditer(rf"(?<![\w@./-]){re.escape(words)}(?![\w@-])", text):
+            out.append(Span(m.start(), m.end(), span.type, "found again"))
+    return out
 
 
 # --- a CV's owner ------------------------------------------------------------------------

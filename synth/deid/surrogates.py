@@ -49,6 +49,10 @@ LENGTH_OF_TIME = re.compile(
     re.IGNORECASE,
 )
 UNIT = r"days?|nights?|weeks?|months?|years?"
+# Years and what a CV writes between them ("2016-Present", "2011 - 2015", "2019 to now").
+YEARS_ONLY = re.compile(
+    r"(?:(?:19|20)\d\d|present|now|today|current|ongoing|to|until|[-–—/ ])+", re.IGNORECASE
+)
 LOCALES = {"US": "en_US", "GB": "en_GB", "DE": "de_DE", "IT": "it_IT", "ES": "es_ES",
            "FR": "fr_FR", "NL": "nl_NL"}  # fmt: skip
 
@@ -268,6 +272,9 @@ class Surrogates:
         body = part[len(lead) :]
         if (new := shift_date(body, self.date_offset, self.month_first)) is not None:
             return lead + new
+        if YEARS_ONLY.fullmatch(body):  # years alone ("2016-Present"): each a year on, or back
+            step = 1 if self.date_offset.days > 0 else -1
+            return lead + re.sub(r"(?:19|20)\d\d", lambda m: str(int(m.group()) + step), body)
         month = re.search(rf"\b({MONTH_WORD})\b", neighbour or "", re.IGNORECASE)
         day = re.fullmatch(r"(\d{1,2})(st|nd|rd|th)?(,? \d{4})?", body)
         if month and day:

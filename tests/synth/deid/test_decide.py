@@ -195,3 +195,36 @@ def test_in_a_cv_a_single_unknown_word_typed_person_is_the_employer():
     assert span.type == "ORGANIZATION"
     ticket = "My manager Zipscene keeps shouting at me."
     assert decided(ticket, [span_of(ticket, "Zipscene", "PERSON")])[0].type == "PERSON"
+
+
+def test_technologies_a_cv_lists_are_left_as_written():
+    cv = "SKILLS\nLanguages: C++, Java, Python, GNU/Linux\n\nEXPERIENCE\nOracle, 2019"
+    spans = [span_of(cv, w, t) for w, t in (("C++", "ORGANIZATION"), ("GNU/Linux", "PERSON"))]
+    spans += [span_of(cv, "Java, Python", "ORGANIZATION"), span_of(cv, "Oracle", "ORGANIZATION")]
+    kept = [cv[s.start : s.end] for s in decided(cv, spans) if s.type != "DATE"]
+    assert kept == ["Oracle"]  # an employer that is a technology's name too is replaced
+
+
+def test_an_organisation_found_once_is_replaced_wherever_it_stands():
+    cv = "EXPERIENCE\nEngineer at Zipscene, 2013-2018.\nZipscene was bought by NCR.\n\nEDUCATION\nx"
+    out, key = shared(cv, [span_of(cv, "Zipscene", "ORGANIZATION")])
+    assert (
+        "Zipscene" not in out
+        and len({k["replacement"] for k in key if k["type"] == "ORGANIZATION"}) == 1
+    )
+
+
+def test_a_year_moves_by_a_year_with_the_documents_dates():
+    s = Surrogates(0, "d")
+    step = 1 if s.date_offset.days > 0 else -1
+    assert s.replace("DATE", "2016-Present") == f"{2016 + step}-Present"
+    assert s.replace("DATE", "2011 - 2015") == f"{2011 + step} - {2015 + step}"
+
+
+def test_a_university_named_after_its_city_is_an_organisation():
+    text = "PhD, Università di Trento, 2019; BSc, University of\n    Bologna"
+    spans = [span_of(text, "Trento", "LOCATION"), span_of(text, "Bologna", "LOCATION")]
+    assert [(text[s.start : s.end], s.type) for s in decided(text, spans) if s.type != "DATE"] == [
+        ("Università di Trento", "ORGANIZATION"),
+        ("University of\n    Bologna", "ORGANIZATION"),
+    ]
