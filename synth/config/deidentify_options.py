@@ -165,7 +165,7 @@ class DetectorBuildOptions:
         "generation config of the training CVs (public attributes: no DP model)",
         role="input",
     )
-    num_cvs: Count = option(200, "training CVs (0: tickets only, the detector before CVs)")
+    num_cvs: Count = option(150, "training CVs (0: tickets only, the detector before CVs)")
     seed: int | None = option(None, "sampling and training seed (default: the config's)")
     backend: str | None = option(
         "ct2",
