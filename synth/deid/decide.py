@@ -31,15 +31,17 @@ rule can be left out (`rules=`) to measure it:
   `Name:` line, is a person: the general NER misses names standing alone in a header.
 - `again`: an organisation or place a detector found is marked again where the
   document writes it elsewhere (the same name, the same surrogate everywhere).
-- `subject`: a conduct clause keeps its subject: a pronoun is left as written, a person
-  named becomes their own PERSON span; only the predicate is the CONDUCT span.
-- `whole`: no span covers the whole document: one that does is cut to its first
-  sentence, or after its first word.
+- `subject`: a conduct clause keeps its subject: a person named or by their role
+  ("my manager") becomes their own PERSON span, a pronoun or a thing ("the storage
+  room") is left as written; only the predicate is the CONDUCT span.
+- `whole`: no span, nor all the spans together, covers the whole document: the longest
+  is cut to its first sentence, or after its first word.
 - `edges`: a span starts and ends on a word's edge and never holds the spaces around it,
   so the replacement keeps the original's spacing.
 """
 
 import functools
+import itertools
 import re
 
 from synth import DATA_DIR
@@ -103,8 +105,6 @@ def decided(text: str, spans: list[Span], rules=RULES) -> list[Span]:
         spans = [named(text, s, cv) for s in spans]
     if "places" in rules:
         spans = [placed(text, s) for s in spans]
-    if "whole" in rules:
-        spans = [not_whole(text, s) for s in spans]
     if "subject" in rules:
         spans = [part for s in spans for part in with_subject(text, s)]
     return finished(text, resolve([s for s in spans if s.end > s.start]), rules)
@@ -113,7 +113,7 @@ def decided(text: str, spans: list[Span], rules=RULES) -> list[Span]:
 def finished(text: str, spans: list[Span], rules=RULES) -> list[Span]:
     """The last two rules, again after clause pieces are joined (synth.deid.spans)."""
     if "whole" in rules:
-        spans = [not_whole(text, s) for s in spans]
+        spans = not_whole(text, spans)
     if "edges" in rules:
         spans = [e for s in spans if (e := on_word_edges(text, s)) is not None]
     return resolve(spans)
@@ -459,6 +459,8 @@ def placed(text: str, span: Span) -> Span:
         return span
     words = re.sub(r"^(?:the|The)\s+", "", text[span.start : span.end]).strip(" ,.;:!?")
     city = words.split(",")[0].strip()  # "Seattle, WA", "Emmen, NL", "Berlin, Germany"
+    if words.split() and words.split()[-1].lower() in airport_words():  # "Milan Malpensa Airport"
+        return Span(span.start, span.end, "LOCATION", span.detector)
     if words.lower() not in gazetteer() and city.lower() not in gazetteer():
         return span
     before = re.findall(r"[\w.]+", text[max(0, span.start - 20) : span.start])
@@ -491,6 +493,13 @@ def found_again(text: str, spans: list[Span]) -> list[Span]:
         for m in re.finditer(rf"(?<![\w@./-]){re.escape(words)}(?![\w@-])", text):
             out.append(Span(m.start(), m.end(), span.type, "found again"))
     return out
+
+
+@functools.cache
+def airport_words() -> frozenset[str]:
+    """Words that end an airport's name (synth/data/deid/places.yaml)."""
+    doc = read_yaml(DATA_DIR / "deid" / "places.yaml", "places")
+    return frozenset(w.lower() for w in doc["airport_words"])
 
 
 # --- a CV's owner ------------------------------------------------------------------------
@@ -575,24 +584,40 @@ def with_subject(text: str, span: Span) -> list[Span]:
     if not predicate:
         return [span]
     out = [Span(predicate[0].idx, span.end, "CONDUCT", span.detector)]
-    if not (len(words) == 1 and words[0].lower_ in SUBJECT_PRONOUNS):
-        out.append(Span(words[0].idx, last.idx + len(last), "PERSON", span.detector))
-    return out
+    subject = Span(words[0].idx, last.idx + len(last), "PERSON", span.detector)
+    if any(t.pos_ == "PROPN" for t in words) or _a_role(text, subject):
+        out.append(subject)  # a person named, or by their role: replaced as a person
+    return out  # a pronoun or a thing ("the storage room") stays as written
 
 
-def not_whole(text: str, span: Span) -> Span:
-    """A span holding every word of the document, cut to its first sentence, or to what
-    follows its first word when the document is one sentence."""
-    if re.search(r"\w", text[: span.start] + text[span.end :]):
-        return span
-    inner = text[span.start : span.end]
+def _a_role(text: str, span: Span) -> bool:
+    """Whether a role phrase of work_roles.yaml ("my manager") lies in the span."""
+    from synth.deid.people import role_phrases
+
+    return any(span.start <= a and b <= span.end for a, b in role_phrases(text))
+
+
+def not_whole(text: str, spans: list[Span]) -> list[Span]:
+    """Spans that together hold every word of the document, with the longest cut to its
+    first sentence, or to what follows its first word when it is one sentence."""
+    covered = sorted(spans)
+    gaps = [text[a.end : b.start] for a, b in itertools.pairwise(covered)]
+    outside = (
+        text[: covered[0].start] + text[covered[-1].end :] + "".join(gaps) if covered else text
+    )
+    if re.search(r"\w", outside):
+        return spans
+    longest = max(spans, key=lambda s: s.end - s.start)
+    inner = text[longest.start : longest.end]
     cut = re.search(r"[.!?](?=\s+\S)", inner)
-    if cut:
-        return Span(span.start, span.start + cut.end(), span.type, span.detector)
     first = re.match(r"\s*\S+\s+", inner)
-    if first is None:
-        return span
-    return Span(span.start + first.end(), span.end, span.type, span.detector)
+    if cut:
+        shorter = Span(longest.start, longest.start + cut.end(), longest.type, longest.detector)
+    elif first:
+        shorter = Span(longest.start + first.end(), longest.end, longest.type, longest.detector)
+    else:
+        return spans
+    return [shorter if s == longest else s for s in spans]
 
 
 def on_word_edges(text: str, span: Span) -> Span | None:

@@ -142,10 +142,16 @@ class Surrogates:
 
     def _listed(self, kind: str, original: str) -> str:
         """Another value of the lay-phrase list of `kind`, after the connective that opens
-        the original ("due to [a bad flu]")."""
+        the original ("due to [a bad flu]"); a whole clause ("[my mum had a fall]", "[i
+        tested positive for covid]") becomes a neutral clause of its type
+        (synth/data/deid/neutral_phrases.yaml), so the sentence still reads."""
         values = load_catalogue().lay[kind]
         phrases = sorted(set(values) | {p for ps in values.values() for p in ps})
         connective, form = opening_connective(original)
+        if connective is None and is_clause(original):
+            clauses = neutral_phrases()["CLAUSES"][kind]
+            written = self._pick_unused(clauses)
+            return written[0].upper() + written[1:] if original[:1].isupper() else written
         lead = f"{connective} " if form == "phrase" else ""
         others = [p for p in phrases if p.lower() != original.lower()]
         return lead + others[int(self.rng.integers(len(others)))]
@@ -286,6 +292,16 @@ class Surrogates:
         if separators and len(separators[0].split(body)) > 1:
             return lead + self._range(body, separators)
         return lead + re.sub(r"\d", lambda m: str(int(self.rng.integers(10))), body)
+
+
+def is_clause(words: str) -> bool:
+    """Whether `words` hold a subject and a finite verb ("my mum had a fall"), not a noun
+    phrase ("a bad flu") or an infinitive."""
+    from synth.deid.clauses import _parsed
+
+    doc = _parsed(words)
+    subject = any(t.dep_ in ("nsubj", "nsubjpass") for t in doc)
+    return subject and any(t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in doc)
 
 
 # Penn tags of a predicate's first verb -> the phrase list of its shape.

@@ -228,3 +228,27 @@ def test_a_university_named_after_its_city_is_an_organisation():
         ("Università di Trento", "ORGANIZATION"),
         ("University of\n    Bologna", "ORGANIZATION"),
     ]
+
+
+def test_a_complaint_about_a_thing_keeps_the_thing_and_names_no_one():
+    text = "The storage room is used as a smoking area by the warehouse crew."
+    clause = span_of(
+        text, "The storage room is used as a smoking area by the warehouse crew", "CONDUCT"
+    )
+    out, key = shared(text, [clause])
+    assert out.startswith("The storage room ") and [k["type"] for k in key] == ["CONDUCT"], out
+
+
+@pytest.mark.parametrize("type_", ["HEALTH", "LIFE_EVENT"])
+def test_a_reason_written_as_a_clause_becomes_a_neutral_clause(type_):
+    from synth.deid.surrogates import neutral_phrases
+
+    kind = {"HEALTH": "health_reason", "LIFE_EVENT": "life_event"}[type_]
+    text = "Hi, my mum had a fall and is in hospital. Can I take Friday off?"
+    out, _ = shared(text, [span_of(text, "my mum had a fall and is in hospital", type_)])
+    assert any(f"Hi, {c}. Can I" in out for c in neutral_phrases()["CLAUSES"][kind]), out
+
+
+def test_an_airport_a_general_ner_calls_a_person_is_a_place():
+    text = "I flew via Milan Malpensa Airport on Thursday."
+    assert decided(text, [span_of(text, "Milan Malpensa Airport", "PERSON")])[0].type == "LOCATION"
