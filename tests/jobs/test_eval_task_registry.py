@@ -55,3 +55,22 @@ def test_an_unregistered_task_is_refused_with_the_list(generated, tmp_path):
     )
     with pytest.raises(ConfigError, match="unknown task\\(s\\) \\['word_count'\\]"):
         _tasks(args)
+
+
+@pytest.mark.parametrize(
+    "tasks, refused", [("bio_ner", False), ("bio_ner,classify", True), (None, True)]
+)
+def test_several_train_outputs_of_tickets_are_for_the_bio_ner_task_alone(tasks, refused):
+    """The detector trains bio_ner on its tickets and CVs together; any other ticket task
+    would mix two kinds' labels, so it is refused before anything is read."""
+    from jobs.evaluate import _tasks, options_from
+    from synth import ConfigError
+    from synth.config.evaluate_options import EvaluateOptions
+
+    options = {"train": ["tickets", "cvs"], "test": "t.jsonl", "output": "o", "tasks": tasks}
+    args = options_from(EvaluateOptions, options)
+    if refused:
+        with pytest.raises(ConfigError, match="several --train are for --tasks bio_ner alone"):
+            _tasks(args)
+    else:
+        assert _tasks(args) == ["bio_ner"]
