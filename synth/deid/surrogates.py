@@ -75,6 +75,10 @@ class Surrogates:
         offset = int(self.rng.integers(1, 181)) * (1 if self.rng.integers(2) else -1)
         self.date_offset = dt.timedelta(days=offset)
         self.money_factor = float(self.rng.uniform(0.85, 1.15))
+        # Years written alone (a CV's "2016-2019") move back 10 to 19 years, one amount a
+        # document, from the date offset (no draw of its own): far enough that a CV's
+        # other years are not written back, near enough to read as a career.
+        self.years_back = 10 + abs(offset) % 10
         self.percent_shift = float(self.rng.choice([-3, -2, -1, 1, 2, 3]))
         self.key: dict[tuple[str, str], str] = {}
         self.role_swaps: dict[str, str] = {}  # a role at work -> its surrogate role
@@ -278,9 +282,10 @@ class Surrogates:
         body = part[len(lead) :]
         if (new := shift_date(body, self.date_offset, self.month_first)) is not None:
             return lead + new
-        if YEARS_ONLY.fullmatch(body):  # years alone ("2016-Present"): each a year on, or back
-            step = 1 if self.date_offset.days > 0 else -1
-            return lead + re.sub(r"(?:19|20)\d\d", lambda m: str(int(m.group()) + step), body)
+        if YEARS_ONLY.fullmatch(body):  # years alone ("2016-Present"): all moved back alike
+            return lead + re.sub(
+                r"(?:19|20)\d\d", lambda m: str(int(m.group()) - self.years_back), body
+            )
         month = re.search(rf"\b({MONTH_WORD})\b", neighbour or "", re.IGNORECASE)
         day = re.fullmatch(r"(\d{1,2})(st|nd|rd|th)?(,? \d{4})?", body)
         if month and day:
