@@ -88,9 +88,13 @@ def test_generated_cvs_meet_the_output_contract(experiment):
             "total_years",
             "university",
             "degree",
+            "graduation_year",
             "company",
             "years",
+            "name",  # the owner, the city: what the personal-data detector learns
+            "city",
         }
+        assert {"name", "city", "graduation_year"} <= {e["label"] for e in r["entities"]}
         assert len(r["text"].split()) > 60  # seven sections of generated text
     manifest = json.loads((folder / "_manifest.json").read_text())
     (ledger,) = manifest["epsilon_ledgers"].values()
