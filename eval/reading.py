@@ -51,8 +51,9 @@ def greetings_replaced(texts: list[str], outputs: list[str]) -> dict:
 
     total = replaced = documents = 0
     for text, output in zip(texts, outputs):
-        lost = [text[a:b] for a, b in greeting_regions(text) if text[a:b] not in output]
-        total += len(greeting_regions(text))
+        regions = greeting_regions(text)
+        lost = [text[a:b] for a, b in regions if text[a:b] not in output]
+        total += len(regions)
         replaced += len(lost)
         documents += bool(lost)
     return {"greetings": total, "replaced": replaced, "documents": documents}

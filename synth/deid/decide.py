@@ -190,9 +190,10 @@ def without_greetings(text: str, spans: list[Span]) -> list[Span]:
     from synth.deid.methods import first_names
 
     plain = greeting_words()["plain"]
+    regions = greeting_regions(text)
     out = []
     for span in spans:
-        for a, b in greeting_regions(text):
+        for a, b in regions:
             if not span.overlaps(Span(a, b, "", "")):
                 continue
             if span.start >= a and span.end <= b:
@@ -352,22 +353,18 @@ def named(text: str, span: Span, cv: bool = False) -> Span:
         and span.type == "PERSON"
         and len(words) == 1
         and _name_word(words[0])
-        and words[0] not in first_names() | last_names()
+        and words[0] not in first_names()
+        and words[0] not in last_names()
     ):
         return Span(span.start, span.end, "ORGANIZATION", span.detector)
     return span
 
 
-@functools.cache
 def last_names() -> frozenset[str]:
-    """Last names of the personas' locales, from Faker's own lists (public data)."""
-    import importlib
+    """Last names of the personas' locales and of India's (Faker's lists)."""
+    from synth.deid.methods import NAME_LOCALES, faker_names
 
-    names = set()
-    for locale in ("en_US", "en_GB", "de_DE", "it_IT", "es_ES", "fr_FR", "pt_PT", "nl_NL", "en_IN"):
-        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        names |= set(getattr(provider, "last_names", ()))
-    return frozenset(names)
+    return faker_names("last_names", (*NAME_LOCALES, "en_IN"))
 
 
 # Where a name-type span is two things: a link's text and its address, or items a CV

@@ -106,16 +106,25 @@ def name_parts_alone(text: str, spans: list[Span]) -> list[Span]:
     ]
 
 
+# The personas' locales, whose Faker name lists say what a first or last name is.
+NAME_LOCALES = ("en_US", "en_GB", "de_DE", "it_IT", "es_ES", "fr_FR", "pt_PT", "nl_NL")
+
+
 @functools.cache
-def first_names() -> frozenset[str]:
-    """First names of the personas' locales, from Faker's own lists (public data)."""
+def faker_names(field: str, locales: tuple[str, ...] = NAME_LOCALES) -> frozenset[str]:
+    """Faker's own list `field` (`first_names`, `last_names`) of each locale (public data)."""
     import importlib
 
     names = set()
-    for locale in ("en_US", "en_GB", "de_DE", "it_IT", "es_ES", "fr_FR", "pt_PT", "nl_NL"):
+    for locale in locales:
         provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        names |= set(getattr(provider, "first_names", ()))
+        names |= set(getattr(provider, field, ()))
     return frozenset(names)
+
+
+def first_names() -> frozenset[str]:
+    """First names of the personas' locales."""
+    return faker_names("first_names")
 
 
 # Surrogate draws tried per document to keep its kind (the first is kept if none does).
