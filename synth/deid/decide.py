@@ -81,7 +81,6 @@ YEAR_FORMS = re.compile(
 )
 PLACE_PREPOSITIONS = {"in", "from", "to", "at", "near", "via", "into", "visit", "visiting", "of"}
 PERSON_TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "mr.", "mrs.", "ms.", "dr."}
-SUBJECT_PRONOUNS = {"he", "she", "they", "it", "we", "you", "i", "someone", "somebody"}
 
 
 def decided(text: str, spans: list[Span], rules=RULES) -> list[Span]:
