@@ -12,8 +12,7 @@ from synth.deid.corpus import DEID_SCHEMA, KEY_SCHEMA
 from synth.deid.detectors import make_detectors
 from synth.deid.llm import LLM_METHODS, LlmDetector, LlmTask, make_engine
 from synth.deid.methods import Replaced, deidentify
-from synth.io.shards import shard_path, writer_mark
-from synth.io.storage import write_table
+from synth.io.shards import shard_path, write_recorded, writer_mark
 
 ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
 
@@ -104,13 +103,13 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
     counts = {"shard": [], "rows": [], "spans": []}
     for shard in sorted(rows):
         if key_output:
-            write_table(
+            write_recorded(
                 shard_path(key_output, shard),
                 pa.Table.from_pylist(keys[shard], KEY_SCHEMA),
                 owner_only=True,
             )
         table = pa.Table.from_pylist(rows[shard], DEID_SCHEMA)
-        write_table(
+        write_recorded(
             shard_path(output, shard),
             table.replace_schema_metadata(writer_mark("deidentify", options["run_id"])),
         )

@@ -10,6 +10,7 @@ its rows in the Parquet footer (`hrsynth.summary`: counts per label, errors, tok
 entity types found), so the manifest is built from footers, never by reading rows back.
 """
 
+import hashlib
 import json
 import re
 import time
@@ -38,6 +39,10 @@ SUMMARY_KEY = b"hrsynth.summary"
 VERSION_KEY = b"hrsynth.contract_version"
 WRITER_KEY = b"hrsynth.writer"  # which job wrote a shard
 RUN_KEY = b"hrsynth.run_id"  # which run wrote it: only that run's rerun may delete it
+# Per shard, the SHA-256 of the bytes the job wrote (`_written/part-00000.parquet.sha256`):
+# a footer survives an edit with pyarrow (a column added), a digest does not. Only a file
+# whose bytes are still those is deleted or written over.
+WRITTEN = "_written"
 
 
 def writer_mark(job: str, run_id: str) -> dict:
@@ -257,9 +262,48 @@ def finished_shards(
             written = pq.read_schema(f).remove_metadata()
         if written == schema:
             done.add(shard_number(name))
-        else:
+        elif written_as_recorded(fs, where):
             fs.delete_file(where)  # this run's rows in an older contract: rewritten
+        else:
+            raise ConfigError(
+                f"--output {folder}: {name} holds this run's rows in other columns, and its "
+                "bytes are not those recorded when it was written (edited since, or written "
+                "by an older release): it is left alone; move it out of the folder or use a "
+                "new --output"
+            )
     return done
+
+
+def write_recorded(location: str, table: pa.Table, owner_only: bool = False) -> None:
+    """A shard written atomically, the digest of its bytes recorded first (WRITTEN): a
+    crash between the two leaves a record without a file, which proves nothing and
+    harms nothing."""
+    buffer = pa.BufferOutputStream()
+    pq.write_table(table, buffer)
+    data = buffer.getvalue().to_pybytes()
+    digest = hashlib.sha256(data).hexdigest().encode()
+    write_atomic(_record_of(location), lambda stream: stream.write(digest), owner_only)
+    write_atomic(location, lambda stream: stream.write(data), owner_only)
+
+
+def _record_of(location: str) -> str:
+    folder, name = str(location).rsplit("/", 1)
+    return join(join(folder, WRITTEN), f"{name}.sha256")
+
+
+def written_as_recorded(fs, where: str) -> bool | None:
+    """Whether the file's bytes are those its writer recorded (None: no record, as for
+    shards of releases before the record)."""
+    record = _record_of(where)
+    if not exists(fs, record):
+        return None
+    with fs.open_input_stream(record) as f:
+        recorded = f.read().decode(errors="replace").strip()
+    digest = hashlib.sha256()
+    with fs.open_input_stream(where) as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest() == recorded
 
 
 def sort_shards(
@@ -318,6 +362,11 @@ def _not_ours(fs, where: str, ids: list[str], run_id: str, schema: pa.Schema) ->
             "was not written by this job (no hrsynth footer: another tool's file, or a copy "
             "edited and saved by one, is the user's)"
         )
+    if written_as_recorded(fs, where) is False:
+        return (
+            "was changed after this job wrote it (its bytes differ from those recorded "
+            "then): the edited file is the user's"
+        )
     run = footer.get(RUN_KEY)  # older releases named no run
     if run is not None and run.decode(errors="replace") != run_id:
         job = footer.get(WRITER_KEY, b"an hrsynth job").decode(errors="replace")
@@ -367,7 +416,7 @@ def write_shard(folder, shard: int, rows: pa.Table | list[dict], extra: dict | N
         {SUMMARY_KEY: json.dumps(summary).encode(), VERSION_KEY: str(CONTRACT_VERSION).encode()}
         | writer_mark("generate", _run_of(table))
     )
-    write_table(shard_path(folder, shard), table)
+    write_recorded(shard_path(folder, shard), table)
     return summary
 
 

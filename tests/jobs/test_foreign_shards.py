@@ -98,3 +98,33 @@ def test_a_rerun_refuses_and_keeps_what_it_cannot_prove_it_wrote(output, name):
     assert sorted(p.name for p in output.iterdir()) == before
     if kept is not None:
         assert (output / name).read_bytes() == kept
+
+
+def pyarrow_edited(folder):
+    """The run's shard 1 read with pyarrow, a column added, saved with its footer kept
+    (pyarrow keeps the schema's metadata): issue 72."""
+    table = pq.read_table(folder / "part-00001.parquet")
+    table = table.append_column("reviewed", pa.array([True] * table.num_rows))
+    pq.write_table(table.replace_schema_metadata(table.schema.metadata), folder / "part-00001.parquet")
+
+
+def test_a_shard_edited_with_pyarrow_keeps_its_footer_and_is_still_kept(output):
+    """Issue 72: the footer survived the edit and the rerun took the shard for its own rows
+    in an older contract, deleting it without a word. The recorded digest tells."""
+    pyarrow_edited(output)
+    kept = (output / "part-00001.parquet").read_bytes()
+    assert b"hrsynth.run_id" in kept  # the footer did survive: only the bytes can tell
+    with pytest.raises(ConfigError, match=r"part-00001\.parquet .*(changed after|left alone)"):
+        finished_shards(str(output), planned_shard_ids(RUN), "r")
+    assert (output / "part-00001.parquet").read_bytes() == kept
+
+
+def test_a_shard_in_an_older_contract_with_its_recorded_bytes_is_rewritten(output):
+    """What the record allows: this run's own file, bytes as written, in other columns."""
+    from synth.io.shards import write_recorded
+
+    table = pq.read_table(output / "part-00001.parquet")
+    table = table.drop_columns(["generated_tokens"])
+    write_recorded(str(output / "part-00001.parquet"), table.replace_schema_metadata(table.schema.metadata))
+    assert finished_shards(str(output), planned_shard_ids(RUN), "r") == {0}
+    assert not (output / "part-00001.parquet").exists()
