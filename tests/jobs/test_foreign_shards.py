@@ -105,7 +105,9 @@ def pyarrow_edited(folder):
     (pyarrow keeps the schema's metadata): issue 72."""
     table = pq.read_table(folder / "part-00001.parquet")
     table = table.append_column("reviewed", pa.array([True] * table.num_rows))
-    pq.write_table(table.replace_schema_metadata(table.schema.metadata), folder / "part-00001.parquet")
+    pq.write_table(
+        table.replace_schema_metadata(table.schema.metadata), folder / "part-00001.parquet"
+    )
 
 
 def test_a_shard_edited_with_pyarrow_keeps_its_footer_and_is_still_kept(output):
@@ -125,6 +127,8 @@ def test_a_shard_in_an_older_contract_with_its_recorded_bytes_is_rewritten(outpu
 
     table = pq.read_table(output / "part-00001.parquet")
     table = table.drop_columns(["generated_tokens"])
-    write_recorded(str(output / "part-00001.parquet"), table.replace_schema_metadata(table.schema.metadata))
+    write_recorded(
+        str(output / "part-00001.parquet"), table.replace_schema_metadata(table.schema.metadata)
+    )
     assert finished_shards(str(output), planned_shard_ids(RUN), "r") == {0}
     assert not (output / "part-00001.parquet").exists()

@@ -14,7 +14,7 @@ import pytest
 from synth import ConfigError
 from synth.contract import SCHEMA
 from synth.io.lock import LOCK, output_lock
-from synth.io.shards import RUN_FILE, finished_shards, open_output, read_run
+from synth.io.shards import RUN_FILE, finished_shards, open_output, read_run, write_recorded
 from synth.kinds import shard_ids
 
 
@@ -46,7 +46,7 @@ def ours(out, shard, run_id="r", ids=None, writer=b"generate", schema=SCHEMA):
     ).set_column(schema.names.index("id"), "id", pa.array(ids, pa.string()))
     footer = {b"hrsynth.writer": writer} | ({b"hrsynth.run_id": run_id.encode()} if run_id else {})
     path = out / f"part-{shard:05d}.parquet"
-    pq.write_table(table.replace_schema_metadata(footer), path)
+    write_recorded(str(path), table.replace_schema_metadata(footer))
     return path
 
 
@@ -92,6 +92,18 @@ def test_a_shard_of_this_run_in_older_types_is_rewritten(tmp_path):
     path = ours(tmp_path, 0, schema=older)
     assert finished_shards(str(tmp_path), plan, "r") == set()
     assert not path.exists()
+
+
+def test_a_shard_in_older_types_without_a_record_of_its_bytes_is_kept(tmp_path):
+    """Written by a release before the record (or its record lost): nothing proves its
+    bytes are the job's, so it is refused and kept (issue 72)."""
+    older = pa.schema([f if f.name != "seed" else pa.field("seed", pa.int32()) for f in SCHEMA])
+    path = ours(tmp_path, 0, schema=older)
+    (tmp_path / "_written" / path.name).with_suffix(".parquet.sha256").unlink()
+    kept = path.read_bytes()
+    with pytest.raises(ConfigError, match="left alone"):
+        finished_shards(str(tmp_path), plan, "r")
+    assert path.read_bytes() == kept
 
 
 @pytest.mark.parametrize("content", ["", "{not json", '{"fingerprint": "x"}', "[1, 2]"])
