@@ -34,14 +34,48 @@ class StrictLoader(yaml.SafeLoader):
 StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", StrictLoader.construct_yaml_timestamp)
 
 
+# The most nodes a YAML document may stand for once its aliases are expanded. An alias
+# is one node that stands for its anchor's whole tree: nine levels of nine aliases (a
+# 448-byte value under a known key, issue 72) stand for 9^9 nodes, and whatever walks
+# the settings (validation, the fingerprint) then ran past 120 s and 2 GB. hrsynth's own
+# files stand for under 50,000; a 1 MB file without aliases for about 500,000.
+MAX_YAML_NODES = 2_000_000
+
+
 def load_yaml(text: str, name: str) -> object:
-    """Parse YAML text with StrictLoader; `name` says where it came from in messages."""
+    """Parse YAML text with StrictLoader; `name` says where it came from in messages. A
+    document whose aliases expand past MAX_YAML_NODES is refused before it is built."""
     loader = StrictLoader(text)
     loader.name = name
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if (size := expanded_size(node)) > MAX_YAML_NODES:
+            raise ConfigError(
+                f"{name}: its aliases (*name) expand to {size:,} values, more than "
+                f"{MAX_YAML_NODES:,}; write the values out, or use fewer aliases"
+            )
+        return loader.construct_document(node)
     finally:
         loader.dispose()
+
+
+def expanded_size(node, sizes=None) -> int:
+    """How many nodes `node` stands for with every alias expanded: an alias's anchor is
+    the same node object, counted once per place it is used (memoised: linear time)."""
+    sizes = {} if sizes is None else sizes
+    if id(node) in sizes:
+        return sizes[id(node)]
+    sizes[id(node)] = 1  # a node that holds itself (a recursive alias) counts once
+    children = []
+    if isinstance(node, yaml.SequenceNode):
+        children = node.value
+    elif isinstance(node, yaml.MappingNode):
+        children = [part for pair in node.value for part in pair]
+    total = 1 + sum(expanded_size(child, sizes) for child in children)
+    sizes[id(node)] = total
+    return total
 
 
 # The largest YAML file read (configs, taxonomies, lexicons): hrsynth's own are under
