@@ -42,7 +42,7 @@ LLM_OPTIONS = ("model", "temperature", "max_new_tokens", "batch_size")
 
 def run(options) -> dict:
     args = options_from(DeidentifyOptions, options)
-    from synth.deid.corpus import corpus_fingerprint, read_documents
+    from synth.deid.corpus import scan_documents
     from synth.io.locations import resolved
     from synth.io.lock import output_lock
 
@@ -51,9 +51,8 @@ def run(options) -> dict:
         from synth.deid.writing import check_key_folder
 
         check_key_folder(resolved(args.key_output))
-    docs = read_documents(
-        args.input, args.text_field, args.id_field, args.label_field, args.encoding, args.keep_ids
-    )
+    fields = {"text": args.text_field, "id": args.id_field, "label": args.label_field}
+    scan = scan_documents(args.input, fields, args.encoding, args.keep_ids)
     out = resolved(args.output)
     keys = args.key_output and resolved(args.key_output)
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
@@ -66,27 +65,26 @@ def run(options) -> dict:
         check_model(args.model, args.endpoint())
         settings |= {name: getattr(args, name) for name in LLM_OPTIONS}
     fingerprint = hashlib.sha256(
-        (corpus_fingerprint(docs) + json.dumps(settings, sort_keys=True)).encode()
+        (scan.fingerprint + json.dumps(settings, sort_keys=True)).encode()
     ).hexdigest()
     with output_lock(out, "deidentify"), output_lock(keys, "deidentify") if keys else nullcontext():
-        return _write(args, docs, out, keys, settings, fingerprint, started)
+        return _write(args, scan, out, keys, settings, fingerprint, started)
 
 
-def _write(args, docs, out: str, keys: str | None, settings: dict, fingerprint: str, started):
-    """The shards not yet written, then the manifest (the output's lock held)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
+def _write(args, scan, out: str, keys: str | None, settings: dict, fingerprint: str, started):
+    """The shards not yet written, then the manifest (the output's lock held). The input
+    is read a second time, a shard at a time (synth.deid.corpus.document_batches): the
+    driver holds the shards in flight, never the whole input."""
     from jobs.progress import Progress
     from synth.deid.corpus import DEID_SCHEMA
     from synth.deid.detectors import types_not_looked_for
     from synth.io.shards import finished_shards, open_output, shard_name
     from synth.io.storage import exists, filesystem, join, write_json
 
-    run_info = open_output(out, {**settings, "documents": docs.num_rows}, fingerprint)
-    shard_of = [i // args.shard_size for i in range(docs.num_rows)]
+    run_info = open_output(out, {**settings, "documents": scan.documents}, fingerprint)
+    shard_of = [i // args.shard_size for i in range(scan.documents)]
     sizes = dict(Counter(shard_of))
-    ids = docs.column("id").to_pylist()
+    ids = scan.ids
     done = finished_shards(
         out,
         lambda s: ids[s * args.shard_size : (s + 1) * args.shard_size] if s in sizes else None,
@@ -97,18 +95,17 @@ def _write(args, docs, out: str, keys: str | None, settings: dict, fingerprint: 
         fs, path = filesystem(keys)
         done = {shard for shard in done if exists(fs, join(path, shard_name(shard)))}
     done -= shards_with_failures(out)  # a rerun gives failed documents another try
-    docs = docs.append_column("shard", pa.array(shard_of, pa.int32()))
-    blocks = [docs.filter(pc.equal(docs["shard"], s)) for s in sorted(sizes) if s not in done]
-    todo = sum(b.num_rows for b in blocks)
+    todo = sum(rows for shard, rows in sizes.items() if shard not in done)
     print(
-        f"{docs.num_rows} documents in {len(sizes)} shards; {len(done)} already written, {todo} to do"
+        f"{scan.documents} documents in {len(sizes)} shards; {len(done)} already written, "
+        f"{todo} to do"
     )
     progress = Progress(max(todo, 1), every_s=30)
-    if blocks:
+    if todo:
         from jobs.on_ray import deidentifying
 
         deidentifying.deidentify(
-            blocks,
+            blocks_to_do(args, done),
             {
                 **settings,
                 "endpoint": args.endpoint(),
@@ -120,12 +117,13 @@ def _write(args, docs, out: str, keys: str | None, settings: dict, fingerprint: 
             out,
             keys,
             args.num_actors,
+            len(sizes) - len(done),
             lambda shard, rows, spans: progress.shard_written(shard, rows, 0),
         )
         progress.close()
     manifest = {
         "run_id": run_info["run_id"],
-        "documents": docs.num_rows,
+        "documents": scan.documents,
         **settings,
         # the language-model methods look for everything; their detectors only scrub
         "types_not_looked_for": types_not_looked_for(settings["detectors"])
@@ -139,8 +137,21 @@ def _write(args, docs, out: str, keys: str | None, settings: dict, fingerprint: 
     write_json(f"{out}/_manifest.json", manifest)
     print(f"spans replaced per type: {manifest['spans_per_type']}")
     print(f"output: {out}" + (f"; key: {keys}" if keys else "; no key written"))
-    check_failures(manifest["rows_with_error"], docs.num_rows, args.max_error_share)
+    check_failures(manifest["rows_with_error"], scan.documents, args.max_error_share)
     return manifest
+
+
+def blocks_to_do(args, done: set[int]):
+    """Each shard not yet written, read from the input as it is needed, with its number."""
+    import pyarrow as pa
+
+    from synth.deid.corpus import document_batches
+
+    fields = {"text": args.text_field, "id": args.id_field, "label": args.label_field}
+    batches = document_batches(args.input, fields, args.encoding, args.keep_ids, args.shard_size)
+    for shard, batch in enumerate(batches):
+        if shard not in done:
+            yield batch.append_column("shard", pa.array([shard] * batch.num_rows, pa.int32()))
 
 
 def check_failures(failed: int, documents: int, max_share: float) -> None:

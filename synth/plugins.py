@@ -46,7 +46,10 @@ def load(group: str, name: str, target: str, surface: tuple[str, ...] = ()):
     try:
         found = importlib.import_module(module_name)
         found = getattr(found, attribute) if attribute else found
-    except Exception as e:  # noqa: BLE001 (an import may raise anything: SyntaxError, its own)
+    # An import may raise anything: SyntaxError, its own error, and also SystemExit or
+    # KeyboardInterrupt, which would otherwise end the command silently (exit 0 from
+    # `sys.exit(0)`) or with a traceback (issue 72).
+    except (Exception, SystemExit, KeyboardInterrupt) as e:  # noqa: BLE001
         raise ConfigError(
             f"{what} cannot be loaded ({type(e).__name__}: {_first_line(e)}); fix or "
             "reinstall the package that registers it"

@@ -3,6 +3,8 @@ optional id and label) and the shareable rows that come out (DEID_SCHEMA)."""
 
 import hashlib
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
@@ -66,8 +68,66 @@ def read_documents(
     document writes (a list of names, of spans with a `label`, or in CSV a `;`-separated
     text), read by `hrsynth profile` to learn how often each is left out.
 
-    Errors name the file, the line and what is wrong, never the content: the input is
-    private, and messages reach consoles and logs."""
+    Errors name the file, the line and what is wrong, never the content nor an id (an
+    id may be an e-mail address): the input is private, and messages reach consoles and
+    logs. The whole input is held; `deidentify` streams it instead (scan_documents,
+    document_batches)."""
+    fields = {"text": text_field, "id": id_field, "label": label_field}
+    rows = list(_documents(source, fields, encoding, variables_field))
+    _check_unique(source, id_field, (row["id"] for row in rows))
+    table = _table(rows, 0, keep_ids)
+    if variables_field is not None:
+        variables = [row["variables"] for row in rows]
+        table = table.append_column("variables", pa.array(variables, pa.list_(pa.string())))
+    return table
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What one pass over the input knows before any document is de-identified."""
+
+    documents: int
+    fingerprint: str  # corpus_fingerprint's digest, computed without holding the input
+    ids: list[str]  # the shareable id of each document, in order
+
+
+def scan_documents(
+    source: str, fields: dict, encoding: str = "utf-8", keep_ids: bool = False
+) -> Scan:
+    """Every record checked (as read_documents checks it) in one pass that holds one
+    record at a time: the count, the fingerprint and the shareable ids (memory: the ids,
+    not the texts)."""
+    digest, ids, seen = hashlib.sha256(), [], set()
+    for number, row in enumerate(_documents(source, fields, encoding)):
+        original = row["id"] if row["id"] is not None else str(number)
+        digest.update(original.encode() + b"\0" + row["text"].encode() + b"\0")
+        key = hashlib.blake2b(original.encode(), digest_size=8).digest()
+        if key in seen:
+            raise ConfigError(_repeated(source, fields["id"], row["where"]))
+        seen.add(key)
+        ids.append(original if keep_ids else str(number))
+    return Scan(len(ids), digest.hexdigest(), ids)
+
+
+def document_batches(
+    source: str, fields: dict, encoding: str, keep_ids: bool, rows: int
+) -> Iterator[pa.Table]:
+    """The documents again, `rows` at a time, as read_documents' tables (id, original_id,
+    text, label): the input streamed, never held whole (a .json list excepted: it is one
+    value, parsed whole; write JSONL for a large input)."""
+    batch, first = [], 0
+    for row in _documents(source, fields, encoding):
+        batch.append(row)
+        if len(batch) == rows:
+            yield _table(batch, first, keep_ids)
+            first, batch = first + rows, []
+    if batch:
+        yield _table(batch, first, keep_ids)
+
+
+def _documents(source: str, fields: dict, encoding: str, variables_field: str | None = None):
+    """Each record's checked row (text, id, label, where), one at a time; the first
+    problem ends the reading with one line naming the file and line."""
     path = Path(source)
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.suffix in FORMATS)
@@ -77,10 +137,7 @@ def read_documents(
         files = [path]
     else:
         raise ConfigError(f"--input {source}: no such file or folder")
-    fields = {"text": text_field, "id": id_field, "label": label_field}
-    columns = {"id": [], "text": [], "label": []}
-    variables: list[list[str]] = []
-    id_given = None  # whether the first record had an id: the others must agree
+    id_given, any_read = None, False  # whether the first record had an id: the others agree
     for file in files:
         for where, record in _records(file, encoding):
             row = _checked(record, fields, f"--input {file}: {where}")
@@ -88,40 +145,52 @@ def read_documents(
                 id_given = row["id"] is not None
             elif id_given != (row["id"] is not None):
                 raise ConfigError(
-                    f"--input {file}: {where}: field '{id_field}' is "
+                    f"--input {file}: {where}: field '{fields['id']}' is "
                     f"{'missing' if id_given else 'given'} where the first document "
                     f"{'has one' if id_given else 'has none'}; give every document an id, "
                     "or none (positions are used)"
                 )
-            for name, values in columns.items():
-                values.append(row[name])
+            if len(row["text"]) > MAX_DOCUMENT_CHARS:
+                raise ConfigError(
+                    f"--input {file}: {where}: the document holds {len(row['text']):,} "
+                    f"characters, more than {MAX_DOCUMENT_CHARS:,}; split it into shorter "
+                    "documents (a document is read whole)"
+                )
+            row["where"] = f"{file}: {where}"
             if variables_field is not None:
-                variables.append(_variables(record, variables_field, f"--input {file}: {where}"))
-    if not columns["text"]:
+                row["variables"] = _variables(record, variables_field, f"--input {file}: {where}")
+            any_read = True
+            yield row
+    if not any_read:
         raise ConfigError(f"--input {source}: no documents in it")
-    positions = [str(i) for i in range(len(columns["text"]))]
-    original = columns["id"] if id_given else positions
-    if len(set(original)) != len(original):
-        raise ConfigError(f"--input {source}: field '{id_field}' repeats ids; ids must be unique")
-    longest = max(range(len(original)), key=lambda i: len(columns["text"][i]))
-    if len(columns["text"][longest]) > MAX_DOCUMENT_CHARS:
-        raise ConfigError(
-            f"--input {source}: document {original[longest]!r} holds "
-            f"{len(columns['text'][longest]):,} characters, more than {MAX_DOCUMENT_CHARS:,}; "
-            "split it into shorter documents (a document is read whole)"
-        )
-    table = pa.table(
+
+
+def _check_unique(source: str, id_field: str, ids) -> None:
+    seen = set()
+    for row_id in ids:
+        if row_id is not None and row_id in seen:
+            raise ConfigError(_repeated(source, id_field, None))
+        seen.add(row_id)
+
+
+def _repeated(source: str, id_field: str, where: str | None) -> str:
+    at = f" (again at {where})" if where else ""
+    return f"--input {source}: field '{id_field}' repeats ids{at}; ids must be unique"
+
+
+def _table(rows: list[dict], first: int, keep_ids: bool) -> pa.Table:
+    """Documents `first`.. as a table: ids given, or positions in the whole input."""
+    positions = [str(first + i) for i in range(len(rows))]
+    original = [r["id"] if r["id"] is not None else p for r, p in zip(rows, positions)]
+    return pa.table(
         {
             "id": original if keep_ids else positions,
             "original_id": original,
-            "text": columns["text"],
-            "label": columns["label"],
+            "text": [r["text"] for r in rows],
+            "label": [r["label"] for r in rows],
         },
         DOCUMENT_SCHEMA,
     )
-    if variables_field is not None:
-        table = table.append_column("variables", pa.array(variables, pa.list_(pa.string())))
-    return table
 
 
 def _variables(record: dict, field: str, where: str) -> list[str]:
@@ -199,24 +268,21 @@ def _kind(value) -> str:
 
 
 def _records(path: Path, encoding: str):
-    """(where, record) for each record of one file: `where` says line or row, for messages."""
+    """(where, record) for each record of one file, read as it goes (a .json list is one
+    value, parsed whole): `where` says line or row, for messages."""
     if path.suffix not in FORMATS:
         raise ConfigError(f"--input {path}: read {', '.join(FORMATS)} files")
+    readers = {".parquet": _parquet_records, ".csv": _csv_records, ".jsonl": _jsonl_records}
     try:
-        if path.suffix == ".parquet":
-            yield from _parquet_records(path)
-            return
-        if path.suffix == ".csv":
-            yield from _csv_records(path, encoding)
+        if path.suffix in readers:
+            yield from readers[path.suffix](path, encoding)
             return
         text = path.read_bytes().decode(without_bom(encoding))
-        if path.suffix == ".json":
-            rows = json.loads(text) if text.strip() else []
-            if not isinstance(rows, list):
-                raise ConfigError(f"--input {path}: expected a list of objects, one per document")
-            numbered = [(f"record {i}", row) for i, row in enumerate(rows, 1)]
-        else:
-            numbered = _jsonl_rows(path, text)
+        rows = json.loads(text) if text.strip() else []
+        if not isinstance(rows, list):
+            raise ConfigError(f"--input {path}: expected a list of objects, one per document")
+        for where, row in ((f"record {i}", row) for i, row in enumerate(rows, 1)):
+            yield where, _object(path, where, row)
     except ConfigError:
         raise
     except UnicodeDecodeError as e:
@@ -227,10 +293,12 @@ def _records(path: Path, encoding: str):
         ) from None
     except (OSError, ValueError, pa.ArrowInvalid) as e:
         raise ConfigError(f"--input {path}: cannot read it ({type(e).__name__})") from None
-    for where, row in numbered:
-        if not isinstance(row, dict):
-            raise ConfigError(f"--input {path}: {where}: expected an object with a text field")
-        yield where, row
+
+
+def _object(path: Path, where: str, row) -> dict:
+    if not isinstance(row, dict):
+        raise ConfigError(f"--input {path}: {where}: expected an object with a text field")
+    return row
 
 
 def without_bom(encoding: str) -> str:
@@ -242,33 +310,36 @@ def without_bom(encoding: str) -> str:
     return "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
 
 
-def _parquet_records(path: Path):
+def _parquet_records(path: Path, encoding: str):
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(path)
+        parquet = pq.ParquetFile(path)
     except (OSError, pa.ArrowInvalid) as e:
         raise ConfigError(f"--input {path}: cannot read it ({type(e).__name__})") from None
-    for field in table.schema:
+    for field in parquet.schema_arrow:
         if pa.types.is_binary(field.type) or pa.types.is_large_binary(field.type):
             raise ConfigError(f"--input {path}: column '{field.name}' is bytes, not text")
-    names = table.column_names
-    for number, values in enumerate(zip(*(table.column(n).to_pylist() for n in names)), 1):
-        yield f"row {number}", dict(zip(names, values))
+    number = 0
+    for batch in parquet.iter_batches(batch_size=256):
+        for record in batch.to_pylist():
+            number += 1
+            yield f"row {number}", record
 
 
-def _jsonl_rows(path: Path, text: str) -> list:
-    rows = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rows.append((f"line {number}", json.loads(line)))
-        except json.JSONDecodeError as e:
-            raise ConfigError(
-                f"--input {path}: line {number} is not JSON ({e.msg} at column {e.colno})"
-            ) from None
-    return rows
+def _jsonl_records(path: Path, encoding: str):
+    """One line at a time; a line that is not JSON is named by its number."""
+    with path.open(encoding=without_bom(encoding), newline="\n") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ConfigError(
+                    f"--input {path}: line {number} is not JSON ({e.msg} at column {e.colno})"
+                ) from None
+            yield f"line {number}", _object(path, f"line {number}", row)
 
 
 def _csv_records(path: Path, encoding: str):

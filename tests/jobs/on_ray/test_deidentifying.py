@@ -53,7 +53,8 @@ def test_shareable_output_and_the_key_only_when_asked(ray_local, corpus, tmp_pat
     assert ids == {"t0": "0", "t1": "1", "t2": "2"}
     # owner-only, whatever the umask: the key re-identifies people
     assert key.stat().st_mode & 0o777 == 0o700
-    assert {p.stat().st_mode & 0o777 for p in key.iterdir()} == {0o600}
+    assert {p.stat().st_mode & 0o777 for p in key.rglob("*") if p.is_file()} == {0o600}
+    assert {p.stat().st_mode & 0o777 for p in key.rglob("*") if p.is_dir()} == {0o700}
     assert set(planted) <= originals
     assert not [v for v in planted if v.encode() in every_byte(keyed)]
     with pytest.raises(ConfigError, match="--output .* and --key-output .* one holds the other"):
