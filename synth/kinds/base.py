@@ -107,8 +107,8 @@ def checked_plan(plan, kind_name: str, run_id: str, shard: int, expected_ids: li
 
     if not isinstance(plan, ShardPlan):
         refuse(f"plan_shard returned {type(plan).__name__}, not a synth.kinds.ShardPlan")
-    if not isinstance(plan.counts, dict):
-        refuse("counts is not a dict of counts")
+    if problem := _counts_problem(plan.counts, "counts"):
+        refuse(problem)
     docs = plan.docs
     if not isinstance(docs, list) or len(docs) != len(expected_ids):
         size = len(docs) if isinstance(docs, list) else type(docs).__name__
@@ -122,6 +122,23 @@ def checked_plan(plan, kind_name: str, run_id: str, shard: int, expected_ids: li
         if doc.id != expected:
             refuse(f"document {doc.id} where {expected} belongs (index: the run's position)")
     return plan
+
+
+def _counts_problem(counts, where: str) -> str | None:
+    """Why `counts` is not what the manifest sums (synth.kinds.sum_counts): a dict of
+    names to whole numbers or to such dicts. A string among them passed before and
+    failed the run after its shards were written, building the manifest (issue 72)."""
+    if not isinstance(counts, dict):
+        return f"{where} is {type(counts).__name__}, not a dict of counts"
+    for key, value in counts.items():
+        if not isinstance(key, str):
+            return f"{where} has the key {key!r}, not a name"
+        if isinstance(value, dict):
+            if problem := _counts_problem(value, f"{where}[{key!r}]"):
+                return problem
+        elif not isinstance(value, int) or isinstance(value, bool):
+            return f"{where}[{key!r}] is {type(value).__name__} {value!r:.40}, not a whole number"
+    return None
 
 
 def _field_problem(doc, kind_name: str, run_id: str, shard: int) -> str | None:

@@ -104,5 +104,13 @@ def test_real_tickets_pass_and_each_fault_is_one_line_naming_the_kind(tickets):
     )
     assert (
         refused(lambda p: ShardPlan(p.docs, [], None))
-        == first + "counts is not a dict of counts" + fix
+        == first + "counts is list, not a dict of counts" + fix
+    )
+    # issue 72: a string among the counts passed, both shards were written, and the run
+    # failed building the manifest with a TypeError traceback
+    assert refused(lambda p: ShardPlan(p.docs, {"rows": "4"}, None)) == (
+        first + "counts['rows'] is str '4', not a whole number" + fix
+    )
+    assert refused(lambda p: ShardPlan(p.docs, {"labels": {"a": 1.5}}, None)) == (
+        first + "counts['labels']['a'] is float 1.5, not a whole number" + fix
     )
