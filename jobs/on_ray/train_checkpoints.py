@@ -12,6 +12,7 @@ it is not resumed, and the run starts at epoch 1.
 
 import hashlib
 import json
+import sys
 import tempfile
 from pathlib import Path
 
@@ -58,12 +59,25 @@ def resume(model: torch.nn.Module, config: dict) -> tuple[dict, dict | None]:
         state_path = Path(folder, STATE_FILE)
         if not state_path.is_file():
             return start, None  # a finished run's checkpoint (predictions): train anew
-        state = json.loads(state_path.read_text())
-        if state.get("fingerprint") != config["fingerprint"]:
+        try:
+            state = json.loads(state_path.read_text())
+            if not isinstance(state, dict):
+                raise TypeError(f"{STATE_FILE} is not an object")
+            if state.get("fingerprint") != config["fingerprint"]:
+                return start, None
+            saved = torch.load(Path(folder, WEIGHTS_FILE), map_location="cpu", weights_only=True)
+            model.load_state_dict(saved["model"])
+            torch.set_rng_state(saved["rng"])
+        except Exception as e:  # noqa: BLE001 (a file cut short fails in json, pickle or zip)
+            # A rerun cannot get past a checkpoint that cannot be read: it is skipped, once,
+            # with a line saying so, and the next epoch's checkpoint replaces it (issue 72).
+            print(
+                f"warning: the checkpoint in {checkpoint.path} cannot be read "
+                f"({type(e).__name__}: damaged or cut short); training starts again at epoch 1",
+                file=sys.stderr,
+                flush=True,
+            )
             return start, None
-        saved = torch.load(Path(folder, WEIGHTS_FILE), map_location="cpu", weights_only=True)
-    model.load_state_dict(saved["model"])
-    torch.set_rng_state(saved["rng"])
     return state, saved["optimizer"]
 
 

@@ -156,3 +156,31 @@ def test_another_training_has_another_fingerprint():
         fingerprint("classify", config, 40, 1),
     ]
     assert same not in others and len(set(others)) == len(others)
+
+
+@pytest.mark.parametrize("damage", ["resume.json", "state.pt"])
+def test_a_checkpoint_that_cannot_be_read_is_skipped_in_one_line(
+    tmp_path, monkeypatch, capsys, damage
+):
+    """Issue 72: a `resume.json` cut short failed all three tries with an empty error
+    snippet and "rerun the same command to resume", and every rerun failed the same way.
+    Now it is skipped with one warning line and training starts at epoch 1."""
+    import ray.train
+
+    from jobs.on_ray.train_checkpoints import STATE_FILE, WEIGHTS_FILE, resume
+
+    model = torch.nn.Linear(2, 2)
+    saved = {"model": model.state_dict(), "optimizer": {}, "rng": torch.get_rng_state()}
+    torch.save(saved, tmp_path / WEIGHTS_FILE)
+    state = json.dumps({"epoch": 2, "step": 10, "fingerprint": "f"})
+    (tmp_path / STATE_FILE).write_text(state)
+    checkpoint = ray.train.Checkpoint.from_directory(str(tmp_path))
+    monkeypatch.setattr(ray.train, "get_checkpoint", lambda: checkpoint)
+    assert resume(torch.nn.Linear(2, 2), {"fingerprint": "f"})[0]["epoch"] == 2  # readable
+    path = tmp_path / damage
+    path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
+    capsys.readouterr()
+    assert resume(torch.nn.Linear(2, 2), {"fingerprint": "f"}) == ({"epoch": 0, "step": 0}, None)
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("warning: the checkpoint in ") and "cannot be read" in err
+    assert "starts again at epoch 1" in err and "\n" not in err
