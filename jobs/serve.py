@@ -32,6 +32,7 @@ def run(options) -> None:
         check_slots(args.max_batch)  # before the model loads
     engine = Backend(spec).build()
     engine.fix_slots(args.max_batch)  # llama.cpp: a slot per prompt of a batch
+    context = engine.max_context  # read now (llama.cpp: from its GGUF), not in a request
     name = args.name or args.model
     limits = Limits(
         max_body_bytes=args.max_request_bytes,
@@ -47,6 +48,8 @@ def run(options) -> None:
     host, port = server.server_address[:2]
     print(f"serving {name} at http://{host}:{port}/v1 (Ctrl-C stops)", flush=True)
     print(Backend(spec).start_line(args.threads or os.cpu_count()), flush=True)
+    if context:
+        print(f"a prompt and its max_tokens may take {context:,} tokens; longer: 400", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -121,6 +121,19 @@ def request(
 
 
 @lru_cache(maxsize=8)
+@lru_cache(maxsize=None)
+def trained_context(path: str) -> int | None:
+    """The context length the GGUF file's metadata gives its architecture (None: none)."""
+    import gguf
+
+    reader = gguf.GGUFReader(path)
+    architecture = reader.fields.get("general.architecture")
+    if architecture is None:
+        return None
+    field = reader.fields.get(f"{architecture.contents()}.context_length")
+    return int(field.contents()) if field is not None else None
+
+
 def _chat_template(path: str) -> tuple:
     """(compiled chat template, BOS text, EOS text) from the GGUF file's own metadata,
     read and compiled once per file, not once per prompt."""
@@ -209,7 +222,15 @@ class LlamaEngine(EngineBase):
         self.prompt_tokens_cached = 0
         self._lock = threading.Lock()
         self.calls_in_flight = 0  # the server restarts only under a call alone
-        self.max_context = MAX_CONTEXT_PER_SLOT  # a slot grows up to this for a long prompt
+
+    @property
+    def max_context(self) -> int:
+        """The tokens a prompt and its reply may take: what the model was trained on (its
+        GGUF says), and at most what a slot grows to. Not the slot's bound alone: a prompt
+        of 9,000 tokens on SmolLM2 (8,192) grew the slots to 16,384, took the server from
+        1.3 to 12.5 GB and came back empty with 200 (issue 72)."""
+        trained = trained_context(str(self.path))
+        return min(MAX_CONTEXT_PER_SLOT, trained or MAX_CONTEXT_PER_SLOT)
 
     def prompt_tokens(self, text: str) -> int:
         """Tokens of `text` by the GGUF's own vocabulary (transformers reads it; loaded on
