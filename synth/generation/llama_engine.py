@@ -121,7 +121,6 @@ def request(
 
 
 @lru_cache(maxsize=8)
-@lru_cache(maxsize=None)
 def trained_context(path: str) -> int | None:
     """The context length the GGUF file's metadata gives its architecture (None: none)."""
     import gguf
@@ -134,6 +133,7 @@ def trained_context(path: str) -> int | None:
     return int(field.contents()) if field is not None else None
 
 
+@lru_cache(maxsize=8)
 def _chat_template(path: str) -> tuple:
     """(compiled chat template, BOS text, EOS text) from the GGUF file's own metadata,
     read and compiled once per file, not once per prompt."""
