@@ -32,3 +32,8 @@ def current() -> Callable[[], bool]:
     """The check of the engine call starting on this thread (never true outside a
     server's call)."""
     return getattr(_local, "check", None) or _never
+
+
+def watched() -> bool:
+    """Whether an engine call starting on this thread may be cancelled (a server's)."""
+    return getattr(_local, "check", None) is not None

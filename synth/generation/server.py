@@ -27,7 +27,9 @@ import hmac
 import json
 import math
 import queue
+import re
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -286,6 +288,20 @@ class CappedServer(ThreadingHTTPServer):
             self.open_slots.release()
             raise
 
+    def handle_error(self, request, client_address):
+        """A connection that failed outside a request's own handling. A client that hung
+        up or was cut at the read deadline is nobody's error (socketserver printed a
+        20-line traceback for each); anything else is one line on stderr."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (OSError, ValueError)):  # a closed socket read or written
+            return
+        print(
+            f"serve: a connection from {client_address[0]} failed "
+            f"({type(error).__name__}: {str(error)[:120]})",
+            file=sys.stderr,
+            flush=True,
+        )
+
     def process_request_thread(self, request, client_address):
         try:
             super().process_request_thread(request, client_address)
@@ -398,7 +414,9 @@ class Handler(BaseHTTPRequestHandler):
         if given is None:
             self.close_connection = True
             raise Rejected(411, "a Content-Length header is required")
-        if not given.strip().isdigit():  # "-1" passed the size limit and read to the end
+        # ASCII digits only: "-1" passed the size limit and read to the end, and "²" passed
+        # str.isdigit() and then int() raised (issue 72)
+        if not re.fullmatch(r"[0-9]+", given.strip()):
             self.close_connection = True
             raise Rejected(400, "Content-Length must be a whole number of bytes")
         length = int(given)

@@ -436,3 +436,37 @@ def test_a_batch_decoding_stops_once_all_its_clients_have_left(kind):
         engine.gate.set()
         server.shutdown()
         server.server_close()
+
+
+# Header bytes are read as Latin-1: b"\xb2" is "²", which str.isdigit() takes for a digit.
+@pytest.mark.parametrize("length", [b"\xb2", b"1\xb9", b"+5", b" 5x"])
+def test_a_content_length_of_other_digits_is_a_400(serve, capfd, length):
+    """Issue 72: `Content-Length: ²` passed `isdigit()`, then `int()` raised: no answer,
+    a traceback in the log. ASCII digits only."""
+    _, url = serve()
+    answer = raw(
+        url,
+        b"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: " + length + b"\r\n\r\n{}",
+    )
+    assert answer.startswith(b"HTTP/1.0 400") and b"whole number of bytes" in answer
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_client_cut_off_mid_request_leaves_no_traceback(serve, capfd):
+    """Issue 72: a slow client cut off at the read deadline left a 20-line BrokenPipe
+    traceback in the server's log."""
+    import time
+
+    _, url = serve(Limits(read_deadline_s=0.5, socket_timeout_s=30))
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        try:
+            for byte in b"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\n\r\n{":
+                s.sendall(bytes([byte]))
+                time.sleep(0.02)
+            time.sleep(1.0)
+            s.sendall(b'"prompt": "x"}')
+        except OSError:
+            pass  # the server closed it
+    time.sleep(0.5)
+    assert "Traceback" not in capfd.readouterr().err
