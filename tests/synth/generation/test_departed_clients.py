@@ -34,7 +34,8 @@ def test_a_departed_client_s_prompts_stop_and_the_next_request_is_answered(
     real = engine._one
 
     def one(prompt, params, seed, cancelled=None):
-        text, generated, read = real(prompt, params, seed, cancelled)
+        extra = () if cancelled is None else (cancelled,)
+        text, generated, read = real(prompt, params, seed, *extra)
         written.append((prompt, None if isinstance(text, FailedPrompt) else generated))
         return text, generated, read
 
