@@ -84,23 +84,64 @@ def weights(doc, what: str, allowed: tuple[str, ...]) -> dict[str, float]:
     return {k: float(v) for k, v in doc.items()}
 
 
+# The traits that are probabilities (shares), in [0, 1]: traits_from checks them, and the
+# config's JSON schema says so (traits_json_schema).
+SHARES = (
+    "greeting",
+    "sign_off",
+    "header",
+    "slip_rate",
+    "run_together",
+    "line_breaks",
+    "aside",
+    "lower_case",
+    "no_final_punctuation",
+)
+
+
+def traits_json_schema(description: str) -> dict:
+    """The `tickets.traits` mapping as JSON Schema: what traits_from accepts, each
+    probability's range included, so that an editor says what the CLI says."""
+    weights_ = {
+        "type": "object",
+        "propertyNames": {"enum": list(REGISTERS)},
+        "additionalProperties": {"type": "number", "minimum": 0},
+        "minProperties": 1,
+    }
+    positive = {"type": "number", "exclusiveMinimum": 0}
+    properties = {
+        "register": {"anyOf": [{"enum": list(REGISTERS)}, weights_], "default": {"formal": 1.0}},
+        **{name: {"type": "number", "minimum": 0, "maximum": 1} for name in SHARES},
+        "length": {
+            "anyOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "properties": {"mean": positive, "sd": positive},
+                    "required": ["mean", "sd"],
+                    "additionalProperties": False,
+                },
+            ]
+        },
+        "omission": {"type": "boolean"},
+    }
+    return {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+        "default": {},
+        "title": "traits",
+        "description": description,
+    }
+
+
 def traits_from(doc: dict | None) -> Traits:
     """Checked Traits from a config's `traits:` mapping (missing keys keep defaults)."""
     doc = dict(doc or {})
     reject_unknown(doc, Traits, "traits: ")
     if "register" in doc:
         doc["register"] = weights(doc["register"], "traits.register", REGISTERS)
-    for name in (
-        "greeting",
-        "sign_off",
-        "header",
-        "slip_rate",
-        "run_together",
-        "line_breaks",
-        "aside",
-        "lower_case",
-        "no_final_punctuation",
-    ):
+    for name in SHARES:
         if name in doc:
             doc[name] = _share(doc, name)
     if doc.get("length") is not None:

@@ -69,7 +69,22 @@ PARITY = [
     ({"generator": {"generation": {"max_retries": 101}}}, False),
     ({"generator": {"generation": {"top_kk": 5}}}, False),
     ({"generator": {"generation": {"preset": "fast"}}}, False),
+    # issue 72: the tickets' probabilities had no range in the schema
+    ({"tickets": {"traits": {"greeting": 0.5, "slip_rate": 0}}}, True),
+    ({"tickets": {"traits": {"greeting": 1.5}}}, False),
+    ({"tickets": {"traits": {"lower_case": -0.1}}}, False),
+    ({"tickets": {"traits": {"register": "informal"}}}, True),
+    ({"tickets": {"traits": {"register": {"formal": 1, "casual": 1}}}}, False),
+    ({"tickets": {"traits": {"length": {"mean": 80, "sd": 0}}}}, False),
+    ({"tickets": {"traits": {"length": {"mean": 80, "sd": 20}}}}, True),
+    ({"tickets": {"traits": {"omission": "yes"}}}, False),
+    ({"tickets": {"traits": {"greetings": 1}}}, False),
 ]
+
+
+def test_the_schema_says_numbers_must_be_finite():
+    """What JSON Schema cannot refuse (.nan, .inf), its description says (issue 72)."""
+    assert ".nan and .inf" in json_schema()["description"]
 
 
 @pytest.mark.parametrize(("doc", "accepted"), PARITY, ids=lambda v: json.dumps(v)[:60])
