@@ -22,6 +22,7 @@ from synth.deid.normalise import normalise
 from synth.deid.spans import Span, checked_spans, joined_clauses, resolve
 from synth.deid.surrogates import Surrogates
 from synth.deid.types import personal_types
+from synth.deid.visible import Shown, display_order, visible
 
 
 @dataclass
@@ -33,9 +34,16 @@ class Replaced:
 
 
 def replace_spans(
-    text: str, spans: list[Span], method: str, surrogates: Surrogates | None
+    text: str,
+    spans: list[Span],
+    method: str,
+    surrogates: Surrogates | None,
+    shown: Shown | None = None,
 ) -> Replaced:
-    """`spans` (non-overlapping, synth.deid.spans.resolve) replaced in one pass."""
+    """`spans` (non-overlapping, synth.deid.spans.resolve) replaced in one pass. What is
+    written holds no invisible character (synth.deid.visible), the replacements none
+    either; `shown`: `text` is a document in display order, whose key keeps the
+    original's characters as written."""
     types = personal_types()
     out, new_spans, key, cursor, written = [], [], [], 0, 0
     for span in sorted(spans):
@@ -43,14 +51,15 @@ def replace_spans(
         if method == "tag":
             replacement = types.tag(span.type)
         else:
-            replacement = surrogates.replace(span.type, original)
-        before = text[cursor : span.start]
+            replacement = visible(surrogates.replace(span.type, original))
+        before = visible(text[cursor : span.start])
         start = written + len(before)  # where the replacement starts in the new text
         out += [before, replacement]
         new_spans.append(Span(start, start + len(replacement), span.type, span.detector))
-        key.append({"type": span.type, "original": original, "replacement": replacement})
+        as_written = shown.original(span.start, span.end) if shown is not None else original
+        key.append({"type": span.type, "original": as_written, "replacement": replacement})
         cursor, written = span.end, start + len(replacement)
-    out.append(text[cursor:])
+    out.append(visible(text[cursor:]))
     return Replaced("".join(out), new_spans, key)
 
 
@@ -142,28 +151,34 @@ def deidentify(
 ) -> list[Replaced]:
     """Each document de-identified by `method`; `writer` (a synth.deid.llm.LlmTask) does
     the language-model methods."""
+    shown = [display_order(text) for text in texts]  # read as a person reads them
+    texts = [s.text for s in shown]
     if writer is not None:
         return rewritten(texts, detectors, writer)
     found = detect(texts, detectors)
     if method != "surrogate":
-        return [replace_spans(text, spans, method, None) for text, spans in zip(texts, found)]
-    return surrogated(ids, texts, found, seed, country, kind_classifier(detectors))
+        return [replace_spans(s.text, spans, method, None, s) for s, spans in zip(shown, found)]
+    return surrogated(ids, texts, found, seed, country, kind_classifier(detectors), shown)
 
 
-def surrogated(ids, texts, found, seed: int, country: str = "US", kinds=None) -> list[Replaced]:
+def surrogated(
+    ids, texts, found, seed: int, country: str = "US", kinds=None, shown=None
+) -> list[Replaced]:
     """Each document with its spans replaced by surrogates, drawn so that it keeps its
     kind: where the detector's kind classifier (synth.deid.kinds) reads the shareable
     text as another kind than the original (a neutral phrase or a life event that reads
     like another request), up to KIND_DRAWS draws are tried, each seeded by the run's seed,
     the document's id and the draw, and the first that keeps the kind is kept (else the
-    first draw). Deterministic: the same input gives the same output."""
+    first draw). Deterministic: the same input gives the same output. `shown`: the texts'
+    display-order maps (the key keeps what was written)."""
     out = []
-    for doc_id, text, spans in zip(ids, texts, found):
+    for i, (doc_id, text, spans) in enumerate(zip(ids, texts, found)):
         draws = KIND_DRAWS if kinds is not None and spans else 1
         first = None
         for draw in range(draws):
             name = doc_id if draw == 0 else f"{doc_id}#{draw}"
-            done = replace_spans(text, spans, "surrogate", Surrogates(seed, name, country))
+            surrogates = Surrogates(seed, name, country)
+            done = replace_spans(text, spans, "surrogate", surrogates, shown and shown[i])
             first = first or done
             if draws == 1 or _same_kind(kinds, text, done.text):
                 first = done
@@ -191,7 +206,7 @@ def rewritten(texts: list[str], detectors: list, writer) -> list[Replaced]:
     original. Detectors, when given, tag what they find in the replies."""
     replies = writer.run(texts)
     errors = [reply_error(r) for r in replies]
-    outputs = [clean_reply(r) if e is None else "" for r, e in zip(replies, errors)]
+    outputs = [visible(clean_reply(r)) if e is None else "" for r, e in zip(replies, errors)]
     spans = detect(outputs, detectors) if detectors else [[] for _ in outputs]
     done = []
     for output, found, error in zip(outputs, spans, errors):

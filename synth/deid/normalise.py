@@ -10,8 +10,9 @@ replacement covers what was written, hidden characters included, and nothing of 
 document is changed outside a span.
 
 Per grapheme (a character and the combining marks after it):
-- format characters (Unicode category Cf: zero-width spaces and joiners, soft hyphens,
-  the bidi embeddings, overrides and isolates, the byte-order mark) are dropped;
+- invisible characters (synth.deid.visible: format characters such as zero-width spaces
+  and joiners, soft hyphens, bidi controls, tag characters, the byte-order mark; and
+  variation selectors and fillers) are dropped;
 - the rest is NFKC-normalised (full-width and styled letters become plain ones, a letter
   and its accent one character), and combining marks NFKC cannot compose onto a Latin
   letter or digit are dropped.
@@ -19,6 +20,8 @@ Per grapheme (a character and the combining marks after it):
 
 import unicodedata
 from dataclasses import dataclass
+
+from synth.deid.visible import invisible
 
 # Combining marks left over a character below this (Latin, digits, punctuation) are
 # dropped; in other scripts (Devanagari's virama, Arabic's vowel marks) they are spelling.
@@ -41,7 +44,7 @@ class Normalised:
 
 
 def _hidden(ch: str) -> bool:
-    return unicodedata.category(ch) == "Cf"
+    return invisible(ch)
 
 
 def _graphemes(text: str):
