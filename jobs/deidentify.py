@@ -58,7 +58,7 @@ def run(options) -> dict:
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
     settings["detectors"] = args.detector_names()
     settings["ner_model"] = args.ner_model_path() if "ner" in settings["detectors"] else None
-    announce_detectors(args, settings)
+    found = announce_detectors(args, settings)
     if args.uses_llm():
         from synth.deid.llm import check_model
 
@@ -68,16 +68,17 @@ def run(options) -> dict:
         (scan.fingerprint + json.dumps(settings, sort_keys=True)).encode()
     ).hexdigest()
     with output_lock(out, "deidentify"), output_lock(keys, "deidentify") if keys else nullcontext():
-        return _write(args, scan, out, keys, settings, fingerprint, started)
+        return _write(args, scan, out, keys, settings, fingerprint, started, found)
 
 
-def _write(args, scan, out: str, keys: str | None, settings: dict, fingerprint: str, started):
+def _write(
+    args, scan, out: str, keys: str | None, settings: dict, fingerprint: str, started, found
+):
     """The shards not yet written, then the manifest (the output's lock held). The input
     is read a second time, a shard at a time (synth.deid.corpus.document_batches): the
     driver holds the shards in flight, never the whole input."""
     from jobs.progress import Progress
     from synth.deid.corpus import DEID_SCHEMA
-    from synth.deid.detectors import types_not_looked_for
     from synth.io.shards import finished_shards, open_output, shard_name
     from synth.io.storage import exists, filesystem, join, write_json
 
@@ -125,10 +126,11 @@ def _write(args, scan, out: str, keys: str | None, settings: dict, fingerprint: 
         "run_id": run_info["run_id"],
         "documents": scan.documents,
         **settings,
-        # the language-model methods look for everything; their detectors only scrub
-        "types_not_looked_for": types_not_looked_for(settings["detectors"])
-        if args.method in ("tag", "surrogate")
-        else [],
+        # measured on planted examples (synth.deid.coverage); the language-model methods
+        # look for everything, their detectors only scrub
+        "types_not_looked_for": found["not_found"] if found else [],
+        "types_found_in_part": found["in_part"] if found else [],
+        "detector_coverage": found["shares"] if found else {},
         "spans_per_type": spans_per_type(out),
         "rows_with_error": rows_with_error(out),
         "key_written": bool(keys),
@@ -176,19 +178,34 @@ def shards_with_failures(out: str) -> set[int]:
     return {shard_number(name) for name in set(failed.column("file").to_pylist())}
 
 
-def announce_detectors(args, settings: dict) -> None:
-    """One line saying which detectors run, and how to get the trained one when absent."""
+def announce_detectors(args, settings: dict) -> dict | None:
+    """One line saying which detectors run and which types they do not find, or find in
+    part, on planted examples (synth.deid.coverage, measured, not their recognizers'
+    names), and how to get the trained one when absent. Returns the coverage."""
     if args.method not in ("tag", "surrogate"):
-        return
-    from synth.deid.detectors import types_not_looked_for
+        return None
+    from synth.deid.coverage import coverage
 
     names = settings["detectors"]
+    found = coverage(names, settings["ner_model"], getattr(args, "clause_types", "kind"))
+    print(coverage_line(names, settings["ner_model"], found))
+    return found
+
+
+def coverage_line(names: list[str], ner_model: str | None, found: dict) -> str:
     line = f"detectors: {', '.join(names)}"
     if "ner" in names:
-        line += f" (ner: {settings['ner_model']})"
-    if missed := types_not_looked_for(names):
-        line += f"; not looked for: {', '.join(missed)} (`make detector` builds one that does)"
-    print(line)
+        line += f" (ner: {ner_model})"
+    if not found["measured"]:
+        return line + "; coverage not measured (the llm detector is asked for every type)"
+    if found["not_found"]:
+        line += f"; not found on planted examples: {', '.join(found['not_found'])}"
+    if found["in_part"]:
+        shares = found["shares"]
+        line += "; found in part: " + ", ".join(f"{t} ({shares[t]:.0%})" for t in found["in_part"])
+    if (found["not_found"] or found["in_part"]) and "ner" not in names:
+        line += " (`make detector` builds one that finds more)"
+    return line
 
 
 def spans_per_type(out: str) -> dict:

@@ -117,13 +117,15 @@ class DeidentifyOptions:
         # private input (a rerun would read its own shards as documents)
         check_apart(input=self.input, output=self.output, key_output=self.key_output)
         if self.detectors is None and "ner" not in names and self.method in ("tag", "surrogate"):
-            from synth.deid.detectors import types_not_looked_for
+            from synth.deid.coverage import coverage
 
-            missed = ", ".join(types_not_looked_for(names))
+            found = coverage(names)
+            missed = ", ".join(found["not_found"] + [f"part of {t}" for t in found["in_part"]])
             raise ConfigError(
-                f"--detectors: no hrsynth detector is built, and {names[0]} alone does not look "
-                f"for {missed}; build one with `make detector` (hrsynth detector build), or "
-                f"name what to use: --detectors {names[0]}"
+                f"--detectors: no hrsynth detector is built, and {names[0]} alone does not "
+                f"find {missed} (measured on planted examples); build one with `make "
+                f"detector` (hrsynth detector build), or name what to use: --detectors "
+                f"{names[0]}"
             )
 
     def detector_names(self) -> list[str]:
