@@ -40,7 +40,7 @@ def next_request_s(port: int) -> float:
     started = time.monotonic()
     reply = requests.post(
         f"http://127.0.0.1:{port}/v1/completions",
-        json={"prompt": "Write one sentence about a holiday request.", "max_tokens": 16},
+        json={"prompt": "Dear HR, I would like to ask about", "max_tokens": 48, "stop": []},
         timeout=900,
     )
     reply.raise_for_status()
