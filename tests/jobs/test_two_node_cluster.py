@@ -304,3 +304,29 @@ def test_deidentify_survives_losing_its_worker_node(cluster, tmp_path):
     assert on_disk < 30 and "600 documents in 30 shards" in out  # killed in the middle
     assert len(rows) == 600 and len({r["id"] for r in rows}) == 600
     assert rows == expected
+
+
+def test_a_node_lost_for_good_ends_in_one_line_without_ray_tracebacks(cluster, dp_model, tmp_path):
+    """Issue 72: the right last line, but three Ray Data tracebacks above it. The worker
+    node is killed and none replaces it: the job ends with its one line, the shards
+    written kept, and no traceback on the console (Ray's retry notices may stay)."""
+    out = tmp_path / "out"
+    args = ["--num-docs", "12", "--shard-size", "2", "--batch-size", "2", "--seed", "5"]
+    args += ["--num-actors", "1", "--dp-model", str(dp_model), "--backend", "ct2"]
+    job = cluster.job("jobs.generate", *args, "--output", str(out))
+    deadline = time.time() + RUN_S
+    while len(list(out.glob("part-*.parquet"))) < 2:
+        assert job.poll() is None, job.communicate()[0][-3000:]
+        assert time.time() < deadline, "no shard was written in time"
+        time.sleep(0.2)
+    cluster.kill_worker()
+    try:
+        console, _ = job.communicate(timeout=RUN_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(job.pid, signal.SIGKILL)
+        raise AssertionError("the job did not end once its node was lost") from None
+    assert job.returncode == 1, console[-3000:]
+    said = [line for line in console.splitlines() if line.startswith("error: ")]
+    assert len(said) == 1 and "lost a node or worker" in said[0], console[-3000:]
+    assert "Traceback" not in console, console[-3000:]
+    assert len(list(out.glob("part-*.parquet"))) >= 2
