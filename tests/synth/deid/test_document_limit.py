@@ -10,7 +10,10 @@ from synth.deid.corpus import MAX_DOCUMENT_CHARS
 
 def test_a_one_megabyte_document_is_refused_in_one_line(tmp_path, capsys):
     docs = tmp_path / "docs.jsonl"
-    rows = [{"id": "a", "text": "Hi, I am Ann."}, {"id": "ann.lee@example.com", "text": "word " * 200_000}]
+    rows = [
+        {"id": "a", "text": "Hi, I am Ann."},
+        {"id": "ann.lee@example.com", "text": "word " * 200_000},
+    ]
     docs.write_text("\n".join(json.dumps(r) for r in rows))
     argv = ["--input", str(docs), "--output", str(tmp_path / "out"), "--detectors", "presidio"]
     assert deidentify.main(argv) == 2
