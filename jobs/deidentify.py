@@ -83,8 +83,8 @@ def _write(
     from synth.io.storage import exists, filesystem, join, write_json
 
     run_info = open_output(out, {**settings, "documents": scan.documents}, fingerprint)
-    shard_of = [i // args.shard_size for i in range(scan.documents)]
-    sizes = dict(Counter(shard_of))
+    size, count = args.shard_size, scan.documents
+    sizes = {s: min(size, count - s * size) for s in range(-(-count // size))}
     ids = scan.ids
     done = finished_shards(
         out,
