@@ -84,8 +84,6 @@ def summary(shares: dict[str, float]) -> dict:
 def _cache_path(names: list[str], ner_model: str | None, clause_gate: str) -> Path:
     """Keyed by the detectors, the built one's card, and the code and data that decide
     what they find (synth/deid and its data files): another release measures again."""
-    from synth.deid.registry import registry_dir
-
     model = None
     if ner_model:
         card = Path(ner_model, "detector.json")
@@ -99,4 +97,5 @@ def _cache_path(names: list[str], ner_model: str | None, clause_gate: str) -> Pa
     installed = plugins.installed("detectors")
     identity = json.dumps([names, model, clause_gate, code.hexdigest(), installed], sort_keys=True)
     digest = hashlib.sha256(identity.encode()).hexdigest()[:24]
-    return registry_dir().parent / "coverage" / f"{digest}.json"
+    cache = Path(os.environ.get("HRSYNTH_CACHE", Path.home() / ".cache" / "hrsynth"))
+    return cache / "coverage" / f"{digest}.json"
