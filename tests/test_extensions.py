@@ -345,7 +345,8 @@ DOCUMENTS = ["My badge is B-20417 and my number EMP-2041.", "Nothing personal he
         ("detector_clash", "error: an installed package registers detectors ['presidio'], which"),
         ("detector_member", "error: detector 'notypes' (bad_mod:D) lacks TYPES; docs/extending"),
         ("detector_types", "error: detector 'badge' (bad_mod:D) declares TYPES ['BADGE']; a"),
-        ("detector_count", "error: detector fewer returned 1 span lists for 2 documents; it"),
+        # met first on the driver, measuring coverage on the planted examples (issue 72)
+        ("detector_count", "error: detector fewer returned 54 span lists for 55 documents; it"),
         ("detector_range", "error: detector negative returned a span [-3, 2) outside its document"),
         ("detector_init", "error: unready: no badge list; set BADGES"),  # in each actor
     ],

@@ -14,7 +14,7 @@ import yaml
 
 from synth import ConfigError
 from synth.contract import SCHEMA, to_table
-from synth.io.shards import finished_shards, write_shard, writer_mark
+from synth.io.shards import finished_shards, write_recorded, write_shard, writer_mark
 from synth.kinds.card import CARD, METADATA, markdown, write_card
 
 LEDGER = {
@@ -155,8 +155,8 @@ def test_an_older_contract_shard_is_rewritten(output):
         finished_shards(str(output), plan.get, "r")
     assert (output / "part-00002.parquet").exists()
     # With it (this run's shard in the old types): rewritten, never mixed with version 2.
-    pq.write_table(
-        v1.replace_schema_metadata(writer_mark("generate", "r")), output / "part-00002.parquet"
+    write_recorded(  # as the job writes it: its bytes recorded (issue 72)
+        str(output / "part-00002.parquet"), v1.replace_schema_metadata(writer_mark("generate", "r"))
     )
     assert finished_shards(str(output), plan.get, "r") == {0, 1}
     assert not (output / "part-00002.parquet").exists()

@@ -5,12 +5,12 @@ from collections import Counter
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from jobs import generate
 from synth.config.generate import load_config
 from synth.contract import SCHEMA
+from synth.io.shards import write_recorded
 from synth.kinds import plan_documents, planner, shard_count, shard_rows, sum_counts
 
 LABELS_IN_TAXONOMY = 8
@@ -71,7 +71,7 @@ def test_the_driver_plans_no_document_even_for_a_hundred_million(dp_model, tmp_p
     mine = pa.table({n: pa.nulls(64, older.field(n).type) for n in older.names})
     mine = mine.set_column(older.names.index("id"), "id", pa.array(ids))
     footer = {b"hrsynth.writer": b"generate", b"hrsynth.run_id": b"big"}
-    pq.write_table(mine.replace_schema_metadata(footer), tmp_path / "part-00001.parquet")
+    write_recorded(str(tmp_path / "part-00001.parquet"), mine.replace_schema_metadata(footer))
     run, todo = generate._plan(cfg, {"run_id": "big"}, str(tmp_path))
     assert isinstance(run.planner, TicketPlanner) and todo.dtype == np.int64
     assert len(todo) == 1_562_500 and todo[0] == 0 and todo[-1] == 1_562_499
