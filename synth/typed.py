@@ -16,10 +16,23 @@ import typing
 from copy import deepcopy
 from dataclasses import MISSING, field, fields
 from functools import cache
+from typing import Annotated
 
 from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from synth import ConfigError
+
+# The range vocabulary, defined once (issue 73): the settings of every command, a kind's
+# own section and the decoding parameters declare their fields with these, and `check`
+# names the flag and the bound in one line and writes them into the JSON schema; a
+# float is also finite.
+Positive = Annotated[int, Field(ge=1)]
+Count = Annotated[int, Field(ge=0)]
+PositiveNumber = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegativeNumber = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Share = Annotated[float, Field(ge=0, lt=1, allow_inf_nan=False)]  # [0, 1)
+OpenShare = Annotated[float, Field(gt=0, lt=1, allow_inf_nan=False)]  # (0, 1)
+Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]  # [0, 1]
 
 WORDS = {
     "integer": "an integer",

@@ -15,12 +15,11 @@ from pydantic import Field
 
 from synth import kinds
 from synth.generation import backends
-from synth.typed import option
+from synth.typed import Positive, option
 
 # The most documents a run may plan: ids and shard numbers stay in int64 and the plan in
 # a driver's memory (10^8 tickets plan in 1.9 s; 10^13 crashed numpy, issue 64).
 MAX_DOCS = 10**10
-Positive = Annotated[int, Field(ge=1)]
 
 
 @dataclass

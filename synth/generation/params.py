@@ -11,13 +11,11 @@ from typing import Annotated
 from pydantic import Field
 
 from synth import ConfigError
-from synth.typed import check
+from synth.typed import Count, Positive, check
 
 # The most new tokens a slot may ask for: beyond any model's useful slot, and a bound on
 # the cache a row holds (a slot of 100,000 tokens was accepted, issue 64).
 MAX_NEW_TOKENS = 4096
-Count = Annotated[int, Field(ge=0)]
-Positive = Annotated[int, Field(ge=1)]
 
 
 @dataclass
