@@ -58,6 +58,9 @@ def run(options) -> dict:
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
     settings["detectors"] = args.detector_names()
     settings["ner_model"] = args.ner_model_path() if "ner" in settings["detectors"] else None
+    from synth.deid.detectors import try_installed
+
+    try_installed(settings["detectors"])  # a plugin's: one real text, before any work
     found = announce_detectors(args, settings)
     if args.uses_llm():
         from synth.deid.llm import check_model

@@ -232,11 +232,21 @@ TASKS = {
 def registered() -> dict[str, Task]:
     """TASKS and the tasks installed packages register (`hrsynth.tasks`, a `module:TASK`
     entry point; synth/plugins.py)."""
-    found = plugins.registry("tasks", TASKS)
-    return {
-        name: installed_task(name) if isinstance(task, str) else task
-        for name, task in found.items()
-    }
+    usable = {}
+    for name, task in plugins.registry("tasks", TASKS).items():
+        if isinstance(task, str):
+            try:
+                task = installed_task(name)
+            except ConfigError:  # broken: a warning line, refused only when named (check_chosen)
+                continue
+        usable[name] = task
+    return usable
+
+
+def check_chosen(chosen: list[str]) -> None:
+    """The tasks a run names loaded and checked, every other broken installed one a
+    warning line (synth/plugins.py)."""
+    plugins.check_chosen("tasks", TASKS, installed_task, chosen)
 
 
 def installed_task(name: str) -> Task:
@@ -255,7 +265,7 @@ def installed_task(name: str) -> Task:
             f"task {name!r} ({target}): summary must be a function and plots a function or "
             "None (docs/extending.md)"
         )
-    return task
+    return plugins.guard(task, "tasks", name)  # its run, summary and plots: the seam
 
 
 def names() -> list[str]:
@@ -288,9 +298,19 @@ def in_order(names: list[str]) -> list[str]:
 def run_task(name: str, ctx: TaskContext, args) -> dict:
     """One task's scores; what it leaves goes into `ctx`, checked against its declaration."""
     task = registered()[name]
-    scores, left = task.run(ctx, args)
+    returned = task.run(ctx, args)
+    shaped = isinstance(returned, tuple) and len(returned) == 2
+    scores, left = returned if shaped else (None, None)
+    if not (isinstance(scores, dict) and isinstance(left, dict)):
+        raise ConfigError(
+            f"task {name}'s run returned {str(returned)[:80]!r}; it must return (scores, "
+            "left): two dicts (docs/extending.md)"
+        )
     if set(left) != set(task.leaves):
-        raise AssertionError(f"task {name} left {sorted(left)}, declares {list(task.leaves)}")
+        raise ConfigError(
+            f"task {name} left {sorted(left)} but declares leaves={list(task.leaves)}; "
+            "make them agree (docs/extending.md)"
+        )
     ctx.left.update(left)
     return {**scores, "summary": checked_summary(name, task.summary(scores))}
 
@@ -322,4 +342,4 @@ def checked_summary(task: str, found) -> dict:
 def plotters(names) -> dict:
     """Each task's plots function, for eval.report.write_plots."""
     tasks = registered()
-    return {name: tasks[name].plots for name in names}
+    return {name: tasks[name].plots for name in names if name in tasks}

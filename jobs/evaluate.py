@@ -21,7 +21,7 @@ from jobs import eval_tasks
 from jobs.entry import main_for
 from jobs.eval_tasks import TaskContext, in_order, plotters, run_task
 from jobs.on_ray.session import connect
-from synth import ConfigError
+from synth import ConfigError, RunFailed
 from synth.config.evaluate_options import EvaluateOptions
 from synth.config.options import options_from
 from synth.kinds import kind
@@ -43,8 +43,11 @@ def _tasks(args: EvaluateOptions) -> list[str]:
             "corpora too (--doc-type cv), and --mask-roles for those kinds"
         )
     if args.tasks is None:
+        eval_tasks.check_chosen([])  # warns of broken installed tasks, which it leaves out
+        known = [t for t in known if t in registered]
         return in_order([t for t in known if not registered[t].private or args.private])
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    eval_tasks.check_chosen(tasks)  # a broken one named: its one line
     unknown = [t for t in tasks if t not in known]
     if unknown or not tasks:
         raise ConfigError(
@@ -332,15 +335,10 @@ def _evaluate(args) -> dict:
         "config": asdict(args) | {"tasks": ",".join(tasks)},
         "tasks": {},
     }
-    for task in tasks:
-        started = time.perf_counter()
-        scores = run_task(task, ctx, args)
-        scores["wall_s"] = time.perf_counter() - started
-        result["tasks"][task] = scores
-        print(f"{task}: done in {scores['wall_s']:.1f} s", flush=True)
+    failed = _run_tasks(tasks, ctx, args, result, out)
     if args.permutations:
         result["random_baseline"] = _random_baseline(tasks, ctx, args)
-    plots = report.write_plots(result, out, plotters(result["tasks"]))
+    plots = report.write_plots(result, out, plotters([t for t in result["tasks"] if t not in failed]))
     _write_results(result, out, plots)  # first: a sink that fails takes nothing with it
     if args.history or args.mlflow_uri:
         write_sinks(result, args.history, args.mlflow_uri, args.tolerance)
@@ -353,7 +351,43 @@ def _evaluate(args) -> dict:
     if flagged:
         print(f"worse than the previous run by more than {args.tolerance}: {', '.join(flagged)}")
     print(f"metrics, report and {len(plots)} plots written to {out}")
+    if failed:
+        raise RunFailed(
+            f"{len(failed)} of {len(tasks)} tasks failed ({'; '.join(failed.values())}); the "
+            f"other tasks' scores are in {out / 'metrics.json'} and its report"
+        )
     return result
+
+
+def _run_tasks(tasks: list[str], ctx, args, result: dict, out: Path) -> dict[str, str]:
+    """Each task in turn, its scores written to metrics.json as it ends, so a task that
+    fails (or a run stopped later) keeps what finished. A failing task is an error row
+    in the report, its traceback in a log file; a task needing what it would have left
+    is skipped. Returns {failed task: its one line}."""
+    from synth.plugins import failure_line
+
+    failed: dict[str, str] = {}
+    registered = eval_tasks.registered()
+    for task in tasks:
+        started = time.perf_counter()
+        missing = [n for n in registered[task].needs if n in _left_by(failed, registered)]
+        try:
+            if missing:
+                raise ConfigError(f"needs {', '.join(missing)}, which a failed task leaves")
+            scores = run_task(task, ctx, args)
+        except Exception as e:  # noqa: BLE001 (a task may raise anything; the others stay)
+            failed[task] = f"{task}: {failure_line(e, f'task {task!r}')}"
+            line = failed[task].removeprefix(f"{task}: ")
+            scores = {"error": line, "summary": {"rows": [("error", line)], "headline": []}}
+        scores["wall_s"] = time.perf_counter() - started
+        result["tasks"][task] = scores
+        _write_results(result, out, [])
+        print(f"{task}: {'failed' if task in failed else 'done'} in {scores['wall_s']:.1f} s", flush=True)
+    return failed
+
+
+def _left_by(failed: dict, registered: dict) -> set[str]:
+    return {what for task in failed for what in registered[task].leaves}
 
 
 def main(argv=None) -> int:

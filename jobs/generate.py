@@ -36,8 +36,13 @@ def run(options) -> dict:
     from synth.io.shards import open_output
     from synth.kinds.card import write_card
 
+    from synth import kinds
+    from synth.generation import backends
+
     started = time.time()
     cfg = load_config(args.config, args.overrides())
+    backends.check_chosen(cfg.engine.backend)  # any other broken plugin: a warning line
+    kinds.check_chosen(cfg.run.doc_type)
     # The actors write the shards: a local folder is made absolute for them.
     out = resolved(args.output)
     _keep_reference_date(cfg, args.config, out)
@@ -47,6 +52,7 @@ def run(options) -> dict:
     backend.prepare()  # an unknown model or a silent endpoint fails here, before Ray starts
     print(backend.start_line(threads), flush=True)
     _check_kind(cfg)
+    backend.try_once(cfg.generation_params(), cfg.run.seed)  # a plugin's: one real prompt
     with output_lock(out, "generate"):
         params = cfg.generation_params()
         run_info = open_output(

@@ -1,20 +1,36 @@
-"""Extensions that live in another package: backends, document kinds, evaluation tasks
-and personal-data detectors registered as entry points, found beside hrsynth's own
-(docs/extending.md).
+"""Extensions that live in another package: backends, document kinds, evaluation tasks,
+personal-data detectors and de-identification methods registered as entry points, found
+beside hrsynth's own (docs/extending.md).
 
 A package registers a name in its pyproject.toml, under
 `[project.entry-points."hrsynth.backends"]` (or `hrsynth.kinds`, `hrsynth.tasks`,
-`hrsynth.detectors`), pointing at its module (a task: `module:TASK`; a detector:
-`module:Class`). Installed, it is seen by every process that imports hrsynth, the Ray
-workers included: the one thing a monkeypatched registry cannot reach.
+`hrsynth.detectors`, `hrsynth.methods`), pointing at its module (a task: `module:TASK`;
+a detector or a method: `module:Class`). Installed, it is seen by every process that
+imports hrsynth, the Ray workers included: the one thing a monkeypatched registry cannot
+reach.
+
+Plugin code is the one code hrsynth cannot test, so every call into it goes through one
+seam (`guard`, `calling`): whatever it raises becomes one line naming the plugin, its
+entry point and the exception, the traceback kept in a log file the line names. Only
+what a run uses can stop it: a broken plugin it does not select is one warning line
+(`warn_unused`), and `--help` lists it as broken.
 """
 
+import contextlib
+import datetime as dt
 import importlib
-from collections.abc import Callable
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable, Iterable
 from functools import cache
 from importlib.metadata import entry_points
+from pathlib import Path
 
-from synth import ConfigError
+from synth import ConfigError, RunFailed
+
+GROUPS = ("backends", "kinds", "tasks", "detectors", "methods")
 
 
 @cache
@@ -25,16 +41,30 @@ def installed(group: str) -> dict[str, str]:
 
 
 def registry(group: str, own: dict) -> dict:
-    """hrsynth's own entries, then the installed ones; a name taken twice is refused, so
-    an installed package cannot quietly replace a built-in."""
+    """hrsynth's own entries, then the installed ones that take no built-in name: an
+    installed package cannot quietly replace a built-in (a run that names a clashing
+    name is refused, `refuse_clash`; any other run is warned)."""
     found = installed(group)
-    taken = sorted(set(found) & set(own))
-    if taken:
-        raise ConfigError(
-            f"an installed package registers {group} {taken}, which hrsynth has already; "
-            f'rename them in its [project.entry-points."hrsynth.{group}"]'
-        )
-    return {**own, **found}
+    return {**own, **{name: target for name, target in found.items() if name not in own}}
+
+
+def refuse_clash(group: str, own, name: str) -> None:
+    """A run that names `name`, which both hrsynth and an installed package register, is
+    refused: which one it meant cannot be known."""
+    if name in own and name in installed(group):
+        raise ConfigError(clash_message(group, [name]))
+
+
+def clash_message(group: str, names: list[str]) -> str:
+    return (
+        f"an installed package registers {group} {names}, which hrsynth has already; "
+        f'rename them in its [project.entry-points."hrsynth.{group}"]'
+    )
+
+
+def who(group: str, name: str) -> str:
+    """How a plugin is named in every line about it: `backend 'echo' (echo_backend)`."""
+    return f"{group.removesuffix('s')} {name!r} ({installed(group).get(name, '?')})"
 
 
 def load(group: str, name: str, target: str, surface: tuple[str, ...] = ()):
@@ -68,27 +98,198 @@ def _first_line(error: BaseException) -> str:
     return lines[0] if lines else "no message"
 
 
+# --- the seam: every call into plugin code ------------------------------------------
+
+
+def log_folder() -> Path:
+    """Where a plugin's traceback is kept: HRSYNTH_LOG_DIR, else the temporary folder
+    (never the run's output, which holds only what the run wrote)."""
+    return Path(os.environ.get("HRSYNTH_LOG_DIR") or Path(tempfile.gettempdir(), "hrsynth-logs"))
+
+
+def _keep_traceback(label: str, call: str, error: BaseException) -> str:
+    """The traceback written to a log file of its own; its path (or why there is none)."""
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = log_folder() / f"plugin-{stamp}-{os.getpid()}-{id(error):x}.log"
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{label}, {call}\n\n{text}", encoding="utf-8")
+    except OSError as e:
+        return f"no log file ({e.strerror} writing {path})"
+    return f"traceback in {path}"
+
+
+@contextlib.contextmanager
+def calling(label: str | None, call: str):
+    """Run plugin code: anything it raises but a ConfigError or RunFailed (its own one
+    line for the user) becomes one ConfigError naming the plugin (`label`, from `who`),
+    the call and the exception. `label` None: hrsynth's own code, whose errors stay
+    tracebacks (a bug to report)."""
+    if label is None:
+        yield
+        return
+    try:
+        yield
+    except (ConfigError, RunFailed):
+        raise
+    # SystemExit too: a plugin's sys.exit() must not end the job as if it had finished.
+    except (Exception, SystemExit) as e:  # noqa: BLE001 (plugin code may raise anything)
+        kept = _keep_traceback(label, call, e)
+        raise ConfigError(
+            f"{label} raised {type(e).__name__} in {call}: {_first_line(e)}; fix the "
+            f"package that registers it ({kept})"
+        ) from None
+
+
+def failure_line(error: BaseException, label: str) -> str:
+    """The one line for an error that stops one part of a run and not the rest (a task
+    of `evaluate`): a ConfigError's or RunFailed's own text, else the exception named
+    with its traceback kept in a log file."""
+    if isinstance(error, (ConfigError, RunFailed)):
+        return str(error)
+    kept = _keep_traceback(label, "its run", error)
+    return f"{type(error).__name__}: {_first_line(error)} ({kept})"
+
+
+class Guarded:
+    """A plugin's object seen through the seam: each of its methods called through
+    `calling`, and what a call returns of the plugin's own classes guarded in turn (an
+    engine its build() makes, a planner its kind makes). isinstance and pickling see the
+    object inside, so Ray actors and protocol checks take it as the plugin's own."""
+
+    __slots__ = ("_target", "_label", "_home")
+
+    def __init__(self, target, label: str, home: str):
+        object.__setattr__(self, "_target", target)
+        object.__setattr__(self, "_label", label)
+        object.__setattr__(self, "_home", home)
+
+    @property
+    def __class__(self):  # isinstance(guarded, EngineBase) is the plugin object's answer
+        return self._target.__class__
+
+    def __getattr__(self, name: str):
+        try:
+            value = getattr(self._target, name)
+        except AttributeError:  # absent: getattr(…, default) and hasattr answer as usual
+            raise
+        except (Exception, SystemExit) as e:  # noqa: BLE001 (a property may raise anything)
+            with calling(self._label, f"reading {name}"):
+                raise e from None
+        if callable(value) and not isinstance(value, type):
+            return self._method(value, name)
+        return value
+
+    def _method(self, function, name: str):
+        label, home = self._label, self._home
+        owner = getattr(self._target, "__name__", None) or type(self._target).__name__
+
+        def through_the_seam(*args, **kwargs):
+            with calling(label, f"{owner}.{name}"):
+                return _guard_result(function(*args, **kwargs), label, home)
+
+        return through_the_seam
+
+    def __call__(self, *args, **kwargs):
+        owner = getattr(self._target, "__name__", type(self._target).__name__)
+        with calling(self._label, f"{owner}()"):
+            return _guard_result(self._target(*args, **kwargs), self._label, self._home)
+
+    def __setattr__(self, name: str, value) -> None:
+        setattr(self._target, name, value)
+
+    def __reduce__(self):
+        return (Guarded, (self._target, self._label, self._home))
+
+    def __repr__(self) -> str:
+        return f"<{self._label}: {self._target!r}>"
+
+
+def _guard_result(value, label: str, home: str):
+    """A call's result, guarded when it is an object of the plugin's own package."""
+    module = getattr(type(value), "__module__", "") or ""
+    if module.split(".")[0] == home and not isinstance(value, Guarded):
+        return Guarded(value, label, home)
+    return value
+
+
+def guard(value, group: str, name: str):
+    """`value` (a plugin's module, class or object) seen through the seam when `name` is
+    an installed plugin of `group`; hrsynth's own as it is."""
+    target = installed(group).get(name)
+    if target is None or isinstance(value, Guarded):
+        return value
+    return Guarded(value, who(group, name), target.split(":")[0].split(".")[0])
+
+
+def seam(group: str, name: str) -> str | None:
+    """The label `calling` takes for `name` of `group`: None for hrsynth's own."""
+    return who(group, name) if name in installed(group) else None
+
+
+# --- only what a run uses can stop it -------------------------------------------------
+
+
 def help_names(group: str, own, check: Callable[[str], object]) -> list[str]:
     """Every name of `group` for --help, which must never fail because of a plugin: an
     installed one that clashes with a built-in, or that `check(name)` refuses, is listed
     as `NAME (broken)`; running it says why in one line."""
     listed = list(own)
+    broken = problems(group, own, check)
     for name in installed(group):
-        try:
-            if name in own:
-                raise ConfigError(name)
-            check(name)
-            listed.append(name)
-        except Exception:  # noqa: BLE001 (help never fails: a check may trip on anything)
-            listed.append(f"{name} (broken)")
+        listed.append(f"{name} (broken)" if name in broken else name)
     return listed
 
 
-def check_installed(group: str, own, check: Callable[[str], object]) -> None:
-    """Every installed plugin of `group` loaded and its surface checked (`check(name)`),
-    on the driver, in a job's check(): a broken one, or one reusing a built-in name,
-    refuses the run in one line naming its entry point, before any work, not in an
-    actor after Ray started."""
-    registry(group, own)
+def problems(group: str, own, check: Callable[[str], object]) -> dict[str, str]:
+    """{installed name: why it is broken} for each one that clashes with a built-in or
+    that `check(name)` refuses (its one line)."""
+    found = {}
     for name in installed(group):
-        check(name)
+        if name in own:
+            found[name] = f"{who(group, name)} takes the built-in name {name!r}"
+            continue
+        try:
+            check(name)
+        except ConfigError as e:
+            found[name] = str(e)
+        except Exception as e:  # noqa: BLE001 (a check may trip on anything a plugin does)
+            found[name] = f"{who(group, name)}: {type(e).__name__}: {_first_line(e)}"
+    return found
+
+
+_warned: set[str] = set()
+
+
+def check_chosen(group: str, own, check: Callable[[str], object], chosen: Iterable[str]):
+    """The installed plugins of `group` a run names (`chosen`) loaded and checked on the
+    driver, before any work: a broken one refuses the run in one line. Every other broken
+    one is one warning line, and the run goes on without it."""
+    chosen = [name for name in chosen if name]
+    for name in chosen:
+        refuse_clash(group, own, name)
+        if name in installed(group):
+            check(name)
+    warn_unused(group, own, check, chosen)
+
+
+def warn_unused(group: str, own, check: Callable[[str], object], chosen: Iterable[str]):
+    """One warning line (once per process and group) naming the installed plugins of
+    `group` that are broken and not among `chosen`."""
+    unused = {n: why for n, why in problems(group, own, check).items() if n not in chosen}
+    if not unused or group in _warned:
+        return
+    _warned.add(group)
+    names = ", ".join(f"{n} ({_reason(why)})" for n, why in unused.items())
+    print(
+        f"warning: installed {group} not used by this run are broken and skipped: {names}; "
+        "fix or uninstall the packages that register them",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def _reason(line: str) -> str:
+    """A refusal's cause, short enough to list several in one warning line."""
+    return line.split("; ")[0][:160]

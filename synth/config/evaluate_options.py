@@ -72,10 +72,10 @@ class EvaluateOptions:
     )
 
     def check(self) -> None:
-        from synth.kinds import check_installed, kind
+        from synth.kinds import check_chosen, kind
 
-        check_installed()
         kind(self.doc_type)  # names the kinds when unknown
+        check_chosen(self.doc_type)  # and warns of broken others
 
 
 @dataclass(kw_only=True)

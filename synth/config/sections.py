@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from synth import kinds
+from synth import ConfigError, kinds
 from synth.generation import backends
 from synth.typed import Positive, option
 
@@ -142,7 +142,10 @@ def kind_sections() -> dict[str, type]:
     (DocKind.SECTION, DocKind.SETTINGS): `tickets`, `cvs`, and an installed kind's."""
     found = {}
     for name in kinds.registered():
-        module = kinds.kind(name)
+        try:
+            module = kinds.kind(name)
+        except ConfigError:  # a broken installed kind: warned of, refused only when run
+            continue
         if module.SETTINGS is not None:
             found[module.SECTION] = module.SETTINGS
     return found

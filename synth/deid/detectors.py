@@ -222,12 +222,12 @@ def installed_detector(name: str) -> type:
             f"class whose TYPES are personal types ({', '.join(known)}), with detect(texts): "
             "docs/extending.md"
         )
-    return found
+    return plugins.guard(found, "detectors", name)  # its construction and detect: the seam
 
 
 def check_detectors(names: list[str], ner_model: str | None, method: str = "tag") -> None:
     known = registered()
-    plugins.check_installed("detectors", dict.fromkeys(DETECTORS), installed_detector)
+    plugins.check_chosen("detectors", dict.fromkeys(DETECTORS), installed_detector, names)
     unknown = [n for n in names if n not in known]
     if unknown or (not names and method in ("tag", "surrogate")):
         raise ConfigError(
@@ -341,6 +341,23 @@ def types_not_looked_for(names: list[str]) -> list[str]:
     order."""
     found = types_looked_for(names)
     return [t for t in personal_types().names if t not in found]
+
+
+# What an installed detector is asked on the driver before a run (try_installed).
+TRIAL_TEXT = "Hi HR, I am Maria Lopez (maria.lopez@example.com); my badge EMP-20417 stopped working."
+
+
+def try_installed(names: list[str]) -> None:
+    """Each installed detector among `names` made and asked one real text on the driver,
+    its spans through the checks every batch gets (synth.deid.methods.detect), before
+    Ray starts or anything is written: its exception or wrong answer costs seconds and
+    one line. hrsynth's own are tested with hrsynth and not loaded twice."""
+    from synth.deid.methods import detect
+
+    installed = plugins.installed("detectors")
+    made = [installed_detector(name)() for name in names if name in installed]
+    if made:
+        detect([TRIAL_TEXT], made)
 
 
 def make_detectors(

@@ -86,6 +86,11 @@ def checked_spans(detector, texts: list[str], found) -> list[list[Span]]:
         )
     known = set(getattr(detector, "TYPES", None) or personal_types().names)  # declared
     for text, spans in zip(texts, found):
+        if not isinstance(spans, (list, tuple)):
+            raise ConfigError(
+                f"detector {name} returned {type(spans).__name__} for a document, not a "
+                f"list of spans: {fix}"
+            )
         for span in spans:
             if not isinstance(span, Span):
                 raise ConfigError(f"detector {name} returned {span!r}, not a Span: {fix}")

@@ -35,6 +35,9 @@ BACKENDS = {
 # bf16 matmuls, CTranslate2 int8 on an AVX2-only CPU.
 AUTO = {"gpu": "hf", "cpu-bf16": "hf", "cpu-avx2": "ct2"}
 
+# What an installed backend is asked on the driver before a run (Backend.try_once).
+TRIAL_PROMPT = "Write one sentence an employee might send HR about a payslip."
+
 
 def registered() -> dict[str, str]:
     """{backend: its module}: BACKENDS and the installed packages' `hrsynth.backends`."""
@@ -51,9 +54,10 @@ def help_names() -> list[str]:
     return ["auto", *plugins.help_names("backends", BACKENDS, module)]
 
 
-def check_installed() -> None:
-    """Every installed backend loaded and checked (synth/plugins.py)."""
-    plugins.check_installed("backends", BACKENDS, module)
+def check_chosen(chosen: str | None) -> None:
+    """The backend a run names loaded and checked, every other broken installed one a
+    warning line (synth/plugins.py)."""
+    plugins.check_chosen("backends", BACKENDS, module, [chosen] if chosen else [])
 
 
 # What every backend module gives (engine.py describes each): SERVED, then functions.
@@ -61,7 +65,9 @@ SURFACE = ("SERVED", "check", "prepare", "build", "describe")
 
 
 def module(name: str) -> ModuleType:
-    """The backend module registered as `name`, its surface checked."""
+    """The backend module registered as `name`, its surface checked, an installed one
+    seen through the seam (every call into it: synth/plugins.py)."""
+    plugins.refuse_clash("backends", BACKENDS, name)
     found = plugins.load("backends", name, registered()[name], SURFACE)
     not_callable = [part for part in SURFACE[1:] if not callable(getattr(found, part))]
     if not isinstance(found.SERVED, bool) or not_callable:
@@ -71,7 +77,7 @@ def module(name: str) -> ModuleType:
             "is not what docs/extending.md says a backend gives; fix the package that "
             "registers it"
         )
-    return found
+    return plugins.guard(found, "backends", name)
 
 
 def cpu_kind() -> str:
@@ -214,6 +220,27 @@ class Backend:
         if getattr(engine, "model_ref", None) is None:
             engine.model_ref = self.spec.model
         return engine
+
+    def try_once(self, params: GenerationParams, seed: int) -> None:
+        """An installed backend built and asked one real prompt on the driver, its answer
+        through the checks the rollout makes (engine.checked_continuations), before Ray
+        starts or anything is written: a plugin's wrong return or exception costs seconds
+        and one line, not minutes in the actors. hrsynth's own backends are tested with
+        hrsynth and not loaded twice (a model load on the driver costs seconds to
+        minutes)."""
+        from synth.generation.engine import checked_continuations
+
+        if plugins.seam("backends", self.spec.backend) is None:
+            return
+        engine = self.build()
+        prompt = engine.chat_prompt([{"role": "user", "content": TRIAL_PROMPT}])
+        if not isinstance(prompt, str):
+            raise ConfigError(
+                f"{plugins.who('backends', self.spec.backend)}: chat_prompt returned "
+                f"{type(prompt).__name__}, not the prompt's text (docs/extending.md)"
+            )
+        trial = replace(params, max_new_tokens=min(params.max_new_tokens, 16))
+        checked_continuations(engine, [prompt], engine.continue_prompts([prompt], trial, seed))
 
     def factory(self):
         """A picklable callable that builds the engine where it runs (in each actor)."""

@@ -90,7 +90,8 @@ def checked_continuations(engine, prompts: list[str], result) -> tuple[list, lis
     counts whole numbers. A plugin returning one continuation fewer than asked hung
     `generate` (its rollout waited forever for the missing slot); it is one line naming
     the backend instead."""
-    name = f"{type(engine).__module__}.{type(engine).__name__}"
+    made = engine.__class__  # a plugin's engine seen through the seam: its own class
+    name = f"{made.__module__}.{made.__name__}"
     fix = (
         "continue_prompts must return (texts, generated-token counts, prompt-token "
         "counts): three lists with one entry per prompt (docs/extending.md)"

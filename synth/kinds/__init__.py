@@ -128,9 +128,10 @@ def help_names() -> list[str]:
     return sorted(plugins.help_names("kinds", KINDS, kind))
 
 
-def check_installed() -> None:
-    """Every installed kind loaded and checked (synth/plugins.py)."""
-    plugins.check_installed("kinds", KINDS, kind)
+def check_chosen(chosen: str | None) -> None:
+    """The kind a run names loaded and checked, every other broken installed one a
+    warning line (synth/plugins.py)."""
+    plugins.check_chosen("kinds", KINDS, kind, [chosen] if chosen else [])
 
 
 def kind(name: str) -> "ModuleType | KindBase":
@@ -139,9 +140,12 @@ def kind(name: str) -> "ModuleType | KindBase":
     found = registered()
     if name not in found:
         raise ConfigError(f"doc_type {name!r} unknown; use one of {sorted(found)}")
+    plugins.refuse_clash("kinds", KINDS, name)
     target = found[name]
     surface = () if ":" in target else SURFACE  # a class inherits KindBase's defaults
-    return made(plugins.load("kinds", name, target, surface), f"kind {name!r} ({target})")
+    loaded = plugins.load("kinds", name, target, surface)
+    with plugins.calling(plugins.seam("kinds", name), "making the kind"):
+        return plugins.guard(made(loaded, f"kind {name!r} ({target})"), "kinds", name)
 
 
 def check_row(row: dict) -> list[str]:

@@ -1,6 +1,8 @@
 """Installed registrations join hrsynth's own, and may not replace one."""
 
+import pickle
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,8 +12,10 @@ from synth import ConfigError, plugins
 def test_installed_names_join_and_may_not_take_a_builtin(monkeypatch):
     monkeypatch.setattr(plugins, "installed", lambda group: {"echo": "echo_backend"})
     assert plugins.registry("backends", {"hf": "x"}) == {"hf": "x", "echo": "echo_backend"}
+    own = {"echo": "synth.generation.hf_engine"}
+    assert plugins.registry("backends", own) == own  # a built-in is never replaced
     with pytest.raises(ConfigError, match=r"registers backends \['echo'\], which hrsynth has"):
-        plugins.registry("backends", {"echo": "synth.generation.hf_engine"})
+        plugins.refuse_clash("backends", own, "echo")  # and a run naming it is refused
 
 
 @pytest.mark.parametrize(
@@ -38,7 +42,8 @@ def test_a_task_entry_point_naming_a_missing_object_is_named(monkeypatch):
 
     monkeypatch.setattr(plugins, "installed", lambda group: {"gone": "eval.metrics:NO_TASK"})
     with pytest.raises(ConfigError, match=r"task 'gone' \(eval.metrics:NO_TASK\) cannot be"):
-        eval_tasks.registered()
+        eval_tasks.check_chosen(["gone"])
+    assert "gone" not in eval_tasks.registered()  # not named: left out, not refused
 
 
 EXITS = {
@@ -60,7 +65,7 @@ def test_a_plugin_that_exits_at_import_is_one_line_naming_it_exit_2(
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(plugins, "installed", lambda group: {"quitter": "quitter"})
     argv = ["--config", "configs/tickets.yaml", "--output", str(tmp_path / "out")]
-    assert generate.main(argv) == 2
+    assert generate.main([*argv, "--backend", "quitter"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: ") and "'quitter' (quitter) cannot be loaded" in err
     assert "\n" not in err and not (tmp_path / "out").exists()
@@ -76,3 +81,74 @@ def test_help_lists_a_plugin_that_exits_at_import_as_broken(monkeypatch, tmp_pat
     with pytest.raises(SystemExit) as done:
         generate.main(["--help"])
     assert done.value.code == 0 and "quitter (broken)" in capsys.readouterr().out
+
+
+class Engine:
+    """A plugin's engine whose calls fail in the ways plugin code does."""
+
+    name = "tiny"
+
+    def continue_prompts(self, prompts, params, seed):
+        return {}["missing"]
+
+    def made(self):
+        return Engine()
+
+    @property
+    def broken(self):
+        raise RuntimeError("no property today")
+
+
+def guarded_engine(monkeypatch, tmp_path):
+    monkeypatch.setenv("HRSYNTH_LOG_DIR", str(tmp_path / "logs"))
+    monkeypatch.setattr(plugins, "installed", lambda group: {"tiny": f"{__name__}:Engine"})
+    return plugins.guard(Engine(), "backends", "tiny")
+
+
+def test_what_a_plugin_raises_is_one_line_naming_it_with_the_traceback_in_a_log(
+    monkeypatch, tmp_path
+):
+    engine = guarded_engine(monkeypatch, tmp_path)
+    with pytest.raises(ConfigError) as raised:
+        engine.continue_prompts(["a"], None, 0)
+    line = str(raised.value)
+    assert line.startswith(
+        "backend 'tiny' (tests.synth.test_plugins:Engine) raised KeyError in "
+        "Engine.continue_prompts: 'missing'; fix the package that registers it (traceback in "
+    )
+    log = Path(line.split("traceback in ")[1].rstrip(")"))
+    assert log.parent == tmp_path / "logs" and "return {}[\"missing\"]" in log.read_text()
+    with pytest.raises(ConfigError, match=r"raised RuntimeError in reading broken: no property"):
+        engine.broken
+    assert getattr(engine, "absent", None) is None  # absent stays absent, not an error
+    assert isinstance(engine, Engine) and engine.name == "tiny"
+    assert isinstance(engine.made(), plugins.Guarded)  # its own objects are guarded too
+    assert pickle.loads(pickle.dumps(engine)).name == "tiny"  # it travels to Ray actors
+
+
+def test_hrsynths_own_code_is_not_wrapped(monkeypatch):
+    monkeypatch.setattr(plugins, "installed", lambda group: {})
+    engine = Engine()
+    assert plugins.guard(engine, "backends", "tiny") is engine
+    with pytest.raises(KeyError), plugins.calling(plugins.seam("backends", "tiny"), "x"):
+        {}["missing"]
+
+
+def test_only_the_plugin_a_run_names_refuses_it_and_the_others_warn_once(monkeypatch, capsys):
+    monkeypatch.setattr(plugins, "installed", lambda group: {"bad": "bad", "good": "good"})
+    monkeypatch.setattr(plugins, "_warned", set())
+
+    def check(name):
+        if name == "bad":
+            raise ConfigError("backend 'bad' (bad) cannot be loaded (ImportError: gone); fix")
+
+    plugins.check_chosen("backends", {}, check, ["good"])
+    plugins.check_chosen("backends", {}, check, ["good"])
+    err = capsys.readouterr().err
+    assert err == (
+        "warning: installed backends not used by this run are broken and skipped: bad "
+        "(backend 'bad' (bad) cannot be loaded (ImportError: gone)); fix or uninstall the "
+        "packages that register them\n"
+    )
+    with pytest.raises(ConfigError, match="backend 'bad'"):
+        plugins.check_chosen("backends", {}, check, ["bad"])
