@@ -185,7 +185,9 @@ def announce_detectors(args, settings: dict) -> dict | None:
     """One line saying which detectors run and which types they do not find, or find in
     part, on planted examples (synth.deid.coverage, measured, not their recognizers'
     names), and how to get the trained one when absent. Returns the coverage."""
-    if args.method not in ("tag", "surrogate"):
+    from synth.deid.method_registry import replaces_spans
+
+    if not replaces_spans(args.method):
         return None
     from synth.deid.coverage import coverage
 

@@ -44,7 +44,10 @@ def run(options) -> None:
         api_key=os.environ[args.api_key_env] if args.api_key_env else None,
     )
     wait_s = args.wait_ms / 1000
-    server = make_server(engine, name, args.host, args.port, args.max_batch, wait_s, limits)
+    sampling = getattr(Backend(spec).module, "SAMPLING", frozenset())
+    server = make_server(
+        engine, name, args.host, args.port, args.max_batch, wait_s, limits, sampling
+    )
     host, port = server.server_address[:2]
     print(f"serving {name} at http://{host}:{port}/v1 (Ctrl-C stops)", flush=True)
     print(Backend(spec).start_line(args.threads or os.cpu_count()), flush=True)

@@ -33,6 +33,13 @@ NonNegativeNumber = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Share = Annotated[float, Field(ge=0, lt=1, allow_inf_nan=False)]  # [0, 1)
 OpenShare = Annotated[float, Field(gt=0, lt=1, allow_inf_nan=False)]  # (0, 1)
 Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]  # [0, 1]
+# Sampling, one range each for generate, deidentify and serve: a temperature above 5
+# is near-uniform noise (0: greedy where a command allows it); top_p keeps a non-empty
+# prefix; min_p, a share of the likeliest token's probability (0: off).
+Temperature = Annotated[float, Field(ge=0, le=5, allow_inf_nan=False)]
+TopP = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
+MinP = Fraction
+Penalty = Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)]
 
 WORDS = {
     "integer": "an integer",
@@ -106,6 +113,9 @@ def check(cls, values: dict, where: str = "", name=str) -> None:
         error = e.errors()[0]
         key = error["loc"][0]
         value = values[key]
+        if len(error["loc"]) > 1 and isinstance(value, dict):  # inside a typed mapping
+            hint = typing.get_type_hints(cls, include_extras=True)[key]
+            check_value(hint, value, f"{where}{name(key)}")
         if error["type"] in BOUNDS:
             bound = next(iter(error["ctx"].values()))
             need = f"{BOUNDS[error['type']]} {bound:g}"
@@ -128,10 +138,59 @@ def describe(schema: dict) -> str:
     return WORDS.get(schema.get("type"), "a value of another type")
 
 
+def check_value(hint, value, where: str) -> None:
+    """`value` against a type of the vocabulary above nested in mappings (a TypedDict,
+    a union with a mapping): ConfigError naming the innermost key and its bound,
+    `where.key.inner must be <= 1, got 1.5`."""
+    from pydantic import TypeAdapter
+
+    try:
+        TypeAdapter(hint, config=None).validate_python(value, strict=True)
+    except ValidationError as e:
+        error = min(e.errors(), key=lambda err: -len(err["loc"]))  # the deepest
+        path, found = [where], value
+        for step in error["loc"]:
+            if isinstance(found, dict) and step in found:
+                path.append(str(step))
+                found = found[step]
+        if error["loc"][-1] == "[key]":  # a mapping's key, not its value, is wrong
+            path.pop()
+            found = error["loc"][-2]
+        if error["type"] == "missing":
+            raise ConfigError(f"{'.'.join(path)} needs {error['loc'][-1]}, got {found!r}")
+        if error["type"] in BOUNDS:
+            need = f"{BOUNDS[error['type']]} {next(iter(error['ctx'].values())):g}"
+        elif error["type"] == "finite_number":
+            need = "a finite number"
+        elif error["type"] == "extra_forbidden":
+            need = "a known setting"
+        else:
+            need = error["msg"].lower().removeprefix("input should be ")
+        raise ConfigError(f"{'.'.join(path)} must be {need}, got {found!r}") from None
+
+
+def _inlined(schema: dict) -> dict:
+    """A schema whose `$defs` references are written in place: a class's schema stands
+    inside another (a config section) where `#/$defs/…` would point elsewhere."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node):
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return walk({**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items() if k != "$ref"}})
+            return {k: walk(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
+
+
 def json_schema(cls) -> dict:
     """The JSON schema of a settings class (its defaults included): for editors that check
     a YAML file as it is typed, and for other tools reading the same settings."""
-    schema = model(cls).model_json_schema()
+    schema = _inlined(model(cls).model_json_schema())
     for f in fields(cls):
         if f.default is not MISSING:
             schema["properties"][f.name]["default"] = f.default

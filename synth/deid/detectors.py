@@ -229,7 +229,9 @@ def check_detectors(names: list[str], ner_model: str | None, method: str = "tag"
     known = registered()
     plugins.check_chosen("detectors", dict.fromkeys(DETECTORS), installed_detector, names)
     unknown = [n for n in names if n not in known]
-    if unknown or (not names and method in ("tag", "surrogate")):
+    from synth.deid.method_registry import replaces_spans
+
+    if unknown or (not names and replaces_spans(method)):
         raise ConfigError(
             f"--detectors: unknown or empty {unknown or names}; choose from {', '.join(known)}"
         )

@@ -5,6 +5,8 @@
   (synth.deid.surrogates).
 - `rewrite`, `abstract`: a language model writes the document again (synth.deid.llm);
   detectors, when given, then tag what they still find in its reply (a scrub pass).
+- a method an installed package registers replaces each span with what its `replace`
+  returns (synth.deid.method_registry).
 
 Each returns the shareable text, the spans of what was written in it (type, offsets in
 the new text, detector), and the key: original → replacement. The key re-identifies the
@@ -18,10 +20,10 @@ from dataclasses import dataclass
 from synth.deid.decide import RULES as DECISION_RULES
 from synth.deid.decide import decided, finished
 from synth.deid.llm import clean_reply, reply_error
+from synth.deid.method_registry import replacer
 from synth.deid.normalise import normalise
 from synth.deid.spans import Span, checked_spans, joined_clauses, resolve
 from synth.deid.surrogates import Surrogates
-from synth.deid.types import personal_types
 from synth.deid.visible import Shown, display_order, visible
 
 
@@ -36,22 +38,20 @@ class Replaced:
 def replace_spans(
     text: str,
     spans: list[Span],
-    method: str,
+    method,
     surrogates: Surrogates | None,
     shown: Shown | None = None,
 ) -> Replaced:
-    """`spans` (non-overlapping, synth.deid.spans.resolve) replaced in one pass. What is
-    written holds no invisible character (synth.deid.visible), the replacements none
+    """`spans` (non-overlapping, synth.deid.spans.resolve) replaced in one pass by
+    `method` (a span method's name, or its replacer: synth.deid.method_registry). What
+    is written holds no invisible character (synth.deid.visible), the replacements none
     either; `shown`: `text` is a document in display order, whose key keeps the
     original's characters as written."""
-    types = personal_types()
+    replace = method if callable(method) else replacer(method, surrogates)
     out, new_spans, key, cursor, written = [], [], [], 0, 0
     for span in sorted(spans):
         original = text[span.start : span.end]
-        if method == "tag":
-            replacement = types.tag(span.type)
-        else:
-            replacement = visible(surrogates.replace(span.type, original))
+        replacement = visible(replace(span.type, original))
         before = visible(text[cursor : span.start])
         start = written + len(before)  # where the replacement starts in the new text
         out += [before, replacement]
@@ -157,7 +157,8 @@ def deidentify(
         return rewritten(texts, detectors, writer)
     found = detect(texts, detectors)
     if method != "surrogate":
-        return [replace_spans(s.text, spans, method, None, s) for s, spans in zip(shown, found)]
+        replace = replacer(method)  # one per batch: an installed method is made once
+        return [replace_spans(s.text, spans, replace, None, s) for s, spans in zip(shown, found)]
     return surrogated(ids, texts, found, seed, country, kind_classifier(detectors), shown)
 
 

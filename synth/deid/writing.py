@@ -10,7 +10,8 @@ import pyarrow.fs as pafs
 from synth import ConfigError
 from synth.deid.corpus import DEID_SCHEMA, KEY_SCHEMA
 from synth.deid.detectors import make_detectors
-from synth.deid.llm import LLM_METHODS, LlmDetector, LlmTask, make_engine
+from synth.deid.llm import LlmDetector, LlmTask, make_engine
+from synth.deid.method_registry import uses_language_model
 from synth.deid.methods import Replaced, deidentify
 from synth.io.shards import shard_path, write_recorded, writer_mark
 
@@ -54,7 +55,7 @@ def make_tools(options: dict) -> tuple[list, LlmTask | None]:
     (one engine shared by the writer and the llm detector)."""
     method, names = options["method"], options["detectors"]
     engine = None
-    if method in LLM_METHODS or "llm" in names:
+    if uses_language_model(method) or "llm" in names:
         engine = make_engine(options["model"], options.get("endpoint"), options.get("device"))
     llm_args = (
         options["temperature"],
@@ -65,7 +66,7 @@ def make_tools(options: dict) -> tuple[list, LlmTask | None]:
     make_llm = lambda: LlmDetector(engine, *llm_args)
     gate = options.get("clause_types", "kind")
     detectors = make_detectors(names, options["ner_model"], make_llm, gate)
-    writer = LlmTask(engine, method, *llm_args) if method in LLM_METHODS else None
+    writer = LlmTask(engine, method, *llm_args) if uses_language_model(method) else None
     return detectors, writer
 
 

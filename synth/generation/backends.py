@@ -80,6 +80,15 @@ def module(name: str) -> ModuleType:
     return plugins.guard(found, "backends", name)
 
 
+def _declared(name: str) -> frozenset:
+    """The optional decoding features backend `name` declares (nothing when it cannot
+    be loaded: a refusal's hint must not fail)."""
+    try:
+        return frozenset(getattr(module(name), "SAMPLING", ()))
+    except ConfigError:
+        return frozenset()
+
+
 def cpu_kind() -> str:
     """`cpu-bf16` where torch has native bf16 matmuls (AVX-512 BF16 / AMX), else
     `cpu-avx2`; the key of AUTO for a CPU."""
@@ -186,8 +195,16 @@ class Backend:
         return self.module.SERVED
 
     def check(self, params: GenerationParams) -> None:
-        """Config check (no model loaded): its dtype and the generation parameters the
-        backend can honour, each refusal naming the field."""
+        """Config check (no model loaded): the decoding features the backend declares it
+        honours (its module's SAMPLING; none declared: none of params.OPTIONAL), then its
+        own rules (its dtype, combinations), each refusal naming the field."""
+        from synth.generation.params import OPTIONAL, refuse_unsupported
+
+        honoured = getattr(self.module, "SAMPLING", ())
+        wanted = {name for name, off in OPTIONAL.items() if getattr(params, name) != off}
+        if not wanted <= set(honoured):
+            able = [n for n in BACKENDS if wanted <= _declared(n)]
+            refuse_unsupported(params, honoured, self.spec.backend, able)
         self.module.check(self.spec, params)
 
     def prepare(self) -> None:

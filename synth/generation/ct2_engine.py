@@ -33,7 +33,7 @@ from synth.generation import cancel
 from synth.generation.buckets import group_by_length, share_among
 from synth.generation.engine import EngineBase
 from synth.generation.hf_engine import CACHE_DIR, resolve_model, transformers_folder
-from synth.generation.params import GenerationParams
+from synth.generation.params import GenerationParams, refuse_unsupported
 from synth.generation.trimming import is_finished
 
 CPU_TYPES = ("int8", "int8_float32", "float32")
@@ -73,12 +73,10 @@ def pick_device_type(device: str = "auto", dtype: str = "auto") -> tuple[str, in
 
 
 def check_params(params: GenerationParams) -> None:
-    """Refuse, at config check, what CTranslate2 cannot honour."""
-    if params.force_words:
-        raise ConfigError(
-            "generation.force_words needs constrained beam search, which backend ct2 lacks; "
-            "set backend: hf"
-        )
+    """Refuse, at config check, a combination CTranslate2 cannot honour (what it lacks
+    altogether is SAMPLING's complement, refused here for a caller of the engine and
+    by backends.Backend.check for a run)."""
+    refuse_unsupported(params, SAMPLING, "ct2", ("hf",))
     if params.num_beams > 1 and params.do_sample:
         raise ConfigError(
             "generation.num_beams > 1 with do_sample true (beam sampling) is not supported "
@@ -281,6 +279,8 @@ class CT2Engine(EngineBase):
 
 LABEL = "CTranslate2"
 SERVED = False  # runs models in-process
+# No constrained beam search (force_words) and no min-p sampling in generate_batch.
+SAMPLING = frozenset({"min_new_tokens", "no_repeat_ngram_size", "num_beams", "bad_words"})
 
 
 def check(spec, params: GenerationParams) -> None:

@@ -52,7 +52,8 @@ class Request:
 
 def candidates(logits: torch.Tensor, params: GenerationParams) -> tuple[torch.Tensor, torch.Tensor]:
     """The top-k candidates of each row (sorted, most likely first) and their
-    probabilities, zero past the smallest prefix whose mass reaches top_p."""
+    probabilities, zero past the smallest prefix whose mass reaches top_p and below
+    min_p times the likeliest's (transformers' order: top-k, top-p, min-p)."""
     k = min(params.top_k or logits.shape[-1], logits.shape[-1])
     values, index = torch.topk(logits / params.temperature, k, dim=-1)  # sorted, descending
     probs = torch.softmax(values, dim=-1)
@@ -60,6 +61,8 @@ def candidates(logits: torch.Tensor, params: GenerationParams) -> tuple[torch.Te
         # Keep the smallest prefix whose mass reaches top_p (at least one candidate).
         outside = probs.cumsum(dim=-1) - probs > params.top_p
         probs = probs.masked_fill(outside, 0.0)
+    if params.min_p > 0:  # below min_p × the likeliest (the first: sorted) is out
+        probs = probs.masked_fill(probs < params.min_p * probs[..., :1], 0.0)
     return probs, index
 
 

@@ -22,7 +22,7 @@ from synth import ConfigError
 from synth.generation import cancel, row_cache
 from synth.generation.decode import Request, decode_stream, sample_rows, stop_triggers
 from synth.generation.engine import EngineBase, OnResult, SlotRequest
-from synth.generation.params import GenerationParams
+from synth.generation.params import OPTIONAL, GenerationParams
 from synth.generation.row_decode import decode_rows, usable
 from synth.generation.seeds import request_seed
 from synth.generation.trimming import is_finished
@@ -337,6 +337,7 @@ class HFEngine(EngineBase):
         }
         if params.do_sample:
             kwargs.update(temperature=params.temperature, top_k=params.top_k, top_p=params.top_p)
+            kwargs.update(min_p=params.min_p or None)
         with torch.inference_mode():
             out = self.model.generate(**enc, **kwargs)
         new = out[:, prompt_len:]
@@ -485,6 +486,7 @@ class HFEngine(EngineBase):
 
 LABEL = "Hugging Face"
 SERVED = False  # runs models in-process
+SAMPLING = frozenset(OPTIONAL)  # transformers' generate has every one
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 
 

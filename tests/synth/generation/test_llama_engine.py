@@ -42,6 +42,8 @@ def test_same_seed_same_text_and_another_seed_other_text(engine):
 # Fields the rollout reads, not the engine (retries of empty slots, sentence trimming).
 ROLLOUT_ONLY = {"max_retries", "long_slot_factor", "sentences_per_slot"}
 REFUSED = {"min_new_tokens", "no_repeat_ngram_size", "num_beams", "bad_words", "force_words"}
+# min_p 0.3 leaves the candidates within 0.3 of the likeliest: other text at 1.5 degrees.
+HOT = replace(BASE, temperature=1.5)
 
 
 def test_every_parameter_changes_the_text_or_is_refused(engine):
@@ -50,6 +52,7 @@ def test_every_parameter_changes_the_text_or_is_refused(engine):
         "temperature": replace(BASE, temperature=1.5),
         "top_k": replace(BASE, top_k=2),
         "top_p": replace(BASE, top_p=0.3),
+        "min_p": replace(HOT, min_p=0.3),
         "repetition_penalty": replace(BASE, repetition_penalty=1.0),
         "max_new_tokens": replace(BASE, max_new_tokens=6),
         "do_sample": replace(BASE, do_sample=False),
@@ -59,7 +62,7 @@ def test_every_parameter_changes_the_text_or_is_refused(engine):
     assert set(changes) | ROLLOUT_ONLY | REFUSED == {f.name for f in fields(GenerationParams)}
     longer = replace(BASE, max_new_tokens=120)
     for name, params in changes.items():
-        reference = longer if name == "paragraphs_per_slot" else BASE
+        reference = {"paragraphs_per_slot": longer, "min_p": HOT}.get(name, BASE)
         assert texts(engine, params) != texts(engine, reference), f"{name} left the text as it was"
     values = {
         "min_new_tokens": 3,

@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from synth.generation.cancel import current
-from synth.generation.server import Limits, make_server
+from synth.generation.server import Limits, Rejected, make_server
 from tests.scripted import ScriptedChat
 
 
@@ -76,6 +76,33 @@ def test_a_field_of_the_wrong_type_is_a_400_naming_it(serve, field, value):
     _, url = serve()
     reply = post(url, {"prompt": "hi", "max_tokens": 4, field: value})
     assert reply.status_code == 400 and field in reply.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("temperature", 7, "temperature must be <= 5, got 7.0"),  # generate's own range
+        ("top_p", 0, "top_p must be > 0, got 0.0"),
+        ("min_p", 1.5, "min_p must be <= 1, got 1.5"),
+        ("repetition_penalty", 0, "repetition_penalty must be > 0, got 0.0"),
+    ],
+)
+def test_sampling_ranges_are_generates_own(serve, field, value, message):
+    """One range vocabulary (synth.typed): what generate and deidentify refuse, serve
+    answers with a 400 saying the same."""
+    engine, url = serve()
+    reply = post(url, {"prompt": "hi", "max_tokens": 4, field: value})
+    assert reply.status_code == 400 and reply.json()["error"]["message"] == message
+    assert engine.decoded == []
+
+
+def test_min_p_reaches_the_engine_or_is_a_400_where_its_backend_has_none():
+    from synth.generation.server import params_of
+
+    assert params_of({"min_p": 0.1}).min_p == 0.1  # llama.cpp's and hf's servers
+    with pytest.raises(Rejected, match="min_p is not supported by the engine"):
+        params_of({"min_p": 0.1}, sampling=frozenset())  # ct2 behind the server
+    assert params_of({}, sampling=frozenset()).min_p == 0.0
 
 
 @pytest.mark.parametrize("max_tokens", [0, -5, 100_000, "many"])

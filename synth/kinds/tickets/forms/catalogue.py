@@ -4,11 +4,13 @@ their weights and holdout half, the lay phrases; and who writes (Writer)."""
 import datetime as dt
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal, get_args
 
 from synth import DATA_DIR, ConfigError
 
 FORMS_DIR = DATA_DIR / "forms"
-MODES = ("canonical", "all", "half_a", "half_b")
+ValueForms = Literal["canonical", "all", "half_a", "half_b"]  # tickets.value_forms
+MODES = get_args(ValueForms)
 
 
 @dataclass(frozen=True)
