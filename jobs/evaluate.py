@@ -14,7 +14,7 @@ compares with the previous run of the same configuration.
 
 import sys
 import time
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from jobs import eval_tasks
@@ -336,6 +336,9 @@ def _evaluate(args) -> dict:
         "tasks": {},
     }
     failed = _run_tasks(tasks, ctx, args, result, out)
+    if len(failed) == len(tasks):  # nothing finished: nothing to keep, the one line
+        only = next(iter(failed.values()))
+        raise only.error if len(tasks) == 1 else _ending(failed)(_failures(failed, tasks))
     if args.permutations:
         result["random_baseline"] = _random_baseline(tasks, ctx, args)
     plots = report.write_plots(result, out, plotters([t for t in result["tasks"] if t not in failed]))
@@ -352,21 +355,39 @@ def _evaluate(args) -> dict:
         print(f"worse than the previous run by more than {args.tolerance}: {', '.join(flagged)}")
     print(f"metrics, report and {len(plots)} plots written to {out}")
     if failed:
-        raise RunFailed(
-            f"{len(failed)} of {len(tasks)} tasks failed ({'; '.join(failed.values())}); the "
-            f"other tasks' scores are in {out / 'metrics.json'} and its report"
-        )
+        kept = f"; the other tasks' scores are in {out / 'metrics.json'} and its report"
+        raise _ending(failed)(_failures(failed, tasks) + kept)
     return result
 
 
-def _run_tasks(tasks: list[str], ctx, args, result: dict, out: Path) -> dict[str, str]:
-    """Each task in turn, its scores written to metrics.json as it ends, so a task that
-    fails (or a run stopped later) keeps what finished. A failing task is an error row
-    in the report, its traceback in a log file; a task needing what it would have left
-    is skipped. Returns {failed task: its one line}."""
+@dataclass
+class Failure:
+    """A task that failed: its one line, as the error to end the run with: a
+    ConfigError (exit 2) where a plugin or the input is at fault, RunFailed (exit 1)
+    where the run itself failed."""
+
+    line: str
+    error: Exception
+
+
+def _ending(failed: dict) -> type:
+    """Exit 2 when every failure is a plugin's or the input's, else 1."""
+    return ConfigError if all(isinstance(f.error, ConfigError) for f in failed.values()) else RunFailed
+
+
+def _failures(failed: dict, tasks: list[str]) -> str:
+    named = "; ".join(f"{task}: {f.line}" for task, f in failed.items())
+    return f"{len(failed)} of {len(tasks)} tasks failed ({named})"
+
+
+def _run_tasks(tasks: list[str], ctx, args, result: dict, out: Path) -> dict[str, Failure]:
+    """Each task in turn, the results written to metrics.json and the report as each
+    ends once one has finished, so a task that fails (or a run stopped later) keeps what
+    finished. A failing task is an error row in the report, its traceback in a log file;
+    a task needing what a failed one would have left fails too. Returns the failures."""
     from synth.plugins import failure_line
 
-    failed: dict[str, str] = {}
+    failed: dict[str, Failure] = {}
     registered = eval_tasks.registered()
     for task in tasks:
         started = time.perf_counter()
@@ -376,13 +397,16 @@ def _run_tasks(tasks: list[str], ctx, args, result: dict, out: Path) -> dict[str
                 raise ConfigError(f"needs {', '.join(missing)}, which a failed task leaves")
             scores = run_task(task, ctx, args)
         except Exception as e:  # noqa: BLE001 (a task may raise anything; the others stay)
-            failed[task] = f"{task}: {failure_line(e, f'task {task!r}')}"
-            line = failed[task].removeprefix(f"{task}: ")
+            line = failure_line(e, f"task {task!r}")
+            own = isinstance(e, ConfigError)
+            failed[task] = Failure(line, ConfigError(line) if own else RunFailed(line))
             scores = {"error": line, "summary": {"rows": [("error", line)], "headline": []}}
         scores["wall_s"] = time.perf_counter() - started
         result["tasks"][task] = scores
-        _write_results(result, out, [])
-        print(f"{task}: {'failed' if task in failed else 'done'} in {scores['wall_s']:.1f} s", flush=True)
+        if len(failed) < len(result["tasks"]):  # something finished: keep it
+            _write_results(result, out, [])
+        done = "failed" if task in failed else "done"
+        print(f"{task}: {done} in {scores['wall_s']:.1f} s", flush=True)
     return failed
 
 

@@ -227,7 +227,9 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict, ba
         kind(cfg.run.doc_type).declared_entities(labels, cfg),
         {
             "pii_audit": total.get("pii_audit") or merge_counts([]),
-            "model": cfg.generator.model,
+            # the engine's model_ref, as the rows record it (a plugin may name its own)
+            "model": _model_of(total["rows_per_model"], cfg.generator.model),
+            "rows_per_model": dict(sorted(total["rows_per_model"].items())),
             "backend": backend,
             "dtype": cfg.generator.dtype,
             "prompt_style": cfg.generator.prompt_style,
@@ -273,6 +275,7 @@ MANIFEST_KEYS = frozenset(
         "shards",
         "pii_audit",
         "model",
+        "rows_per_model",
         "backend",
         "dtype",
         "prompt_style",
@@ -284,6 +287,12 @@ MANIFEST_KEYS = frozenset(
         "free_form_on_topic_share",
     ]
 )
+
+
+def _model_of(rows_per_model, configured: str) -> str:
+    """What the manifest and card call the run's model: the model_ref its rows record
+    (the most rows' where a resumed run changed it), else the configured one."""
+    return max(rows_per_model, key=rows_per_model.get) if rows_per_model else configured
 
 
 def kind_notes(notes: dict) -> dict:

@@ -397,6 +397,8 @@ def shard_summary(table: pa.Table) -> dict:
     return {
         "rows": table.num_rows,
         "rows_per_label": dict(Counter(labels)),
+        # what the engine says it ran (its model_ref), which the manifest and card name
+        "rows_per_model": dict(Counter(table["model"].to_pylist())),
         "rows_with_error": sum(e is not None for e in errors),
         "rows_flagged_no_variables": sum(NO_VARIABLES in (e or "") for e in errors),
         "tokens_generated": sum(table["generated_tokens"].to_pylist()),
@@ -486,6 +488,7 @@ def summed_summaries(summaries: Iterable[dict], merges: dict[str, Callable] | No
     merges = merges or {}
     total = dict.fromkeys(SUMMED, 0) | {"planted_values_without_span": 0, "shards": 0}
     total |= {"rows_per_label": Counter(), "entities_found": defaultdict(Counter), "dp_shards": []}
+    total["rows_per_model"] = Counter()
     for summary in summaries:
         total["shards"] += 1
         for key in SUMMED:
@@ -493,6 +496,7 @@ def summed_summaries(summaries: Iterable[dict], merges: dict[str, Callable] | No
         # must be 0 (docs/annotation.md): shards of older versions did not count it
         total["planted_values_without_span"] += summary.get("planted_values_without_span", 0)
         total["rows_per_label"].update(summary["rows_per_label"])
+        total["rows_per_model"].update(summary.get("rows_per_model", {}))  # older shards: none
         for label, sets in summary["entities_found"].items():
             total["entities_found"][label].update(sets)
         for key, merge in merges.items():

@@ -118,7 +118,7 @@ def checked_plan(plan, kind_name: str, run_id: str, shard: int, expected_ids: li
             refuse(f"a {type(doc).__name__} among the documents, not a PlannedDocument")
         problem = _field_problem(doc, kind_name, run_id, shard)
         if problem:
-            refuse(f"document {doc.index}: {problem}")
+            refuse(f"document {getattr(doc, 'index', '?')}: {problem}")
         if doc.id != expected:
             refuse(f"document {doc.id} where {expected} belongs (index: the run's position)")
     return plan
@@ -142,8 +142,13 @@ def _counts_problem(counts, where: str) -> str | None:
 
 
 def _field_problem(doc, kind_name: str, run_id: str, shard: int) -> str | None:
+    """What is wrong with one planned document, or None. Total: a document missing a
+    field (made without its constructor, or one deleted) is a problem named, not an
+    AttributeError from inside the check (issue 73)."""
     hints = get_type_hints(type(doc))
     for f in fields(doc):
+        if not hasattr(doc, f.name):
+            return f"{f.name} is missing (make documents with PlannedDocument(...))"
         value, hint = getattr(doc, f.name), hints[f.name]
         if not _fits(value, hint):
             return f"{f.name} is {type(value).__name__} {value!r:.60}, not {hint}"
