@@ -123,6 +123,7 @@ def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
     assert summary == {
         "rows": 2,
         "rows_per_label": {rows[0]["label"]: 2},
+        "rows_per_model": {"m": 2},  # the engine's model_ref, for the manifest and card
         "rows_with_error": 1,
         "rows_flagged_no_variables": 0,
         "tokens_generated": 4,
