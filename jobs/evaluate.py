@@ -341,7 +341,9 @@ def _evaluate(args) -> dict:
         raise only.error if len(tasks) == 1 else _ending(failed)(_failures(failed, tasks))
     if args.permutations:
         result["random_baseline"] = _random_baseline(tasks, ctx, args)
-    plots = report.write_plots(result, out, plotters([t for t in result["tasks"] if t not in failed]))
+    plots = report.write_plots(
+        result, out, plotters([t for t in result["tasks"] if t not in failed])
+    )
     _write_results(result, out, plots)  # first: a sink that fails takes nothing with it
     if args.history or args.mlflow_uri:
         write_sinks(result, args.history, args.mlflow_uri, args.tolerance)
@@ -372,7 +374,9 @@ class Failure:
 
 def _ending(failed: dict) -> type:
     """Exit 2 when every failure is a plugin's or the input's, else 1."""
-    return ConfigError if all(isinstance(f.error, ConfigError) for f in failed.values()) else RunFailed
+    return (
+        ConfigError if all(isinstance(f.error, ConfigError) for f in failed.values()) else RunFailed
+    )
 
 
 def _failures(failed: dict, tasks: list[str]) -> str:

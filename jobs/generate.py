@@ -29,15 +29,14 @@ OPTIONS = GenerateOptions
 
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
+    from synth import kinds
     from synth.config.generate import load_config
+    from synth.generation import backends
     from synth.generation.backends import Backend
     from synth.io.locations import resolved
     from synth.io.lock import output_lock
     from synth.io.shards import open_output
     from synth.kinds.card import write_card
-
-    from synth import kinds
-    from synth.generation import backends
 
     started = time.time()
     cfg = load_config(args.config, args.overrides())

@@ -158,7 +158,7 @@ class Guarded:
     engine its build() makes, a planner its kind makes). isinstance and pickling see the
     object inside, so Ray actors and protocol checks take it as the plugin's own."""
 
-    __slots__ = ("_target", "_label", "_home")
+    __slots__ = ("_home", "_label", "_target")
 
     def __init__(self, target, label: str, home: str):
         object.__setattr__(self, "_target", target)
@@ -174,7 +174,7 @@ class Guarded:
             value = getattr(self._target, name)
         except AttributeError:  # absent: getattr(…, default) and hasattr answer as usual
             raise
-        except (Exception, SystemExit) as e:  # noqa: BLE001 (a property may raise anything)
+        except (Exception, SystemExit) as e:
             with calling(self._label, f"reading {name}"):
                 raise e from None
         if callable(value) and not isinstance(value, type):
@@ -277,8 +277,10 @@ def check_chosen(group: str, own, check: Callable[[str], object], chosen: Iterab
 def warn_unused(group: str, own, check: Callable[[str], object], chosen: Iterable[str]):
     """One warning line (once per process and group) naming the installed plugins of
     `group` that are broken and not among `chosen`."""
+    if group in _warned:  # said once: the checks are not run again
+        return
     unused = {n: why for n, why in problems(group, own, check).items() if n not in chosen}
-    if not unused or group in _warned:
+    if not unused:
         return
     _warned.add(group)
     names = ", ".join(f"{n} ({_reason(why)})" for n, why in unused.items())

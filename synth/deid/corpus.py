@@ -87,7 +87,7 @@ class Scan:
     """What one pass over the input knows before any document is de-identified."""
 
     documents: int
-    fingerprint: str  # corpus_fingerprint's digest, computed without holding the input
+    fingerprint: str  # a digest of the ids and texts, computed without holding the input
     ids: list[str]  # the shareable id of each document, in order
 
 
@@ -369,14 +369,3 @@ def _not_encoded(path: Path, encoding: str, where: str) -> str:
         f"--input {path}: not {encoding} text ({where}); set --encoding to the file's "
         "encoding (e.g. --encoding latin-1) or save it as UTF-8"
     )
-
-
-def corpus_fingerprint(documents: pa.Table) -> str:
-    """A digest of the documents (original ids and texts), for refusing to resume on other
-    input."""
-    digest = hashlib.sha256()
-    for doc_id, text in zip(
-        documents.column("original_id").to_pylist(), documents.column("text").to_pylist()
-    ):
-        digest.update(doc_id.encode() + b"\0" + text.encode() + b"\0")
-    return digest.hexdigest()

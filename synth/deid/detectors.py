@@ -346,7 +346,9 @@ def types_not_looked_for(names: list[str]) -> list[str]:
 
 
 # What an installed detector is asked on the driver before a run (try_installed).
-TRIAL_TEXT = "Hi HR, I am Maria Lopez (maria.lopez@example.com); my badge EMP-20417 stopped working."
+TRIAL_TEXT = (
+    "Hi HR, I am Maria Lopez (maria.lopez@example.com); my badge EMP-20417 stopped working."
+)
 
 
 def try_installed(names: list[str]) -> None:

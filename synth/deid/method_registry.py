@@ -72,7 +72,9 @@ def replacer(method: str, surrogates=None):
     if method == "surrogate":
         return surrogates.replace
     made = installed_method(method)()
-    return lambda kind, original: checked_replacement(method, original, made.replace(kind, original))
+    return lambda kind, original: checked_replacement(
+        method, original, made.replace(kind, original)
+    )
 
 
 def checked_replacement(method: str, original: str, written) -> str:

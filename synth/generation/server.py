@@ -36,9 +36,9 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from synth import ConfigError
 from synth.generation.cancel import cancel_when
 from synth.generation.engine import checked_continuations
-from synth import ConfigError
 from synth.generation.params import GenerationParams
 from synth.typed import check
 

@@ -117,9 +117,9 @@ def test_what_a_plugin_raises_is_one_line_naming_it_with_the_traceback_in_a_log(
         "Engine.continue_prompts: 'missing'; fix the package that registers it (traceback in "
     )
     log = Path(line.split("traceback in ")[1].rstrip(")"))
-    assert log.parent == tmp_path / "logs" and "return {}[\"missing\"]" in log.read_text()
+    assert log.parent == tmp_path / "logs" and 'return {}["missing"]' in log.read_text()
     with pytest.raises(ConfigError, match=r"raised RuntimeError in reading broken: no property"):
-        engine.broken
+        _ = engine.broken
     assert getattr(engine, "absent", None) is None  # absent stays absent, not an error
     assert isinstance(engine, Engine) and engine.name == "tiny"
     assert isinstance(engine.made(), plugins.Guarded)  # its own objects are guarded too

@@ -11,10 +11,9 @@ gets what it got before.
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-from typing_extensions import TypedDict
-
 import numpy as np
 from pydantic import ConfigDict
+from typing_extensions import TypedDict
 
 from synth import ConfigError
 from synth.kinds.tickets.taxonomy import REGISTERS, Subcategory

@@ -92,7 +92,10 @@ def test_the_audit_block_is_recorded_as_given():
         ("run: {num_doc: 3}\n", r"run: unknown setting\(s\) \['num_doc'\]"),
         ("num_docs: 3\nrun: {num_docs: 4}\n", "run.num_docs is given twice"),
         ("run: 3\n", "run: must be a mapping of settings"),
-        ("cvs: {roles: uniform}\nrun: {doc_type: cv}\n", "cvs.roles must be 'dp_model', 'balanced', got 'uniform'"),
+        (
+            "cvs: {roles: uniform}\nrun: {doc_type: cv}\n",
+            "cvs.roles must be 'dp_model', 'balanced', got 'uniform'",
+        ),
         ("scale: {batch_size: '8'}\n", "scale.batch_size must be an integer, got '8'"),
         ("audit: {policy: erase}\n", "pii_audit.policy 'erase' unknown"),
     ],

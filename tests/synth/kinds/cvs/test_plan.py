@@ -110,7 +110,9 @@ def test_balanced_roles_give_every_role_its_share(cv_model):
 
 
 def test_cv_roles_is_checked():
-    with pytest.raises(ConfigError, match="cvs.roles must be 'dp_model', 'balanced', got 'uniform'"):
+    with pytest.raises(
+        ConfigError, match="cvs.roles must be 'dp_model', 'balanced', got 'uniform'"
+    ):
         load_config(str(ROOT / "configs" / "cvs.yaml"), {"cv_roles": "uniform"})
     with pytest.raises(ConfigError, match="doc_type cv only"):
         load_config(str(ROOT / "configs" / "tickets.yaml"), {"cv_roles": "balanced"})
@@ -248,5 +250,7 @@ def test_cv_attributes_is_checked(tmp_path):
     config = tmp_path / "cvs.yaml"
     text = (ROOT / "configs" / "cvs_detector.yaml").read_text()
     config.write_text(text.replace("attributes: public", "attributes: private"))
-    with pytest.raises(ConfigError, match="cvs.attributes must be 'dp_model', 'public', got 'private'"):
+    with pytest.raises(
+        ConfigError, match="cvs.attributes must be 'dp_model', 'public', got 'private'"
+    ):
         load_config(str(config))

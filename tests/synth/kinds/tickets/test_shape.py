@@ -151,12 +151,21 @@ def test_free_tickets_holding_a_value_are_kept():
     [
         ({"prompt_style": {"plain": 1, "poem": 1}}, "prompt_style 'poem' unknown"),
         ({"prompt_style": {"plain": -1}}, "weight of 'plain' must be a number"),
-        ({"value_forms": "some"}, "value_forms must be 'canonical', 'all', 'half_a', 'half_b', got"),
+        (
+            {"value_forms": "some"},
+            "value_forms must be 'canonical', 'all', 'half_a', 'half_b', got",
+        ),
         ({"traits": {"greting": 0.5}}, "tickets.traits.greting must be a known setting, got 0.5"),
         ({"traits": {"greeting": 1.5}}, "tickets.traits.greeting must be <= 1, got 1.5"),
-        ({"traits": {"register": {"rude": 1}}}, "traits.register must be 'formal' or 'informal', got 'rude'"),
+        (
+            {"traits": {"register": {"rude": 1}}},
+            "traits.register must be 'formal' or 'informal', got 'rude'",
+        ),
         ({"traits": {"length": {"mean": 40}}}, "tickets.traits.length needs sd, got"),
-        ({"traits": {"omission": "yes"}}, "tickets.traits.omission must be a valid boolean, got 'yes'"),
+        (
+            {"traits": {"omission": "yes"}},
+            "tickets.traits.omission must be a valid boolean, got 'yes'",
+        ),
         ({"templates": 3}, "templates must be 'all', 'classic' or a list"),
     ],
 )
