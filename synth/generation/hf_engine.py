@@ -41,6 +41,13 @@ MAX_ROWS = 8192
 # On a GPU, finished rows are dropped once they are this share of the batch (or when
 # waiting slots need their place), not every step: dropping copies the whole KV cache.
 LAZY_FRACTION = 0.25
+# How the in-place loop's decode step runs (row_step.MODES), and how many steps the host
+# lets pass between its reads of the device, by device type. CPU: eager and every step,
+# as measured against compiled and every 4 (benchmarks/results/row_engine.json); CUDA:
+# each bucket's step captured once and replayed, read every 8 steps (chosen to cost a
+# row under a fifth of a 40-token slot's steps while idle; to be measured on a GPU).
+STEP_MODE = {"cpu": "eager", "cuda": "captured"}
+READ_EVERY = {"cpu": 1, "cuda": 8}
 CACHE_DIR = Path(os.environ.get("HRSYNTH_CACHE", Path.home() / ".cache" / "hrsynth"))
 
 
@@ -294,6 +301,10 @@ class HFEngine(EngineBase):
         # Rows written in place with per-request draws (row_decode) where the model's
         # layout allows; others decode through decode_stream's growing cache.
         self.in_place = row_cache.supports(self.model)
+        kind = torch.device(self.device).type
+        self.step_mode = STEP_MODE.get(kind, "eager")
+        self.read_every = READ_EVERY.get(kind, 1)
+        self.step_stats: dict = {}  # the last in-place loop's steps, reads and captures
         self.rows_in_flight = self._rows_in_flight()
         if self.rows_in_flight:
             print(f"hf engine: {self.line()}", flush=True)
@@ -381,6 +392,7 @@ class HFEngine(EngineBase):
                 finished,
                 keep,
                 triggers=self.triggers,
+                **self._loop_options(),
             )
             texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
             return texts, [len(n) for n in new]
@@ -430,7 +442,14 @@ class HFEngine(EngineBase):
         loop = (self.model, requests(first), params, self._eos(), self._finished, done)
         try:
             if self.in_place and usable(params):
-                decode_rows(*loop, triggers=self.triggers, rows_in_flight=self.rows_in_flight)
+                decode_rows(
+                    *loop,
+                    triggers=self.triggers,
+                    rows_in_flight=self.rows_in_flight,
+                    **self._loop_options(),
+                )
+                if self.step_stats.get("graphs"):
+                    print(f"hf engine: {self.line()}", flush=True)
                 return
             decode_stream(
                 *loop,
@@ -456,7 +475,25 @@ class HFEngine(EngineBase):
         )
         cache = "written in place" if self.in_place else "growing"
         dtype = str(self.model.dtype).removeprefix("torch.")
-        return f"{self.device} {dtype}, KV {kib:.1f} KiB/token, cache {cache}, {rows}"
+        line = f"{self.device} {dtype}, KV {kib:.1f} KiB/token, cache {cache}, {rows}"
+        if not self.in_place:
+            return line
+        line += f", step {self.step_mode}, host reads every {self.read_every} steps"
+        stats = self.step_stats
+        if stats.get("graphs"):
+            line += (
+                f", {stats['graphs']} step graphs captured in {stats['capture_seconds']:.1f} s"
+            )
+        return line
+
+    def _loop_options(self) -> dict:
+        """How decode_rows runs its step here; its counts land in step_stats."""
+        self.step_stats = {}
+        return {
+            "read_every": self.read_every,
+            "step_mode": self.step_mode,
+            "stats": self.step_stats,
+        }
 
     def kv_bytes_per_token(self) -> int:
         """Bytes of KV cache one token holds (keys and values, every layer)."""

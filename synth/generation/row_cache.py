@@ -9,8 +9,9 @@ request, written over it; a row is shortened by setting its length. Nothing is c
 when rows leave or join, and the cache is reallocated only when a row outgrows its width
 (by a quarter at least, so rarely).
 
-`extend` prefills rows named on the host; `step` decodes rows 0..n-1 from tokens that
-stay on the device. The forward runs the model's own modules (embeddings, norms, projections, rotary
+`extend` prefills rows named on the host; `forward_step` decodes rows 0..n-1 from tokens
+that stay on the device, at positions the device holds (row_step builds the whole decode
+step on it). The forward runs the model's own modules (embeddings, norms, projections, rotary
 embedding, MLP, head) and does attention itself, over each row's own keys: a query sees
 its row's positions up to its own, so rows of different lengths share a batch without
 padding each other. It covers the decoder layout of Llama, Mistral and Qwen2 (full
@@ -53,9 +54,12 @@ def _rounded(width: int) -> int:
 
 class RowCache:
     """Keys and values of up to `rows` sequences, each in its own row, with each row's
-    length (`lengths`, on the host: widths and positions are known without a wait for
-    the device) and the tokens it holds (`tokens`: what the repetition penalty reads, and
-    what a continued row compares its new prompt with)."""
+    length and the tokens it holds (`tokens`: what the repetition penalty reads, and
+    what a continued row compares its new prompt with).
+
+    A row's length is kept twice: `lengths` on the host (exact after each host read:
+    widths, positions and prefill plans are known without a wait for the device) and
+    `device_lengths`, which the decode step advances on the device (row_step)."""
 
     def __init__(self, model, rows: int, width: int):
         config = model.config.get_text_config()
@@ -69,6 +73,9 @@ class RowCache:
         parameter = next(model.parameters())
         self.device, self.dtype = parameter.device, parameter.dtype
         self.lengths = np.zeros(rows, dtype=np.int64)
+        self.device_lengths = torch.zeros(rows, dtype=torch.long, device=self.device)
+        # Bumped when the tensors are reallocated: a captured step reads the old ones.
+        self.generation = 0
         self._allocate(min(_rounded(width), self.max_width))
 
     def _allocate(self, width: int) -> None:
@@ -77,6 +84,7 @@ class RowCache:
         self.values = torch.zeros(shape, dtype=self.dtype, device=self.device)
         self.tokens = torch.zeros((self.rows, width), dtype=torch.long, device=self.device)
         self.width = width
+        self.generation += 1
 
     def fit(self, width: int) -> None:
         """Make room for `width` positions per row (a quarter more than now, or `width`,
@@ -95,6 +103,14 @@ class RowCache:
         self.values[:, :, :, :held] = old[1]
         self.tokens[:, :held] = old[2]
 
+    def set_length(self, rows, lengths) -> None:
+        """Rows' lengths, on the host and on the device."""
+        self.lengths[rows] = lengths
+        index = torch.as_tensor(np.atleast_1d(rows), device=self.device)
+        self.device_lengths[index] = torch.as_tensor(
+            np.atleast_1d(self.lengths[rows]), device=self.device
+        )
+
     def move(self, source: int, target: int) -> None:
         """What row `source` holds into row `target` (one row's keys and values copied);
         `source` is left empty."""
@@ -102,26 +118,19 @@ class RowCache:
         self.keys[:, target, :, :n] = self.keys[:, source, :, :n]
         self.values[:, target, :, :n] = self.values[:, source, :, :n]
         self.tokens[target, :n] = self.tokens[source, :n]
-        self.lengths[target], self.lengths[source] = n, 0
+        self.set_length([target, source], [n, 0])
 
     def held(self, row: int) -> list[int]:
         """The tokens `row` holds."""
         return self.tokens[row, : self.lengths[row]].tolist()
-
-    def history(self, rows: torch.Tensor, width: int) -> torch.Tensor:
-        """The tokens `rows` hold, `width` wide; past a row's length its first token
-        stands in (a repeat of a token it holds changes no penalty)."""
-        held = self.tokens[rows, :width]
-        lengths = torch.from_numpy(self.lengths[rows.cpu().numpy()]).to(self.device)
-        inside = torch.arange(width, device=self.device)[None, :] < lengths[:, None]
-        return torch.where(inside, held, held[:, :1])
 
 
 @torch.inference_mode()
 def extend(model, cache: RowCache, rows: list[int], ids: list[list[int]]) -> torch.Tensor:
     """Feed each row in `rows` its tokens `ids` after what it holds (a prefill, or the
     rest of a continued row's prompt); returns the float logits after each row's last
-    new token."""
+    new token. Where each token is written is planned on the host (index tensors, one
+    copy to the device): the device is never waited on."""
     device = cache.device
     counts = np.array([len(x) for x in ids], dtype=np.int64)
     starts = cache.lengths[rows]
@@ -129,67 +138,58 @@ def extend(model, cache: RowCache, rows: list[int], ids: list[list[int]]) -> tor
     cache.fit(width)
     new = int(counts.max())
     tokens = torch.tensor([x + [0] * (new - len(x)) for x in ids], device=device)
-    offsets = torch.arange(new, device=device)
-    positions = torch.from_numpy(starts).to(device)[:, None] + offsets
-    valid = offsets[None, :] < torch.from_numpy(counts).to(device)[:, None]
-    last = torch.from_numpy(counts - 1).to(device)
+    offsets = np.arange(new)
+    positions = starts[:, None] + offsets
+    valid = offsets[None, :] < counts[:, None]
+    batch_at, token_at = np.nonzero(valid)
+    plan = torch.from_numpy(
+        np.stack([batch_at, token_at, np.asarray(rows)[batch_at], positions[valid]])
+    ).to(device)
     logits = _forward(
         model,
         cache,
         torch.tensor(rows, device=device),
         tokens,
-        positions,
-        valid,
+        torch.from_numpy(positions).to(device),
+        torch.from_numpy(valid).to(device),
+        plan,
         width,
-        last,
-        in_place=False,
+        torch.from_numpy(counts - 1).to(device),
     )
-    cache.lengths[rows] = starts + counts
+    cache.set_length(rows, starts + counts)
     return logits
 
 
-@torch.inference_mode()
-def step(model, cache: RowCache, last: torch.Tensor, feeding: np.ndarray) -> torch.Tensor:
-    """A decode step over rows 0..len(feeding)-1, in place: each row where `feeding`
-    reads its token in `last` (on the device); the others are fed nothing and get
-    meaningless logits. Returns the float logits of every row."""
-    device = cache.device
-    top = len(feeding)
-    width = int(cache.lengths[:top][feeding].max()) + 1
-    cache.fit(width)
-    positions = torch.from_numpy(cache.lengths[:top]).to(device)[:, None]
-    valid = torch.from_numpy(feeding).to(device)[:, None]
-    zero = torch.zeros(top, dtype=torch.long, device=device)
-    logits = _forward(
-        model,
-        cache,
-        torch.arange(top, device=device),
-        last[:top, None],
-        positions,
-        valid,
-        width,
-        zero,
-        in_place=True,
-    )
-    cache.lengths[:top] += feeding
-    return logits
+def forward_step(model, cache: RowCache, token: torch.Tensor, n: int, width: int) -> torch.Tensor:
+    """One token for each of rows 0..n-1 (`token`, on the device) at its row's
+    `device_lengths` position, its keys and values written there; attention reads each
+    row's first `width` positions, in place. Returns the float logits of every row. Only
+    device tensors are read: nothing waits for the device. The caller advances the
+    lengths of the rows it fed; a row it did not feed has written past its length, where
+    nothing reads (its own scratch place)."""
+    rows = torch.arange(n, device=cache.device)
+    positions = cache.device_lengths[:n]
+    zero = torch.zeros_like(rows)
+    plan = torch.stack([rows, zero, rows, positions])
+    return _forward(model, cache, None, token[:, None], positions[:, None], None, plan, width, zero)
 
 
 def _forward(
-    model, cache: RowCache, row_index, tokens, positions, valid, width: int, last, *, in_place: bool
+    model, cache: RowCache, row_index, tokens, positions, valid, plan, width: int, last
 ) -> torch.Tensor:
     """The model's forward over `tokens` (rows × new, at `positions`; `valid` marks the
-    real ones) of the rows `row_index`: writes their keys and values into the cache and
-    attends over each row's own positions up to `width`; returns the float logits at each
-    row's `last` new token. `in_place`: the rows are 0..n-1, read from the cache without
-    a copy."""
+    real ones, None: all) of the rows `row_index` (None: rows 0..n-1, read from the cache
+    in place): writes their keys and values into the cache where `plan` says (four index
+    tensors: the batch row and column of each real token, and the cache row and position
+    it goes to) and attends over each row's own positions up to `width`; returns the
+    float logits at each row's `last` new token."""
     batch, new = tokens.shape
-    write_rows = row_index[:, None].expand(batch, new)[valid]
-    write_at = positions[valid]
+    batch_at, token_at, write_rows, write_at = plan
     key_at = torch.arange(width, device=cache.device)
     allowed = key_at[None, None, :] <= positions[:, :, None]
-    # a padding query reads position 0 only: finite, and never used
-    allowed = torch.where(valid[:, :, None], allowed, key_at[None, None, :] == 0)[:, None]
+    if valid is not None:  # a padding query reads position 0 only: finite, and never used
+        allowed = torch.where(valid[:, :, None], allowed, key_at[None, None, :] == 0)
+    allowed = allowed[:, None]
 
     decoder = model.model
     hidden = decoder.embed_tokens(tokens)
@@ -201,9 +201,9 @@ def _forward(
         k = attention.k_proj(x).view(batch, new, -1, cache.head_dim).transpose(1, 2)
         v = attention.v_proj(x).view(batch, new, -1, cache.head_dim).transpose(1, 2)
         q, k = apply_rotary_pos_emb(q, k, cos, sin)
-        cache.keys[i][write_rows, :, write_at] = k.transpose(1, 2)[valid]
-        cache.values[i][write_rows, :, write_at] = v.transpose(1, 2)[valid]
-        if in_place:
+        cache.keys[i][write_rows, :, write_at] = k.transpose(1, 2)[batch_at, token_at]
+        cache.values[i][write_rows, :, write_at] = v.transpose(1, 2)[batch_at, token_at]
+        if row_index is None:
             keys, values = cache.keys[i][:batch, :, :width], cache.values[i][:batch, :, :width]
         else:
             keys = cache.keys[i][row_index, :, :width]
@@ -214,5 +214,5 @@ def _forward(
         hidden = hidden + attention.o_proj(out.transpose(1, 2).reshape(batch, new, -1))
         hidden = hidden + layer.mlp(layer.post_attention_layernorm(hidden))
     hidden = decoder.norm(hidden[torch.arange(batch, device=cache.device), last])
-    cache.tokens[write_rows, write_at] = tokens[valid]
+    cache.tokens[write_rows, write_at] = tokens[batch_at, token_at]
     return model.lm_head(hidden).float()

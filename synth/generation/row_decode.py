@@ -18,19 +18,29 @@ the continuation is the same, up to the float rounding of another batch shape.
 Draws come from each request's own seed and token count (row_sampling), and the
 repetition penalty reads each row's own tokens, so a request writes the same tokens
 whether it runs alone, in a batch of 8 or streamed beside 5,000 others.
+
+The steps run on the device without the host (row_step): the host launches `read_every`
+steps, then reads the device once (each row's count, whether it is still live, whether
+a token that could end its slot's text came). A row that ended at the first of those
+steps idles in its row until the read; a row whose text may have ended is tested at
+each such token since the last read, in order, and cut at the first that ends it, so
+the text is what reading every step would give. The `on_done` work of the rows a read
+collects (the next slot's prompt, rendered and tokenized) runs on a host thread while
+the next steps decode; its requests are placed at the next read.
 """
 
 import bisect
 from collections import deque
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import torch
 
-from synth.generation.decode import Request, Stops, advance, token_lists
+from synth.generation.decode import Request, token_lists
 from synth.generation.params import GenerationParams
-from synth.generation.row_cache import RowCache, extend, step
-from synth.generation.row_sampling import penalise_repeats, pick, uniforms
+from synth.generation.row_cache import RowCache, extend
+from synth.generation.row_step import RowState, StepRule, StepRunner
 
 # The most prompt tokens one prefill call holds (rows × their widest chunk); a longer
 # prompt is prefilled in chunks of at most this many tokens.
@@ -57,39 +67,44 @@ def _common_prefix(held: list[int], wanted: list[int]) -> int:
     return n
 
 
+def bucket_rows(top: int, rows: int) -> int:
+    """The rows a step computes: the power of two at or above `top`, at most `rows`."""
+    return min(1 << max(top - 1, 0).bit_length(), rows)
+
+
 class _Slots:
-    """The rows: which request each holds, whether it is decoding (on the host), the
-    prompt tokens it still has to be fed, and the per-row counters the sampler reads (on
-    the device)."""
+    """The rows: on the host, which request each holds, whether it is decoding (as of
+    the last read), the prompt tokens it still has to be fed, the length its generated
+    tokens start at and the count the host last tested; on the device, the cache and the
+    per-row tensors the step reads (row_step.RowState)."""
 
     def __init__(self, model, rows: int, width: int, cap: int):
         self.cache = RowCache(model, rows, width)
-        device = self.cache.device
+        vocab = model.get_output_embeddings().weight.shape[0]
+        self.state = RowState.empty(rows, vocab, cap, self.cache.device)
         self.requests: list[Request | None] = [None] * rows
         self.to_feed: dict[int, list[int]] = {}
         self.free = list(range(rows - 1, -1, -1))  # popped lowest first
         self.decoding = np.zeros(rows, dtype=bool)
-        self.counts = torch.zeros(rows, dtype=torch.long, device=device)
-        self.limits = torch.zeros(rows, dtype=torch.long, device=device)
-        self.seeds = torch.zeros(rows, dtype=torch.long, device=device)
-        self.last = torch.zeros(rows, dtype=torch.long, device=device)
-        vocab = model.get_output_embeddings().weight.shape[0]
-        self.logits = torch.zeros((rows, vocab), dtype=torch.float, device=device)
-        self.tokens = torch.zeros((rows, cap), dtype=torch.long, device=device)
+        self.starts = np.zeros(rows, dtype=np.int64)
+        self.checked = np.zeros(rows, dtype=np.int64)
 
     def place(self, row: int, request: Request, keep: int) -> None:
         """`request` in `row`, keeping the first `keep` tokens the row holds."""
-        if request.max_new > self.tokens.shape[1]:
-            wider = self.tokens.new_zeros((len(self.requests), request.max_new))
-            wider[:, : self.tokens.shape[1]] = self.tokens
-            self.tokens = wider
+        state = self.state
+        if request.max_new + 1 > state.tokens.shape[1]:
+            wider = state.tokens.new_zeros((len(self.requests), request.max_new + 1))
+            wider[:, : state.tokens.shape[1] - 1] = state.tokens[:, :-1]
+            state.tokens = wider
         self.requests[row] = request
-        self.cache.lengths[row] = keep
+        self.cache.set_length(row, keep)
         self.to_feed[row] = request.ids[keep:]
-        self.counts[row] = 0
-        self.limits[row] = request.max_new
-        self.seeds[row] = request.seed
+        state.counts[row] = 0
+        state.limits[row] = request.max_new
+        state.seeds[row] = request.seed
+        state.live[row] = False
         self.decoding[row] = False
+        self.checked[row] = 0
 
     def continue_in(self, row: int, request: Request) -> None:
         """`request` in the row its predecessor left: keep the tokens its prompt begins
@@ -99,7 +114,7 @@ class _Slots:
 
     def release(self, row: int) -> None:
         self.requests[row] = None
-        self.cache.lengths[row] = 0
+        self.cache.set_length(row, 0)
         self.decoding[row] = False
         self.free.append(row)
 
@@ -126,14 +141,18 @@ class _Slots:
                     del left[r]
             if done:
                 rows = [group[i] for i in done]
-                self.logits[torch.tensor(rows, device=self.cache.device)] = logits[done]
+                at = torch.tensor(rows, device=self.cache.device)
+                self.state.logits[at] = logits[done]
+                self.state.live[at] = True
                 self.decoding[rows] = True
+                self.starts[rows] = self.cache.lengths[rows]
 
     def compact(self) -> None:
         """Move the highest decoding rows into free rows below them, one row's cache
         each, so that the step's rows 0..n-1 are all (or nearly all) decoding: a step
-        computes every row up to the highest."""
+        computes every row of its bucket."""
         free = sorted(self.free)
+        state = self.state
         while free:
             on = np.flatnonzero(self.decoding)
             if not len(on) or free[0] > on[-1]:
@@ -141,28 +160,101 @@ class _Slots:
             target, source = free.pop(0), int(on[-1])
             self.cache.move(source, target)
             for per_row in (
-                self.counts,
-                self.limits,
-                self.seeds,
-                self.last,
-                self.tokens,
-                self.logits,
+                state.counts,
+                state.limits,
+                state.seeds,
+                state.live,
+                state.tokens,
+                state.logits,
             ):
                 per_row[target] = per_row[source]
+            state.live[source] = False
+            for host in (self.starts, self.checked):
+                host[target] = host[source]
             self.requests[target], self.requests[source] = self.requests[source], None
             self.decoding[target], self.decoding[source] = True, False
             bisect.insort(free, source)
         self.free = free[::-1]
 
-    def decode(self, model) -> None:
-        """Every decoding row reads its last token: one forward over the rows up to the
-        highest decoding, in place (compacted first)."""
-        self.compact()
-        top = int(np.flatnonzero(self.decoding)[-1]) + 1
-        feeding = self.decoding[:top].copy()
-        logits = step(model, self.cache, self.last, feeding)
-        on = torch.from_numpy(feeding).to(self.cache.device)[:, None]
-        self.logits[:top] = torch.where(on, logits, self.logits[:top])
+    def bucket(self, steps: int) -> tuple[int, int]:
+        """Rows and width of the next `steps` steps: rows up to the highest held (a
+        power of two), and a width that holds every position those steps write (each
+        decoding row at most `steps` further, never past its limit), in WIDTH_STEP
+        steps."""
+        held = np.flatnonzero(self.decoding)
+        n = bucket_rows(int(held[-1]) + 1, len(self.requests))
+        lengths = self.cache.lengths[:n]
+        reach = lengths + 1
+        on = self.decoding[:n]
+        limits = np.array([r.max_new if r else 0 for r in self.requests[:n]], dtype=np.int64)
+        reach[on] = np.minimum(lengths[on] + steps, self.starts[:n][on] + limits[on])
+        width = int(reach.max())
+        self.cache.fit(width)
+        return n, min(-(-width // 64) * 64, self.cache.width)
+
+    def read(self, n: int, finished, first_check: int, triggers) -> list[tuple[int, list[int]]]:
+        """The host's look at rows 0..n-1: each row's count, live flag, length and asked
+        flag in one copy; returns the rows whose request ended since the last read, with
+        its tokens, in row order (end-of-sequence or the limit, on the device; or their
+        text finished at a token that could end it, tested in order and cut there)."""
+        state = self.state
+        looked = torch.stack(
+            [
+                state.counts[:n],
+                state.live[:n].long(),
+                state.asked[:n].long(),
+                self.cache.device_lengths[:n],
+            ]
+        ).cpu()
+        state.asked[:n] = False
+        counts, live, asked, lengths = looked.numpy()
+        self.cache.lengths[:n] = lengths
+        on = self.decoding[:n]
+        look = np.flatnonzero(on & ((live == 0) | (asked == 1)))
+        if not len(look):
+            self.checked[:n][on] = counts[on]
+            return []
+        index = torch.from_numpy(look).to(self.cache.device)
+        lists = dict(zip(look.tolist(), token_lists(state.tokens[index], state.counts[index])))
+        ends = {int(r): len(lists[r]) for r in look if not live[r]}
+        places = {
+            r: _places(lists[r], int(self.checked[r]), first_check, triggers, not live[r])
+            for r in lists
+        }
+        tests = {r: at for r, at in places.items() if at}
+        while tests:  # one round per place: each row's earliest untested place
+            rows = sorted(tests)
+            answers = finished(
+                [self.requests[r] for r in rows], [lists[r][: tests[r][0]] for r in rows]
+            )
+            for r, done in zip(rows, answers):
+                at = tests[r].pop(0)
+                if done:
+                    ends[r] = at
+                if done or not tests[r]:
+                    del tests[r]
+        self.checked[:n][on] = counts[on]
+        cut = [r for r in ends if live[r] or ends[r] < len(lists[r])]
+        if cut:  # ended by its text: stop it and take back what it wrote since
+            at = torch.tensor(cut, device=self.cache.device)
+            state.live[at] = False
+            state.counts[at] = torch.tensor([ends[r] for r in cut], device=self.cache.device)
+            self.cache.set_length(cut, [self.starts[r] + ends[r] - 1 for r in cut])
+        self.decoding[list(ends)] = False
+        return [(r, lists[r][: ends[r]]) for r in sorted(ends)]
+
+
+def _places(tokens: list[int], checked: int, first_check: int, triggers, ended: bool) -> list[int]:
+    """The counts after `checked` at which a row's text is tested (as a step-by-step
+    loop tests it): from `first_check` on, at `first_check` itself and after a trigger
+    token (every count without triggers); not at the count where end-of-sequence or the
+    limit ended the row."""
+    last = len(tokens) - 1 if ended else len(tokens)
+    return [
+        c
+        for c in range(max(checked + 1, first_check), last + 1)
+        if triggers is None or c == first_check or tokens[c - 1] in triggers
+    ]
 
 
 @torch.inference_mode()
@@ -176,56 +268,69 @@ def decode_rows(
     *,
     triggers: frozenset[int] | None = None,
     rows_in_flight: int | None = None,
+    read_every: int = 1,
+    step_mode: str = "eager",
+    stats: dict | None = None,
 ) -> None:
     """Continue every request, and every request `on_done` adds, until none is left.
 
     The same contract as decode.decode_stream (`finished`, `on_done`, `triggers`), with
     each request's draws from its own `seed`; a request `on_done` returns marked
     `same_row` continues in the row just left. At most `rows_in_flight` rows (None: the
-    first requests' count)."""
+    first requests' count). The host reads the device every `read_every` steps; a step
+    runs as `step_mode` (row_step.MODES). `stats`, when given, gets the steps, the reads
+    and the capture time."""
     waiting = deque(requests)
     if not waiting:
         return
     if not usable(params):
         raise ValueError("decode_rows samples without n-gram bans or bad words")
+    if read_every < 1:
+        raise ValueError(f"read_every is {read_every}: at least 1 step between reads")
     rows = rows_in_flight or len(waiting)
     width = max(len(r.ids) + r.max_new for r in waiting)
     slots = _Slots(model, rows, width, max(r.max_new for r in waiting))
     device = slots.cache.device
-    stops = Stops.of(params, eos_ids, triggers, device)
+    vocab = slots.state.logits.shape[1]
+    rule = StepRule.of(params, eos_ids, triggers, vocab, device)
+    runner = StepRunner(model, slots.cache, slots.state, rule, step_mode)
+    reads = 0
+    pending: list[tuple[int, Future]] = []  # on_done work under way, by the row it left
 
-    while True:
-        while waiting and slots.free:
-            slots.place(slots.free.pop(), waiting.popleft(), 0)
-        slots.prefill(model)
-        if not slots.decoding.any():
-            return
-        at_rows = np.flatnonzero(slots.decoding)
-        index = torch.from_numpy(at_rows).to(device)
-        logits = penalise_repeats(
-            slots.logits[index],
-            slots.cache.history(index, int(slots.cache.lengths[at_rows].max())),
-            params.repetition_penalty,
+    def settle() -> None:
+        """Place what the on_done work of the last read returned (in the order it was
+        asked for: the same schedule however long the work took)."""
+        for r, future in pending:
+            follow = list(future.result())
+            same = [f for f in follow if f.same_row]
+            if same:
+                slots.continue_in(r, same[0])
+                follow.remove(same[0])
+            else:
+                slots.release(r)
+            waiting.extend(follow)
+        pending.clear()
+        slots.free.sort(reverse=True)
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="on_done") as host:
+        while True:
+            settle()
+            while waiting and slots.free:
+                slots.place(slots.free.pop(), waiting.popleft(), 0)
+            slots.prefill(model)
+            if not slots.decoding.any():
+                break
+            slots.compact()
+            n, width = slots.bucket(read_every)
+            for _ in range(read_every):
+                runner.run(n, width)
+            reads += 1
+            for r, ids in slots.read(n, finished, rule.first_check, triggers):
+                pending.append((r, host.submit(on_done, slots.requests[r], ids)))
+    if stats is not None:
+        stats.update(
+            steps=runner.steps,
+            reads=reads,
+            graphs=runner.captured,
+            capture_seconds=runner.capture_seconds,
         )
-        gone = advance(
-            slots,
-            index,
-            logits,
-            lambda x, counts, seeds=slots.seeds[index]: pick(x, params, uniforms(seeds, counts)),
-            stops,
-            finished,
-        )
-        if len(gone):
-            slots.decoding[gone.cpu().numpy()] = False
-            for r, ids in zip(gone.tolist(), token_lists(slots.tokens[gone], slots.counts[gone])):
-                follow = list(on_done(slots.requests[r], ids))
-                same = [f for f in follow if f.same_row]
-                if same:
-                    slots.continue_in(r, same[0])
-                    follow.remove(same[0])
-                else:
-                    slots.release(r)
-                waiting.extend(follow)
-            slots.free.sort(reverse=True)
-        if slots.decoding.any():
-            slots.decode(model)

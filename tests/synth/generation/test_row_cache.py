@@ -12,7 +12,7 @@ from transformers import Qwen2Config, Qwen2ForCausalLM
 
 from synth.generation.decode import Request
 from synth.generation.params import params_from
-from synth.generation.row_cache import RowCache, extend, step, supports
+from synth.generation.row_cache import RowCache, extend, forward_step, supports
 from synth.generation.row_decode import decode_rows
 from synth.generation.row_sampling import uniforms
 from synth.generation.seeds import request_seed
@@ -48,8 +48,12 @@ def test_rows_written_in_place_give_the_model_s_own_logits(make):
             held[0] = [rng.randrange(1, 60) for _ in range(17)]
             checks.append((list(held[0]), extend(model, cache, [0], [held[0]])[0]))
         last = torch.tensor([11 + n + r for r in range(5)])
-        feeding = np.array([r in held for r in range(5)])
-        out = step(model, cache, last, feeding)
+        feeding = torch.tensor([r in held for r in range(5)])
+        cache.fit(int(cache.lengths[:5].max()) + 1)
+        with torch.inference_mode():
+            out = forward_step(model, cache, last, 5, int(cache.lengths[:5].max()) + 1)
+        cache.device_lengths[:5] += feeding.long()
+        cache.lengths[:5] = cache.device_lengths[:5].numpy()
         for r, ids_held in held.items():
             ids_held.append(11 + n + r)
             checks.append((list(ids_held), out[r]))
@@ -109,6 +113,8 @@ def test_a_request_writes_the_same_tokens_in_any_batch_as_alone(overrides):
         assert decoded(model, requests, params, rows_in_flight=rows) == alone, rows
     shuffled = random.Random(0).sample(requests, len(requests))
     assert decoded(model, shuffled, params, rows_in_flight=8) == alone
+    for every in (2, 5, 16):  # the host reads the device every few steps: the same text
+        assert decoded(model, shuffled, params, rows_in_flight=6, read_every=every) == alone
 
 
 def test_ten_thousand_slots_none_lost_none_duplicated_rows_reused():
