@@ -18,8 +18,10 @@ machine. Rows, each at several rows per call (--rows), tokens/s and rows/s:
     python -m benchmarks.speed.gpu --plan out/gpu_drafts.json.gz [--tickets 8192]   # here
     python -m benchmarks.speed.gpu --drafts out/gpu_drafts.json.gz [--rows 64,256,1024,4096]
 
-The stream and rollout rows also give `gpu_busy`: the share of the wall time a kernel
-ran, from a profiled run of their own.
+The stream and rollout rows also give, from a profiled run of their own, `gpu_busy` (the
+share of the wall time a kernel ran) and, per decode step of the in-place loop, the
+host's waits for the device (`syncs_per_step`), its kernel launches
+(`launches_per_step`: a captured step's replay is one) and the kernels run.
 
 Prompts of the per-call rows: the 120 dev tickets' first 200 characters (about 45 tokens),
 cycled. Default sampling, 40 new tokens at most, two sentences per slot. Writes
@@ -93,28 +95,45 @@ def timed(device: str, fn) -> tuple[float, object]:
     return time.perf_counter() - start, out
 
 
-def busy_fraction(device: str, fn) -> float | None:
-    """The share of `fn`'s wall time in which a GPU kernel ran (the union of the kernels'
-    intervals, torch.profiler), on a run of its own: the profiler slows the host, so
-    speeds come from unprofiled runs. None on a CPU."""
+# CUDA runtime calls that make the host wait for the device, and those that launch work
+# on it (a captured graph's replay is one launch of all its kernels).
+SYNC_CALLS = ("cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize")
+LAUNCH_CALLS = ("cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cudaGraphLaunch")
+
+
+def profiled(device: str, engine: HFEngine, fn) -> dict:
+    """What the device did during `fn`, on a run of its own (the profiler slows the host,
+    so speeds come from unprofiled runs): `gpu_busy`, the share of the wall time in which
+    a kernel ran (the union of the kernels' intervals), and per decode step of the
+    in-place loop (its own count of steps) the host's waits for the device, its kernel
+    launches and the kernels run. Empty on a CPU."""
     if not device.startswith("cuda"):
-        return None
+        return {}
     from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile
 
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+    engine.step_stats = {}
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
         seconds, _ = timed(device, fn)
+    events = prof.events()
     spans = sorted(
-        (e.time_range.start, e.time_range.end)
-        for e in prof.events()
-        if e.device_type == DeviceType.CUDA
+        (e.time_range.start, e.time_range.end) for e in events if e.device_type == DeviceType.CUDA
     )
     covered, reach = 0.0, float("-inf")
     for start, end in spans:  # microseconds
         if end > reach:
             covered += end - max(start, reach)
             reach = end
-    return round(covered / 1e6 / seconds, 3)
+    steps = engine.step_stats.get("steps") or 0
+    syncs = sum(e.name in SYNC_CALLS for e in events)
+    launches = sum(e.name in LAUNCH_CALLS for e in events)
+    out = {"gpu_busy": round(covered / 1e6 / seconds, 3), "steps": steps}
+    out["reads"] = engine.step_stats.get("reads")
+    if steps:
+        out["syncs_per_step"] = round(syncs / steps, 2)
+        out["launches_per_step"] = round(launches / steps, 1)
+        out["kernels_per_step"] = round(len(spans) / steps, 1)
+    return out
 
 
 def row(name: str, rows: int, seconds: float, tokens: int, **extra) -> dict:
@@ -207,7 +226,9 @@ def stream_row(engine: HFEngine, device: str) -> dict:
     first_s, _ = timed(device, lambda: engine.continue_stream(slots, params, keep, 0))
     tokens.clear()
     seconds, _ = timed(device, lambda: engine.continue_stream(slots, params, keep, 0))
-    busy = busy_fraction(device, lambda: engine.continue_stream(slots, params, lambda *_: [], 0))
+    device_use = profiled(
+        device, engine, lambda: engine.continue_stream(slots, params, lambda *_: [], 0)
+    )
     return row(
         "stream",
         len(slots),
@@ -215,7 +236,7 @@ def stream_row(engine: HFEngine, device: str) -> dict:
         sum(tokens),
         rows_in_flight=rows,
         first_call_s=round(first_s, 1),
-        gpu_busy=busy,
+        **device_use,
     )
 
 
@@ -231,7 +252,9 @@ def rollout_row(engine: HFEngine, path: str, tickets: int, device: str) -> dict:
     drafts = load_drafts(path, tickets)
     seconds, _ = timed(device, lambda: fill_slots(drafts, engine, params_from("default"), 0))
     again = load_drafts(path, tickets)
-    busy = busy_fraction(device, lambda: fill_slots(again, engine, params_from("default"), 0))
+    device_use = profiled(
+        device, engine, lambda: fill_slots(again, engine, params_from("default"), 0)
+    )
     generated = sum(d.generated_tokens for d in drafts)
     failed = sum(bool(d.errors) for d in drafts)
     return row(
@@ -242,7 +265,7 @@ def rollout_row(engine: HFEngine, path: str, tickets: int, device: str) -> dict:
         tickets_per_s=round(len(drafts) / seconds, 1),
         with_error=failed,
         rows_in_flight=engine.rows_in_flight,
-        gpu_busy=busy,
+        **device_use,
     )
 
 

@@ -304,7 +304,7 @@ class HFEngine(EngineBase):
         kind = torch.device(self.device).type
         self.step_mode = STEP_MODE.get(kind, "eager")
         self.read_every = READ_EVERY.get(kind, 1)
-        self.step_stats: dict = {}  # the last in-place loop's steps, reads and captures
+        self.step_stats: dict = {}  # the in-place loops' steps, reads and captures so far
         self.rows_in_flight = self._rows_in_flight()
         if self.rows_in_flight:
             print(f"hf engine: {self.line()}", flush=True)
@@ -442,13 +442,14 @@ class HFEngine(EngineBase):
         loop = (self.model, requests(first), params, self._eos(), self._finished, done)
         try:
             if self.in_place and usable(params):
+                captured = self.step_stats.get("graphs", 0)
                 decode_rows(
                     *loop,
                     triggers=self.triggers,
                     rows_in_flight=self.rows_in_flight,
                     **self._loop_options(),
                 )
-                if self.step_stats.get("graphs"):
+                if self.step_stats.get("graphs", 0) > captured:  # new buckets captured
                     print(f"hf engine: {self.line()}", flush=True)
                 return
             decode_stream(
@@ -481,14 +482,11 @@ class HFEngine(EngineBase):
         line += f", step {self.step_mode}, host reads every {self.read_every} steps"
         stats = self.step_stats
         if stats.get("graphs"):
-            line += (
-                f", {stats['graphs']} step graphs captured in {stats['capture_seconds']:.1f} s"
-            )
+            line += f", {stats['graphs']} step graphs captured in {stats['capture_seconds']:.1f} s"
         return line
 
     def _loop_options(self) -> dict:
-        """How decode_rows runs its step here; its counts land in step_stats."""
-        self.step_stats = {}
+        """How decode_rows runs its step here; its counts add up in step_stats."""
         return {
             "read_every": self.read_every,
             "step_mode": self.step_mode,

@@ -54,8 +54,7 @@ def _rounded(width: int) -> int:
 
 class RowCache:
     """Keys and values of up to `rows` sequences, each in its own row, with each row's
-    length and the tokens it holds (`tokens`: what the repetition penalty reads, and
-    what a continued row compares its new prompt with).
+    length and the tokens it holds (`tokens`: what the repetition penalty reads).
 
     A row's length is kept twice: `lengths` on the host (exact after each host read:
     widths, positions and prefill plans are known without a wait for the device) and
@@ -119,10 +118,6 @@ class RowCache:
         self.values[:, target, :, :n] = self.values[:, source, :, :n]
         self.tokens[target, :n] = self.tokens[source, :n]
         self.set_length([target, source], [n, 0])
-
-    def held(self, row: int) -> list[int]:
-        """The tokens `row` holds."""
-        return self.tokens[row, : self.lengths[row]].tolist()
 
 
 @torch.inference_mode()

@@ -88,6 +88,9 @@ class _Slots:
         self.decoding = np.zeros(rows, dtype=bool)
         self.starts = np.zeros(rows, dtype=np.int64)
         self.checked = np.zeros(rows, dtype=np.int64)
+        # the tokens a row holds when its request ends (its prompt and all but its last
+        # new token), known on the host: a continued row is compared without a read
+        self.left_with: dict[int, list[int]] = {}
 
     def place(self, row: int, request: Request, keep: int) -> None:
         """`request` in `row`, keeping the first `keep` tokens the row holds."""
@@ -109,10 +112,12 @@ class _Slots:
     def continue_in(self, row: int, request: Request) -> None:
         """`request` in the row its predecessor left: keep the tokens its prompt begins
         with (at least its last token is fed again, for its logits)."""
-        keep = min(_common_prefix(self.cache.held(row), request.ids), len(request.ids) - 1)
+        held = self.left_with.pop(row)
+        keep = min(_common_prefix(held, request.ids), len(request.ids) - 1)
         self.place(row, request, keep)
 
     def release(self, row: int) -> None:
+        self.left_with.pop(row, None)
         self.requests[row] = None
         self.cache.set_length(row, 0)
         self.decoding[row] = False
@@ -215,7 +220,7 @@ class _Slots:
             self.checked[:n][on] = counts[on]
             return []
         index = torch.from_numpy(look).to(self.cache.device)
-        lists = dict(zip(look.tolist(), token_lists(state.tokens[index], state.counts[index])))
+        lists = dict(zip(look.tolist(), token_lists(state.tokens[index], counts[look])))
         ends = {int(r): len(lists[r]) for r in look if not live[r]}
         places = {
             r: _places(lists[r], int(self.checked[r]), first_check, triggers, not live[r])
@@ -241,6 +246,8 @@ class _Slots:
             state.counts[at] = torch.tensor([ends[r] for r in cut], device=self.cache.device)
             self.cache.set_length(cut, [self.starts[r] + ends[r] - 1 for r in cut])
         self.decoding[list(ends)] = False
+        for r in ends:
+            self.left_with[r] = self.requests[r].ids + lists[r][: ends[r] - 1]
         return [(r, lists[r][: ends[r]]) for r in sorted(ends)]
 
 
@@ -278,8 +285,8 @@ def decode_rows(
     each request's draws from its own `seed`; a request `on_done` returns marked
     `same_row` continues in the row just left. At most `rows_in_flight` rows (None: the
     first requests' count). The host reads the device every `read_every` steps; a step
-    runs as `step_mode` (row_step.MODES). `stats`, when given, gets the steps, the reads
-    and the capture time."""
+    runs as `step_mode` (row_step.MODES). `stats`, when given, adds this call's steps,
+    reads, graphs captured and capture seconds to its own."""
     waiting = deque(requests)
     if not waiting:
         return
@@ -328,9 +335,11 @@ def decode_rows(
             for r, ids in slots.read(n, finished, rule.first_check, triggers):
                 pending.append((r, host.submit(on_done, slots.requests[r], ids)))
     if stats is not None:
-        stats.update(
-            steps=runner.steps,
-            reads=reads,
-            graphs=runner.captured,
-            capture_seconds=runner.capture_seconds,
-        )
+        counted = {
+            "steps": runner.steps,
+            "reads": reads,
+            "graphs": runner.captured,
+            "capture_seconds": runner.capture_seconds,
+        }
+        for name, value in counted.items():
+            stats[name] = stats.get(name, 0) + value

@@ -5,7 +5,6 @@ prefill of its prompt would."""
 
 import random
 
-import numpy as np
 import pytest
 import torch
 from transformers import Qwen2Config, Qwen2ForCausalLM
@@ -263,23 +262,24 @@ def test_the_real_rollout_writes_the_same_tickets_in_any_batch_and_row_continued
     """Four planned tickets through the job's own rollout (render): continued in their
     rows, they read as prefilled anew for each slot; and batches of 1 and 2 documents,
     and 3 rows in flight, write the same text as one batch of 4 (issue 64: a resumed run
-    may change the batch size)."""
+    may change the batch size), and so does the host reading the device every 5 steps
+    (issue 74)."""
     from synth.generation.render import render
     from tests.synth.generation.test_rollout import docs
 
     planned = docs(4)
     params = params_from("default", {"max_new_tokens": 20})
 
-    def texts(engine, batch, rows=None):
-        smollm2_f32.rows_in_flight = rows
+    def texts(engine, batch, rows=None, every=1):
+        smollm2_f32.rows_in_flight, smollm2_f32.read_every = rows, every
         out = []
         for at in range(0, len(planned), batch):
             out += [r["text"] for r in render(planned[at : at + batch], engine, params, "plain", 3)]
-        smollm2_f32.rows_in_flight = None
+        smollm2_f32.rows_in_flight, smollm2_f32.read_every = None, 1
         return out
 
     whole = texts(smollm2_f32, 4)
     assert whole == texts(FreshPrefill(smollm2_f32), 4)
-    for batch, rows in ((1, None), (2, 3)):
-        assert texts(smollm2_f32, batch, rows) == whole, (batch, rows)
+    for batch, rows, every in ((1, None, 1), (2, 3, 1), (4, None, 5)):
+        assert texts(smollm2_f32, batch, rows, every) == whole, (batch, rows, every)
     assert len(set(whole)) == 4
