@@ -132,8 +132,10 @@ class StepRunner:
     fullgraph (a bucket's first step compiles it). `captured` (CUDA only): a bucket's
     first step runs eagerly (it warms the kernels up), then the step is captured once
     as a CUDA graph (all buckets share one memory pool) and replayed from then on; the
-    graphs are dropped when the cache is reallocated. `capture_seconds` and `captured`
-    say what capturing cost."""
+    graphs are dropped when the cache is reallocated. A capture that fails says so in
+    one line and the runner decodes eagerly from then on (the step it warmed up with
+    was real, and a capture runs nothing). `capture_seconds` and `captured` say what
+    capturing cost."""
 
     def __init__(self, model, cache: RowCache, state: RowState, rule: StepRule, mode: str):
         if mode not in MODES:
@@ -169,7 +171,16 @@ class StepRunner:
             graph.replay()
             return
         decode_step(*args)  # the bucket's first step: a real step, and the warm-up
-        self._graphs[(n, width)] = self._capture(args)
+        try:
+            self._graphs[(n, width)] = self._capture(args)
+        except RuntimeError as error:  # a capture records and runs nothing: state holds
+            print(
+                f"warning: the decode step could not be captured as a CUDA graph "
+                f"({type(error).__name__}: {str(error).splitlines()[0][:200]}); "
+                "decoding eagerly from here",
+                flush=True,
+            )
+            self.mode = "eager"
 
     def _capture(self, args) -> "torch.cuda.CUDAGraph":
         start = time.perf_counter()
