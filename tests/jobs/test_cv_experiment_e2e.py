@@ -94,7 +94,11 @@ def test_generated_cvs_meet_the_output_contract(experiment):
             "name",  # the owner, the city: what the personal-data detector learns
             "city",
         }
-        assert {"name", "city", "graduation_year"} <= {e["label"] for e in r["entities"]}
+        labels = {e["label"] for e in r["entities"]}
+        assert {"name", "city"} <= labels
+        # graduation years are entities wherever the CV has an education section; the DP
+        # row (its noise from the OS, not replayable) may hold no university at all
+        assert ("graduation_year" in labels) == ("\nEDUCATION\n" in r["text"]), r["text"]
         assert len(r["text"].split()) > 60  # seven sections of generated text
     manifest = json.loads((folder / "_manifest.json").read_text())
     (ledger,) = manifest["epsilon_ledgers"].values()
