@@ -93,6 +93,7 @@ def test_buckets_and_text_test_places():
     assert _places([9, 4, 7, 4, 4], 2, 2, {4}, ended=False) == [4, 5]
     assert _places([9, 4, 7, 4, 4], 2, 2, {4}, ended=True) == [4]
     assert _places([9, 4, 7], 1, 1, None, ended=False) == [2, 3]
+    assert _places([9, 7, 7, 4], 0, 2, {4}, ended=False) == [2, 4]  # 7 is no trigger
 
 
 @pytest.mark.parametrize("mode", ["eager", pytest.param("compiled", marks=pytest.mark.slow)])
@@ -105,6 +106,7 @@ def test_reads_every_k_steps_write_the_text_of_every_step(mode, monkeypatch):
     params = params_from("default", {"max_new_tokens": 16, "min_new_tokens": 2})
     requests = requests_for(20, random.Random(8))
     every_step = decoded(model, requests, params, rows_in_flight=5)
+    fours = frozenset({4})  # the only token after which stop_at_two_fours can first stop
     assert len({len(t) for t in every_step.values()}) > 3
     threads = set()
 
@@ -128,6 +130,10 @@ def test_reads_every_k_steps_write_the_text_of_every_step(mode, monkeypatch):
             stats=stats,
         )
         assert got == every_step, k
+        tested_at_fours = decoded(
+            model, requests, params, rows_in_flight=5, read_every=k, triggers=fours
+        )
+        assert tested_at_fours == every_step, k
         assert stats["steps"] == k * stats["reads"] and stats["reads"] > 2
     assert threads and all(name.startswith("on_done") for name in threads)
 
