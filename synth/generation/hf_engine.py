@@ -417,6 +417,8 @@ class HFEngine(EngineBase):
         its document, which `on_result` returns, or another document's)."""
         if params.num_beams != 1 or params.force_words:
             raise ValueError("continue_stream samples; beam search goes through continue_prompts")
+        if not first:  # a batch whose documents hold no slot (the tokenizer refuses [])
+            return
 
         made = itertools.count()  # a request without a seed: the call's, and its place
 

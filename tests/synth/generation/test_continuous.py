@@ -214,6 +214,10 @@ def test_the_real_engine_streams_the_same_text_for_the_same_seed(smollm2_f32, mo
         engine.continue_stream(first, params, keep, seed)
         return out
 
+    called = []
+    engine.continue_stream([], params, lambda *a: called.append(a) or [], 4)
+    assert called == []  # no slot to fill: nothing to do, and no tokenizer error
+
     once = run(4)
     assert len(once) == 9
     assert run(4) == once
