@@ -72,3 +72,14 @@ def test_streamed_slots_end_as_slots_by_call():
     ]
     assert sum(engine.attempts.values()) > sum(len(d.slots) for d in streamed)  # retried
     assert sum(bool(d.errors) for d in streamed) >= 3  # and given up
+
+
+def test_a_batch_whose_drafts_need_no_slot_streams_nothing(smollm2_f32):
+    """A short ticket may be its template's words alone: a batch of such drafts asks the
+    real engine for no slot (an evolve round failed here: the tokenizer refuses [])."""
+    drafts = [
+        Draft("Subject: leave", ["Hello team, I need leave. ", " Thanks."], "Write.", "plain", 3)
+    ]
+    out = fill_slots(drafts, smollm2_f32, params_from("default", {}), seed=1)
+    assert [d.text() for d in out] == ["Hello team, I need leave. Thanks."]
+    assert out[0].slots == [""]
