@@ -14,6 +14,9 @@ Fixed buckets make the step a graph of fixed shapes: on a CPU it compiles with
 captured once as a CUDA graph and replayed, so Python launches no kernel per layer.
 """
 
+import getpass
+import os
+import tempfile
 import time
 from dataclasses import dataclass
 
@@ -208,5 +211,18 @@ def compiled_step():
         import torch._dynamo
 
         torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, 64)
+        _keep_forced_kernels_apart()
         _COMPILED = torch.compile(decode_step, fullgraph=True)
     return _COMPILED
+
+
+def _keep_forced_kernels_apart() -> None:
+    """A process forced onto another CPU code path (ATEN_CPU_CAPABILITY, as `make
+    durations` forces AVX2) compiles into an inductor cache of its own. Sharing the
+    default one, torch 2.13 served it the kernels an unforced run had compiled, and the
+    compiled step crashed (a segmentation fault). A cache the user chose is kept; torch's
+    default, which torch writes into the environment once it has compiled, is not."""
+    forced = os.environ.get("ATEN_CPU_CAPABILITY")
+    default = os.path.join(tempfile.gettempdir(), f"torchinductor_{getpass.getuser()}")
+    if forced and os.environ.get("TORCHINDUCTOR_CACHE_DIR", default) == default:
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = f"{default}_{forced}"
