@@ -14,9 +14,7 @@ Fixed buckets make the step a graph of fixed shapes: on a CPU it compiles with
 captured once as a CUDA graph and replayed, so Python launches no kernel per layer.
 """
 
-import getpass
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 
@@ -222,7 +220,9 @@ def _keep_forced_kernels_apart() -> None:
     default one, torch 2.13 served it the kernels an unforced run had compiled, and the
     compiled step crashed (a segmentation fault). A cache the user chose is kept; torch's
     default, which torch writes into the environment once it has compiled, is not."""
+    from torch._inductor.runtime.cache_dir_utils import default_cache_dir
+
     forced = os.environ.get("ATEN_CPU_CAPABILITY")
-    default = os.path.join(tempfile.gettempdir(), f"torchinductor_{getpass.getuser()}")
+    default = default_cache_dir()
     if forced and os.environ.get("TORCHINDUCTOR_CACHE_DIR", default) == default:
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = f"{default}_{forced}"

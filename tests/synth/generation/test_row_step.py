@@ -3,10 +3,8 @@
 the eager step's tokens, and the host reading the device every k steps writes the text
 of reading it every step, with the next slot's work done on a host thread."""
 
-import getpass
 import os
 import random
-import tempfile
 import threading
 
 import pytest
@@ -169,15 +167,12 @@ def test_the_engine_line_names_its_step_and_reads(smollm2_f32):
     )
 
 
-DEFAULT = os.path.join(tempfile.gettempdir(), f"torchinductor_{getpass.getuser()}")  # torch's
-
-
 @pytest.mark.parametrize(
     "env, expected",
     [
-        ({"ATEN_CPU_CAPABILITY": "avx2"}, "torchinductor_{user}_avx2"),
-        ({"ATEN_CPU_CAPABILITY": "avx2", "TORCHINDUCTOR_CACHE_DIR": "/tmp/mine"}, "mine"),
-        ({"ATEN_CPU_CAPABILITY": "avx2", "TORCHINDUCTOR_CACHE_DIR": DEFAULT}, "{default}_avx2"),
+        ({"ATEN_CPU_CAPABILITY": "avx2"}, "{default}_avx2"),
+        ({"ATEN_CPU_CAPABILITY": "avx2", "TORCHINDUCTOR_CACHE_DIR": "/tmp/mine"}, "/tmp/mine"),
+        ({"ATEN_CPU_CAPABILITY": "avx2", "TORCHINDUCTOR_CACHE_DIR": "{default}"}, "{default}_avx2"),
         ({}, "{default}"),
     ],
 )
@@ -185,8 +180,11 @@ def test_a_forced_code_path_compiles_into_its_own_cache(env, expected, monkeypat
     """Forced onto AVX2 on an AVX-512 machine with the default inductor cache shared,
     the compiled step crashed: a forced run keeps its kernels apart, unless the user
     chose the cache."""
-    monkeypatch.setattr(os, "environ", dict(env))  # the process's own is left as it was
+    from torch._inductor.runtime.cache_dir_utils import default_cache_dir
+
+    default = default_cache_dir()  # torch's: the temporary folder's torchinductor_<user>
+    given = {name: value.format(default=default) for name, value in env.items()}
+    monkeypatch.setattr(os, "environ", given)  # the process's own is left as it was
     monkeypatch.setattr(row_step, "_COMPILED", None)
     row_step.compiled_step()
-    folder = os.path.basename(os.environ["TORCHINDUCTOR_CACHE_DIR"])
-    assert folder == expected.format(default=os.path.basename(DEFAULT), user=getpass.getuser())
+    assert os.environ["TORCHINDUCTOR_CACHE_DIR"] == expected.format(default=default)
