@@ -21,7 +21,7 @@ from synth.config.generate import file_settings, load_config, nested
 from synth.io.files import read_yaml
 from synth.io.storage import write_text
 from synth.kinds.cvs.extract.corpus import CV, read_corpus
-from synth.kinds.cvs.roles import read_role_skills, read_roles, role_matcher
+from synth.kinds.cvs.roles import read_role_entries, read_roles, role_matcher
 
 # The checkout: default paths (configs/…) are found from anywhere, not only from here.
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -90,13 +90,10 @@ def prepare(args, out: Path) -> Inputs:
     given = config_doc.get("taxonomy_dir")
     if given and Path(given, "sections.yaml").is_file():
         shutil.copyfile(Path(given, "sections.yaml"), taxonomy / "sections.yaml")
-    skills = read_role_skills(args.roles)
-    entries = {
-        r: {"title": t, "skills": skills[r]} if r in skills else t for r, t in listed.items()
-    }
+    entries = {r: _entry_yaml(e) for r, e in read_role_entries(args.roles).items()}
     write_text(
         str(taxonomy / "roles.yaml"),
-        "# Job titles (and skills) from --roles; a role without a title is written as\n"
+        "# Job titles (and skills, duties) from --roles; a role without a title is written as\n"
         "# default_title(label).\n"
         + yaml.safe_dump(
             {r: e for r, e in entries.items() if e}, sort_keys=False, allow_unicode=True
@@ -112,6 +109,12 @@ def prepare(args, out: Path) -> Inputs:
         ),
     )
     return Inputs(own_schema, own_config, str(taxonomy.resolve()), tuple(listed))
+
+
+def _entry_yaml(entry):
+    """A role's roles.yaml value: its title alone, or {title, skills, duties}."""
+    lists = {k: list(getattr(entry, k)) for k in ("skills", "duties") if getattr(entry, k)}
+    return {"title": entry.title, **lists} if lists else entry.title
 
 
 def corpus_with_roles(args, roles: tuple[str, ...]) -> tuple[list[CV], int]:

@@ -20,6 +20,7 @@ OPTIONS = ExtractOptions
 
 def run(options) -> dict:
     args = options_from(ExtractOptions, options)
+    from jobs.progress import Progress
     from synth.io.storage import write_bytes
     from synth.kinds.cvs.extract.attributes import extract
     from synth.kinds.cvs.extract.corpus import read_corpus
@@ -28,9 +29,15 @@ def run(options) -> dict:
 
     cvs = read_corpus(args.corpus, dedupe=not args.keep_duplicates)
     nlp = load_nlp()
-    rows = [
-        to_row(cv.role, extract(cv.text, nlp, args.as_of or dt.date.today().year)) for cv in cvs
-    ]
+    print(f"{len(cvs)} CVs to read (a line at least every 30 s)", flush=True)
+    progress = Progress(
+        max(len(cvs), 1), every_s=30, unit="CVs read"
+    )  # counts only: never a CV's text
+    rows = []
+    for cv in cvs:
+        rows.append(to_row(cv.role, extract(cv.text, nlp, args.as_of or dt.date.today().year)))
+        progress.tally(len(rows), 0)
+    progress.close()
     table, stats = build_table(rows, args.min_count)
     out = Path(args.output)
     write_bytes(out, table.to_csv(index=False).encode("utf-8"))

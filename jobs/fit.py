@@ -40,7 +40,10 @@ def run(options) -> dict:
     schema_doc = read_yaml(args.schema, "schema")
     if not isinstance(schema_doc, dict):
         raise ConfigError(f"schema {args.schema}: expected a mapping with 'attributes'")
+    if args.roles:
+        schema_doc = with_roles(schema_doc, args.roles, args.schema)
     table = read_private_table(args.data, schema_doc, "--data")
+    check_roles(table, schema_doc, args)
     held_out = holdout_mask(len(table), args.holdout, args.seed)
     ledger = Ledger(float(args.epsilon))
     schema_doc, fitted, vocabularies = resolve_vocabularies(
@@ -72,6 +75,39 @@ def run(options) -> dict:
     return doc
 
 
+def with_roles(schema_doc: dict, roles_file: str, schema_path: str) -> dict:
+    """The schema with its 'role' values replaced by the --roles list (public: the user's
+    own label set, never read from the rows)."""
+    from synth.kinds.cvs.roles import read_roles
+
+    role = (schema_doc.get("attributes") or {}).get("role")
+    if not isinstance(role, dict):
+        raise ConfigError(f"--roles: schema {schema_path} has no 'role' attribute to take them")
+    listed = list(read_roles(roles_file))
+    attributes = {
+        **schema_doc["attributes"],
+        "role": {**role, "type": "categorical", "values": listed},
+    }
+    return {**schema_doc, "attributes": attributes}
+
+
+def check_roles(table, schema_doc: dict, args) -> None:
+    """A CV table whose roles the schema does not list: one line naming --roles, before
+    any ε is spent (counts only, never a label of the private rows)."""
+    role = (schema_doc.get("attributes") or {}).get("role")
+    column = (role or {}).get("column", "role") if isinstance(role, dict) else None
+    if not isinstance(role, dict) or column not in table.columns or args.on_out_of_domain == "clip":
+        return
+    known = {str(v).casefold() for v in role.get("values") or []}
+    outside = int((~table[column].astype(str).str.casefold().isin(known)).sum())
+    if outside:
+        raise ConfigError(
+            f"column '{column}': {outside} row(s) have a role the schema {args.schema} does "
+            "not list; give your corpus's role list with --roles FILE (one role per line), "
+            "or add the roles to the schema's role 'values'"
+        )
+
+
 def _fit_record(args, rows: int, held_out, vocabularies: dict, noise: str) -> dict:
     """What the model file says of its fit: settings, rows, the holdout, the vocabularies.
     Counts of clipped values are unnoised statistics of the private rows: they go to the
@@ -81,6 +117,7 @@ def _fit_record(args, rows: int, held_out, vocabularies: dict, noise: str) -> di
         "noise": noise,
         "on_out_of_domain": args.on_out_of_domain,
         "schema_file": str(args.schema),
+        "roles_file": str(args.roles) if args.roles else None,
         "structure_share": args.structure_share,
         "theta": args.theta,
         "degree_asked": args.degree,

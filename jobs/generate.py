@@ -50,7 +50,7 @@ def run(options) -> dict:
     backend = Backend(spec)
     backend.prepare()  # an unknown model or a silent endpoint fails here, before Ray starts
     print(backend.start_line(threads), flush=True)
-    _check_kind(cfg)
+    first_plan = _check_kind(cfg)
     backend.try_once(cfg.generation_params(), cfg.run.seed)  # a plugin's: one real prompt
     with output_lock(out, "generate"):
         params = cfg.generation_params()
@@ -60,7 +60,11 @@ def run(options) -> dict:
         planner, todo = _plan(cfg, run_info, out)
         to_generate = _documents_in(cfg, todo)
         gen_started = time.time()
-        progress = Progress(to_generate, args.progress_every_s)
+        progress = Progress(
+            to_generate,
+            args.progress_every_s,
+            planned_tokens=_planned_tokens(first_plan, cfg, to_generate),
+        )
         written = _generate(planner, todo, cfg, out, progress)
         timing = {
             "documents_generated": to_generate,
@@ -95,7 +99,22 @@ def _check_kind(cfg) -> None:
 
     doc_type, num_docs, shard_size = cfg.run.doc_type, cfg.run.num_docs, cfg.run.shard_size
     first = CheckedPlanner(planner(cfg, "check"), doc_type, "check", num_docs, shard_size)
-    check_kind_notes(doc_type, first.notes, first.plan_shard(0).counts)
+    plan = first.plan_shard(0)
+    check_kind_notes(doc_type, first.notes, plan.counts)
+    return plan
+
+
+def _planned_tokens(plan, cfg, documents: int) -> int | None:
+    """The tokens `documents` are expected to take, from the first shard's plan (the
+    progress line's ETA before any document is done)."""
+    from synth.generation.rollout import expected_tokens
+
+    docs = plan.docs
+    if not docs or not documents:
+        return None
+    params = cfg.generation_params()
+    each = [expected_tokens(d.pieces, d.target_words, params) for d in docs]
+    return int(sum(each) / len(each) * documents)
 
 
 def _plan(cfg, run_info: dict, out: str):
@@ -178,7 +197,7 @@ def _on_disk(out: str) -> tuple[int, int, int]:
 
 def failure_line(failed: int, rows: int, max_share: float) -> str:
     return (
-        f"{failed} of the {rows} rows written failed (more than max_error_share "
+        f"{failed} of the {rows} rows written failed (more than --max-error-share "
         f"{max_share:g}); read the rows' `error` column for why"
     )
 
@@ -192,7 +211,7 @@ def check_output_failures(manifest: dict, max_share: float) -> None:
         raise RunFailed(
             failure_line(failed, rows, max_share)
             + "; they stay in their shards and a rerun does not retry them: generate them "
-            "again into a new --output (or raise max_error_share to accept them)"
+            "again into a new --output, or rerun with a higher --max-error-share to accept them"
         )
 
 
@@ -268,6 +287,7 @@ MANIFEST_KEYS = frozenset(
         "rows_per_label",
         "rows_with_error",
         "rows_flagged_no_variables",
+        "rows_with_fallback",
         "planted_values_without_span",
         "entity_coverage",
         "tokens_generated",
@@ -316,7 +336,7 @@ def check_failures(failed: int, done: int, max_share: float, shards: int) -> Non
     if done and failed / done > max_share:
         raise RunFailed(
             f"{failed} of the {done} rows generated so far failed (more than "
-            f"max_error_share {max_share:g}); the {shards} shard(s) written are kept and a "
+            f"--max-error-share {max_share:g}); the {shards} shard(s) written are kept and a "
             "rerun resumes after them; read the rows' `error` column for why"
         )
 
@@ -338,7 +358,8 @@ def print_summary(out: str, m: dict) -> None:
     r = m["this_run"]
     print(
         f"\ntokens generated this run: {r['tokens_generated']} in {r['generation_wall_s']} s "
-        f"({r['tokens_per_s']} tokens/s); rows with a slot error: {m['rows_with_error']}"
+        f"({r['tokens_per_s']} tokens/s); rows with a slot error: {m['rows_with_error']}; "
+        f"with a slot written from their attributes (fallback_slots): {m['rows_with_fallback']}"
     )
     spent = {k: v["spent"] for k, v in m["epsilon_ledgers"].items()}
     print(f"ε spent by the DP models used: {spent or 'none'}")

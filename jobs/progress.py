@@ -10,7 +10,10 @@ seconds, so a run whose shards take minutes still shows that it is alive.
 The ETA is the documents left at the pace measured when the last batch finished, counted
 down since: documents finish a batch at a time, and the pace measured now would climb
 between batches (18, 24, 30 minutes on a run of 128-document batches) before it drops.
-Before the first batch has finished there is no pace yet, and the line says so.
+Before the first batch has finished there is no document pace yet: given the tokens
+the run's plan is expected to write (`planned_tokens`), the ETA is the tokens left at the
+tokens/s so far, marked "from tokens" (a batch of long CVs takes minutes to finish its
+first document); without them the line says it waits for the first batch.
 """
 
 import sys
@@ -26,9 +29,18 @@ def seconds_left(done: int, total: int, done_at: float, now: float) -> float | N
     return max(max(total - done, 0) * done_at / done - (now - done_at), 0.0)
 
 
-def eta_text(left_s: float | None) -> str:
+def tokens_left_s(tokens: int, planned: int | None, elapsed: float) -> float | None:
+    """Seconds left for the planned tokens at the tokens/s so far; None without either."""
+    if not planned or tokens <= 0 or elapsed <= 0:
+        return None
+    return max(planned - tokens, 0) * elapsed / tokens
+
+
+def eta_text(left_s: float | None, from_tokens: bool = False) -> str:
     if left_s is None:
         return "after the first batch"
+    if from_tokens:
+        return eta_text(left_s) + " (from tokens)"
     hours, rest = divmod(int(left_s), 3600)
     return f"{hours:02d}:{rest // 60:02d}:{rest % 60:02d}"  # 25 h is 25:00:00, not 01:00:00
 
@@ -50,23 +62,39 @@ def shard_line(
     )
 
 
-def tally_line(done: int, total: int, tokens: int, elapsed: float, left_s: float | None) -> str:
-    """The line between shards: documents generated so far (some not yet in a shard)."""
+def tally_line(
+    done: int,
+    total: int,
+    tokens: int,
+    elapsed: float,
+    left_s: float | None,
+    from_tokens: bool = False,
+    unit: str = "documents generated",
+) -> str:
+    """The line between shards: documents generated so far (some not yet in a shard) and
+    the tokens written."""
     elapsed = max(elapsed, 1e-9)
+    written = f"{tokens} tokens, " if tokens else ""
     return (
-        f"progress: {done}/{total} documents generated ({done / total:.0%}), "
-        f"{_rate(tokens, elapsed)}{elapsed:.0f} s elapsed, ETA {eta_text(left_s)}"
+        f"progress: {done}/{total} {unit} ({done / total:.0%}), {written}"
+        f"{_rate(tokens, elapsed)}{elapsed:.0f} s elapsed, ETA {eta_text(left_s, from_tokens)}"
     )
 
 
 def bar_text(
-    done: int, total: int, tokens: int, elapsed: float, left_s: float | None, width: int = 30
+    done: int,
+    total: int,
+    tokens: int,
+    elapsed: float,
+    left_s: float | None,
+    width: int = 30,
+    from_tokens: bool = False,
 ) -> str:
     elapsed = max(elapsed, 1e-9)
     filled = round(width * done / total)
     return (
         f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} documents  "
-        f"{tokens / elapsed:.0f} tokens/s  ETA {eta_text(left_s)}"
+        f"{tokens / elapsed:.0f} tokens/s  ETA {eta_text(left_s, from_tokens)}"
     )
 
 
@@ -74,8 +102,17 @@ class Progress:
     """What the driver shows while the actors work; `tally` and `shard_written` may be
     called from different threads."""
 
-    def __init__(self, total: int, every_s: float = 30.0, stream=None, clock=time.monotonic):
+    def __init__(
+        self,
+        total: int,
+        every_s: float = 30.0,
+        stream=None,
+        clock=time.monotonic,
+        planned_tokens: int | None = None,
+        unit: str = "documents generated",
+    ):
         self.total, self.every_s, self.clock = total, every_s, clock
+        self.planned_tokens, self.unit = planned_tokens, unit
         self.stream = stream or sys.stdout
         self.on_terminal = self.stream.isatty()
         self.started = self.last_line = clock()
@@ -96,8 +133,12 @@ class Progress:
             if self.on_terminal:
                 self._draw_bar(elapsed)
             elif self.clock() - self.last_line >= self.every_s:
-                left = self._left_s(elapsed)
-                self._print(tally_line(self.generated, self.total, self.tokens, elapsed, left))
+                left, by_tokens = self._eta(elapsed)
+                self._print(
+                    tally_line(
+                        self.generated, self.total, self.tokens, elapsed, left, by_tokens, self.unit
+                    )
+                )
 
     def shard_written(self, shard: int, rows: int, tokens: int) -> None:
         with self.lock:
@@ -134,13 +175,23 @@ class Progress:
     def _left_s(self, elapsed: float) -> float | None:
         return seconds_left(self.generated, self.total, self.generated_at, elapsed)
 
+    def _eta(self, elapsed: float) -> tuple[float | None, bool]:
+        """(seconds left, whether from tokens): from documents once one is done."""
+        if self.generated == 0:
+            left = tokens_left_s(self.tokens, self.planned_tokens, elapsed)
+            if left is not None:
+                return left, True
+        return self._left_s(elapsed), False
+
     def _print(self, line: str) -> None:
         self.stream.write(line + "\n")
         self.stream.flush()
         self.last_line = self.clock()
 
     def _draw_bar(self, elapsed: float) -> None:
-        left = self._left_s(elapsed)
-        text = bar_text(self.generated, self.total, self.tokens, elapsed, left)
+        left, by_tokens = self._eta(elapsed)
+        text = bar_text(
+            self.generated, self.total, self.tokens, elapsed, left, from_tokens=by_tokens
+        )
         self.stream.write("\r\033[K" + text)
         self.stream.flush()

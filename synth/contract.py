@@ -44,8 +44,8 @@ PERSONA = pa.struct([(name, pa.string()) for name in PERSONA_FIELDS])
 # readable by `datasets`).
 ATTRIBUTE = pa.struct([("key", pa.string()), ("value", pa.string())])
 # The output contract's version, in the manifest and every shard's metadata; 2: the
-# attributes became a list of {key, value} (1: map<string, string>).
-CONTRACT_VERSION = 2
+# attributes became a list of {key, value} (1: map<string, string>); 3: fallback_slots.
+CONTRACT_VERSION = 3
 
 SCHEMA = pa.schema(
     [
@@ -67,6 +67,10 @@ SCHEMA = pa.schema(
         ("prompt_tokens", pa.int32()),
         ("generated_tokens", pa.int32()),
         ("error", pa.string()),
+        # The slots (1-based) the model left empty after its retries, written instead from
+        # the document's own attributes (a CV section's skills, duties, languages): the
+        # row is whole and labelled, its text there is the planner's, not the model's.
+        ("fallback_slots", pa.list_(pa.int32())),
     ]
 )
 

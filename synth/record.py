@@ -39,6 +39,12 @@ class PlannedDocument:
     # 'university'); a variable not named here is its own label. Planning decides it, so
     # rendering needs no knowledge of document kinds.
     entity_labels: dict[str, str] | None = None
+    # Per slot: a plain line built from the document's own attributes, written where the
+    # model leaves the slot empty after its retries (the row's `fallback_slots`); None or
+    # '': the slot stays empty and the row records an error.
+    fallbacks: list[str] | None = None
+    # The most years of experience any slot may claim (a CV's total); None: no bound.
+    most_years: int | None = None
 
     @property
     def id(self) -> str:

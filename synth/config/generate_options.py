@@ -52,6 +52,11 @@ class GenerateOptions:
         "cuda: one GPU per actor even before an autoscaling cluster has started its GPU "
         "workers; auto: GPUs when the cluster has them",
     )
+    max_error_share: Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)] | None = option(
+        None,
+        "stop the run (shards written are kept) once more than this share of the rows failed "
+        "(default: the config's scale.max_error_share, 0.5)",
+    )
     progress_every_s: PositiveNumber = option(
         30.0, "seconds between progress lines when not on a terminal (plus a line per shard)"
     )
@@ -68,7 +73,7 @@ class GenerateOptions:
         """The GenerateConfig settings given here (None: the config file's)."""
         names = ("num_docs", "seed", "model", "num_actors", "batch_size", "gpu_batch_size")
         names += ("shard_size", "doc_type")
-        names += ("prompt_style", "dp_model", "device", "backend", "dtype")
+        names += ("prompt_style", "dp_model", "device", "backend", "dtype", "max_error_share")
         return {name: getattr(self, name) for name in names}
 
 

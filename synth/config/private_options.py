@@ -54,6 +54,14 @@ class FitOptions:
         "split is rebuilt from n, share and seed)",
     )
 
+    roles: str | None = option(
+        None,
+        "a CV corpus's own role list (one per line, or YAML 'role: title'; public, written "
+        "by you): the schema's 'role' values become these, so a corpus whose roles are "
+        "not the shipped ones fits with configs/cv_schema.yaml as it is",
+        role="input",
+    )
+
     def check(self) -> None:
         check_epsilon("--epsilon", self.epsilon)
 

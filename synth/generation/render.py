@@ -31,6 +31,8 @@ def drafts_of(docs: list[PlannedDocument], style: str, seed: int = 0) -> list[Dr
             d.target_words,
             tuple((d.surface or {}).values()),
             seed=request_seed(seed, d.index),
+            fallbacks=tuple(d.fallbacks or ()),
+            most_years=d.most_years,
         )
         for d in docs
     ]
@@ -84,6 +86,7 @@ def render(
                 "prompt_tokens": draft.prompt_tokens,
                 "generated_tokens": draft.generated_tokens,
                 "error": "; ".join(draft.errors) or None,
+                "fallback_slots": draft.fallback_slots,
             }
         )
     return rows

@@ -3,7 +3,9 @@
 Slot j of every document in the batch is generated in one call, its prompt being all
 text before it (header + body so far); then slot j+1, and so on. An empty slot (nothing
 left after trimming) is retried for just those rows, a bounded number of times; a slot
-that stays empty is recorded in the row's `error` and the ticket keeps its fixed text.
+that stays empty gets the draft's fallback for it (a plain line its planner built from
+the document's own attributes, recorded in `fallback_slots`), or, with none, is recorded
+in the row's `error` and the document keeps its fixed text.
 
 A draft carries its own prompt style: `free` drafts (the model writes the whole ticket
 from an attribute card) are generated in a call of their own with free_params. A draft
@@ -22,12 +24,21 @@ from synth.generation.engine import (
 )
 from synth.generation.params import GenerationParams, free_params, long_params
 from synth.generation.seeds import request_seed
-from synth.generation.trimming import cut_to_words, trim_free, trim_items, trim_slot
+from synth.generation.trimming import (
+    cut_to_words,
+    sentence_ends,
+    trim_free,
+    trim_items,
+    trim_slot,
+    years_claimed,
+)
 
 SYSTEM = "You write realistic, concise workplace emails in plain English."
 FREE_SYSTEM = "You write short, realistic emails that employees send to their HR department."
 # Words in an average generated sentence (SmolLM2's tickets: 16.5 on 160 new-default ones).
 WORDS_PER_SENTENCE = 16
+# SmolLM2's tokens per English word, about (for a progress estimate only).
+TOKENS_PER_WORD = 1.4
 
 
 @dataclass
@@ -42,7 +53,17 @@ class Draft:
     # The draft's own draws (a streaming engine's per-request seeds): set from the run's
     # seed and the document, so its text does not depend on the batch it is in.
     seed: int | None = None
+    # Per slot: what it says when the model leaves it empty after its retries ('' or
+    # none: the slot stays empty, an error).
+    fallbacks: tuple[str, ...] = ()
+    # The most years a slot may claim (a CV's total experience): a slot that says more
+    # contradicts the document and is written again. None: no bound.
+    most_years: int | None = None
     slots: list[str] = field(default_factory=list)
+    fallback_slots: list[int] = field(default_factory=list)  # 1-based: written from data
+    # The next slot's text so far, when its last attempt was cut by the token limit before
+    # a sentence ended: the next attempt continues it instead of starting again.
+    partial: str = ""
     generated_tokens: int = 0
     prompt_tokens: int = 0
     errors: list[str] = field(default_factory=list)
@@ -72,6 +93,9 @@ class Draft:
 def build_prompt(draft: Draft, engine: Engine) -> str:
     body = draft.body_so_far()
     so_far = (draft.header + "\n\n" + body).rstrip() if draft.header else body.rstrip()
+    if draft.partial:  # the slot's cut text, continued where the limit stopped it
+        so_far += draft.partial
+        body = body.rstrip() + draft.partial
     if draft.style == "plain":
         return so_far
     system, start = (FREE_SYSTEM, body) if draft.style == "free" else (SYSTEM, so_far)
@@ -81,6 +105,18 @@ def build_prompt(draft: Draft, engine: Engine) -> str:
     ]
     opening = engine.chat_prompt(messages)
     return opening + start
+
+
+def expected_tokens(pieces: list[str], target_words: int | None, params: GenerationParams) -> int:
+    """About how many tokens a document's slots will take: the words its target still
+    lacks, or its slots' sentences, each slot at most its token limit (retries aside).
+    For a progress estimate, never a decision."""
+    slots = len(pieces) - 1
+    if target_words:
+        missing = max(target_words - len(" ".join(pieces).split()), 0)
+        return int(missing * TOKENS_PER_WORD)
+    per_slot = params.sentences_per_slot * WORDS_PER_SENTENCE * TOKENS_PER_WORD
+    return int(slots * min(params.max_new_tokens, per_slot))
 
 
 def _skip_past_target(draft: Draft) -> None:
@@ -189,21 +225,51 @@ def _take(
     if isinstance(raw, FailedPrompt):  # the engine has retried it already
         d.errors.append(f"slot {len(d.slots) + 1}: {raw.reason}")
         d.slots.append("")
+        d.partial = ""
         return 0
+    cut = n >= used.max_new_tokens and group != "free"  # the limit stopped it, not the model
+    raw, d.partial = d.partial + raw, ""
     trimmed = (
         _free_text(raw, d)
         if group == "free"
         else trim_slot(raw, _sentences(d, used.sentences_per_slot))
         or trim_items(raw, d.pieces[len(d.slots)])
     )
+    if (
+        trimmed
+        and d.most_years is not None
+        and max(years_claimed(trimmed), default=0) > d.most_years
+    ):
+        trimmed = ""  # "30 years of experience" in a CV of 10: contradicts the header
     if trimmed:
         d.slots.append(trimmed)
         return 0
+    if cut and _unfinished_sentence(raw):
+        d.partial = raw  # its next attempt finishes the sentence the limit cut
     if failures + 1 > used.max_retries:
-        d.errors.append(f"slot {len(d.slots) + 1} empty after {failures + 1} attempts")
-        d.slots.append("")
+        _give_up(d, failures + 1)
         return 0
     return failures + 1
+
+
+def _unfinished_sentence(raw: str) -> bool:
+    """Whether `raw` is prose on one paragraph that no sentence end has closed yet (the
+    first sentence of a slot, longer than its token limit)."""
+    text = raw.strip()
+    return bool(text) and "\n\n" not in text and not sentence_ends(text)
+
+
+def _give_up(d: Draft, attempts: int) -> None:
+    """The slot the model left empty `attempts` times: its fallback when the draft has
+    one, else an error and an empty slot."""
+    slot = len(d.slots)
+    fallback = d.fallbacks[slot] if slot < len(d.fallbacks) else ""
+    if fallback:
+        d.fallback_slots.append(slot + 1)
+    else:
+        d.errors.append(f"slot {slot + 1} empty after {attempts} attempts")
+    d.slots.append(fallback)
+    d.partial = ""
 
 
 def _stream_slots(

@@ -25,6 +25,9 @@ STOP_LINE = re.compile(
     r"^\s*(?:subject|from|to|dear|hi|hello)\b[^\n]*[:,]?\s*$|^\s*\[",
     re.IGNORECASE | re.MULTILINE,
 )
+# A line in capitals is a heading the model started (a CV's next section, "FABRICANT"):
+# what follows belongs to no slot.
+HEADING_LINE = re.compile(r"^[ \t]*[A-Z][A-Z0-9 &/,-]{3,}[ \t]*$", re.MULTILINE)
 PLACEHOLDER = re.compile(r"\[[^\]]*\]|\{[^}]*\}|<[^>]*>|\$\{")
 LIST_SEPARATOR = re.compile(r"\s*[,;]\s*")
 BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
@@ -98,9 +101,9 @@ def first_paragraph(raw: str) -> tuple[str, bool]:
     line."""
     raw = raw.lstrip()
     text = raw.split("\n\n", 1)[0]
-    stop = STOP_LINE.search(text)
-    if stop:
-        text = text[: stop.start()]
+    stops = [m.start() for m in (STOP_LINE.search(text), HEADING_LINE.search(text)) if m]
+    if stops:
+        text = text[: min(stops)]
     return text, len(text) < len(raw)
 
 
@@ -115,6 +118,8 @@ def trim_items(raw: str, opening: str) -> str:
     is blank, too long to be an item or a heading ("Awards:"); the last only when the
     model ended it. After a bullet they stay bullet lines, after a label "a, b".
     """
+    if opening.rstrip(" \t").endswith(","):
+        return continued_list(raw)
     if not LIST_OPENING.search(opening):
         return ""
     text, ended = first_paragraph(raw)
@@ -130,6 +135,25 @@ def trim_items(raw: str, opening: str) -> str:
             items.append(item)
     bullet = not opening.rstrip(" \t").endswith(":")
     return ("\n- " if bullet else ", ").join(items)
+
+
+def continued_list(raw: str) -> str:
+    """The items a slot adds to a list its fixed text opened ("Skills: SQL, Oracle, "):
+    its first line's whole items, one or more, as 'a, b'; '' when the model left the
+    line (it starts on a new one) or wrote prose."""
+    if raw[:1] == "\n":
+        return ""
+    text, ended = first_paragraph(raw)
+    line = text.split("\n", 1)[0]
+    pieces = LIST_SEPARATOR.split(line.strip(" ."))
+    if not ended and "\n" not in text:
+        pieces = pieces[:-1]  # the token limit cut the last item
+    items = [" ".join(p.split()) for p in pieces if p.strip()]
+    if not items or any(
+        len(i.split()) > MAX_ITEM_WORDS or PLACEHOLDER.search(i) or ":" in i for i in items
+    ):
+        return ""
+    return ", ".join(dict.fromkeys(items))
 
 
 def whole_list(lines: list[str], ended: bool, max_words: int) -> str:
@@ -152,6 +176,50 @@ def whole_list(lines: list[str], ended: bool, max_words: int) -> str:
             seen.add(item.lower())
             items.append(item)
     return ", ".join(items) if len(items) >= 2 else ""
+
+
+# "12 years", "12+ years", "15-year", "two decades": a span of years a text claims.
+NUMBER_WORDS = {
+    w: n
+    for n, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50}
+YEARS_CLAIMED = re.compile(
+    r"\b(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s*\+?\s*-?\s*(years?|yrs|decades?)\b",
+    re.IGNORECASE,
+)
+
+
+def years_claimed(text: str) -> list[int]:
+    """Every span of years `text` states, in years ('two decades' is 20)."""
+    found = []
+    for number, unit in YEARS_CLAIMED.findall(text):
+        n = int(number) if number.isdigit() else NUMBER_WORDS[number.lower()]
+        found.append(n * 10 if unit.lower().startswith("decade") else n)
+    return found
 
 
 HEADER_LINE = re.compile(r"^\s*(?:subject|from|to|date)\s*:.*$", re.IGNORECASE | re.MULTILINE)

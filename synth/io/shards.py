@@ -401,6 +401,7 @@ def shard_summary(table: pa.Table) -> dict:
         "rows_per_model": dict(Counter(table["model"].to_pylist())),
         "rows_with_error": sum(e is not None for e in errors),
         "rows_flagged_no_variables": sum(NO_VARIABLES in (e or "") for e in errors),
+        "rows_with_fallback": sum(bool(f) for f in table["fallback_slots"].to_pylist()),
         "tokens_generated": sum(table["generated_tokens"].to_pylist()),
         "entities_found": {k: dict(v) for k, v in found.items()},
         "planted_values_without_span": unmarked,
@@ -487,6 +488,7 @@ def summed_summaries(summaries: Iterable[dict], merges: dict[str, Callable] | No
     lists the shards that have DP rows."""
     merges = merges or {}
     total = dict.fromkeys(SUMMED, 0) | {"planted_values_without_span": 0, "shards": 0}
+    total["rows_with_fallback"] = 0
     total |= {"rows_per_label": Counter(), "entities_found": defaultdict(Counter), "dp_shards": []}
     total["rows_per_model"] = Counter()
     for summary in summaries:
@@ -495,6 +497,7 @@ def summed_summaries(summaries: Iterable[dict], merges: dict[str, Callable] | No
             total[key] += summary[key]
         # must be 0 (docs/annotation.md): shards of older versions did not count it
         total["planted_values_without_span"] += summary.get("planted_values_without_span", 0)
+        total["rows_with_fallback"] += summary.get("rows_with_fallback", 0)  # contract ≥ 3
         total["rows_per_label"].update(summary["rows_per_label"])
         total["rows_per_model"].update(summary.get("rows_per_model", {}))  # older shards: none
         for label, sets in summary["entities_found"].items():
@@ -556,6 +559,7 @@ def write_manifest(
         "rows_per_label": dict(sorted(total["rows_per_label"].items())),
         "rows_with_error": total["rows_with_error"],
         "rows_flagged_no_variables": total["rows_flagged_no_variables"],
+        "rows_with_fallback": total["rows_with_fallback"],
         "planted_values_without_span": total["planted_values_without_span"],
         "entity_coverage": coverage([total], declared),
         "tokens_generated": total["tokens_generated"],

@@ -58,7 +58,8 @@ SURFACE = (*DocKind.__annotations__, *(n for n in vars(DocKind) if not n.startsw
 
 # Planning shard by shard (per-shard random streams) replaced planning the whole run at
 # once in version 2: the same seed plans other documents, so it is in the fingerprint.
-PLANNER_VERSION = 2
+# 3: a CV's role words (skills, duties, languages) and fallback lines are drawn too.
+PLANNER_VERSION = 3
 
 
 class ShardPlan(NamedTuple):

@@ -29,6 +29,7 @@ class Country:
     wage_scale: float
     date_order: str
     date_separator: str = "/"  # how numeric dates are written: 30/6, 30.6.
+    language: str = "English"  # spoken first there (a CV's languages section)
 
 
 @cache

@@ -32,7 +32,7 @@ def test_the_eta_counts_down_between_batches_and_waits_for_the_first():
     assert seconds_left(256, 1600, done_at=230.0, now=5000.0) == 0.0  # late: not negative
     assert seconds_left(0, 1600, done_at=0.0, now=40.0) is None
     assert tally_line(0, 1600, 5_000, 40.0, left_s=None) == (
-        "progress: 0/1600 documents generated (0%), 125 tokens/s, 40 s elapsed, "
+        "progress: 0/1600 documents generated (0%), 5000 tokens, 125 tokens/s, 40 s elapsed, "
         "ETA after the first batch"
     )
 
@@ -103,3 +103,34 @@ def test_a_failed_run_exits_1_with_one_line(monkeypatch, capsys):
     assert generate.main(["--output", "o"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: 3 of the 4 rows") and "\n" not in err
+
+
+def test_before_the_first_document_the_eta_comes_from_the_tokens_planned():
+    """Issue 81: 8 long CVs showed 'ETA after the first batch' for 17 minutes. With the
+    tokens the plan expects, the ETA is the tokens left at the tokens/s so far."""
+    from jobs.progress import tokens_left_s
+
+    assert tokens_left_s(1_000, 5_000, 100.0) == 400.0  # 4,000 left at 10 tokens/s
+    assert tokens_left_s(0, 5_000, 100.0) is None and tokens_left_s(10, None, 5.0) is None
+    clock, log = Clock(), io.StringIO()
+    progress = Progress(8, every_s=30, stream=log, clock=clock, planned_tokens=12_000)
+    clock.now = 30
+    progress.tally(0, 3_000)
+    assert log.getvalue().splitlines() == [
+        (
+            "progress: 0/8 documents generated (0%), 3000 tokens, 100 tokens/s, 30 s elapsed, "
+            "ETA 00:01:30 (from tokens)"
+        )
+    ]
+    clock.now = 60
+    progress.tally(2, 6_000)  # a document done: its pace, as before
+    assert log.getvalue().splitlines()[-1].endswith("ETA 00:03:00")
+
+
+def test_expected_tokens_follow_the_target_or_the_slots():
+    from synth.generation.params import params_from
+    from synth.generation.rollout import expected_tokens
+
+    params = params_from("default", {"max_new_tokens": 24, "sentences_per_slot": 2})
+    assert expected_tokens(["Hi there.", " And.", ""], None, params) == 48  # 2 slots x 24
+    assert expected_tokens(["one two", ""], 102, params) == 140  # 100 words x 1.4

@@ -16,10 +16,12 @@ from faker import Faker
 
 from synth import ConfigError
 from synth.generation.template import SLOT, fill
+from synth.generation.trimming import years_claimed
 from synth.io.files import read_yaml
 from synth.kinds import ShardPlan, balanced_labels, shard_rows, shard_streams
 from synth.kinds.cvs import entity_type
 from synth.kinds.cvs.extract.table import GENERIC_COMPANY, NONE, OTHER_UNIVERSITY, SLOTS
+from synth.kinds.cvs.role_words import RoleWords, languages_of
 from synth.kinds.cvs.sections import CVTemplates, load_templates, taxonomy_file
 from synth.kinds.cvs.vocabulary import load_vocabulary
 from synth.kinds.persona import make_personas, seeded_faker
@@ -121,32 +123,24 @@ def with_article(title: str) -> str:
     return f"{'an' if vowel else 'a'} {title}"
 
 
-# Skills of a role's public list planted in a CV's skills section: enough to name the
-# role's field, few enough that the model still writes some of its own.
-PLANTED_SKILLS = 5
-
-
-def role_skills(skills: list[str] | None, rng) -> str:
-    """'A, B, C, ' drawn from the role's public skills (its order shuffled), '' for a role
-    without a list: then no random number is drawn, so CVs of such roles are planned as
-    before skills existed."""
-    if not skills:
-        return ""
-    picked = rng.permutation(len(skills))[:PLANTED_SKILLS]
-    return ", ".join(skills[i] for i in picked) + ", "
-
-
-def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[str, str]:
-    """(body with <generate> slots, template id naming the chosen variants)."""
+def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[str, str, list]:
+    """(body with <generate> slots, template id naming the chosen variants, each slot's
+    fallback line in order)."""
     title = templates.title(values["role"])
+    words = RoleWords(
+        templates.skills.get(values["role"]), templates.duties.get(values["role"]), rng
+    )
     common = {
         **persona,
         **values,
         "title": title,
         "a_title": with_article(title),
-        "role_skills": role_skills(templates.skills.get(values["role"]), rng),
+        "role_skills": words.role_skills(),
+        "languages": languages_of(persona["country_code"]),
+        "hobbies": words.hobbies,
+        **words.duty(0),
     }
-    parts, chosen = [], []
+    parts, chosen, fallbacks = [], [], []
     for section in templates.sections:
         v = int(rng.integers(len(section.prompts)))
         chosen.append(f"{section.id}{v}")
@@ -163,6 +157,7 @@ def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[
         elif section.repeat == "companies":
             entries = [
                 {"company": values[f"company_{k}"], "years": values[f"years_{k}"]}
+                | words.duty(k - 1)
                 for k in range(1, SLOTS + 1)
                 if f"company_{k}" in values
             ]
@@ -170,9 +165,21 @@ def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[
             entries = [{}]
         if not entries:
             continue
-        lines = [fill(section.prompts[v], {**common, **e}) for e in entries]
+        lines = [_capitalised(fill(section.prompts[v], {**common, **e}), title) for e in entries]
+        fallback = section.fallbacks[v] if section.fallbacks else ""
+        for e in entries:
+            more = {"more_skills": words.more_skills()} if "${more_skills}" in fallback else {}
+            fallbacks.append(fill(fallback, {**common, **e, **more}))
         parts.append("\n".join(filter(None, [section.heading, *lines])))
-    return "\n\n".join(parts), "cv:" + "-".join(chosen)
+    return "\n\n".join(parts), "cv:" + "-".join(chosen), fallbacks
+
+
+def _capitalised(text: str, title: str) -> str:
+    """A line that opens with the job title opens with a capital, as a CV's lines do
+    ('advocate, Gaillard' was written); a name or company keeps its own spelling."""
+    return "\n".join(
+        line[:1].upper() + line[1:] if line.startswith(title) else line for line in text.split("\n")
+    )
 
 
 def instruction(persona: dict, title: str) -> str:
@@ -288,7 +295,7 @@ class CVPlanner:
         country_list = self.public.get(persona["country_code"]) or self.public[None]
         values = cv_values(row, country_list, rng, fakers[persona["locale"]])
         values["city"] = home_city(persona["country_code"], fakers[persona["locale"]], rng)
-        body, template_id = assemble(templates, values, persona, rng)
+        body, template_id, fallbacks = assemble(templates, values, persona, rng)
         title = templates.title(values["role"])
         pieces = body.split(SLOT)
         # The role is inserted as its job title ('Data Science' -> 'data scientist'); the
@@ -311,6 +318,8 @@ class CVPlanner:
             target_words=_target_words(row, pieces),
             attributes={k: str(v) for k, v in values.items()},
             persona=persona,
+            fallbacks=fallbacks,
+            most_years=max(years_claimed(values["total_years"]), default=0),
         )
 
     def _sample_rows(self, n: int, first: int, rng, dp_rng) -> tuple[pd.DataFrame, dict]:

@@ -8,9 +8,12 @@ CV uses for it (prompts, and what the masked ablation hides); a role without one
 capitals, short all-capital labels kept as acronyms (HR, BPO). A role may also list its
 skills ("Database Administrator: {title: database administrator, skills: [backup and
 recovery, …]}"): public words the user knows the role by, planted at the head of each
-generated CV's skills section (a 135M model asked for "Key skills:" writes generic ones).
+generated CV's skills section (a 135M model asked for "Key skills:" writes generic ones),
+and its duties ("duties: [planned and tested backups, …]"): what a work-experience line
+says when the model leaves it empty (synth/kinds/cvs/fallbacks.py).
 """
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from synth import ConfigError
@@ -30,33 +33,46 @@ def default_title(label: str) -> str:
     return words
 
 
+@dataclass(frozen=True)
+class RoleEntry:
+    """One role of a role list: its job title (None: default_title), skills and duties."""
+
+    title: str | None = None
+    skills: tuple[str, ...] = ()
+    duties: tuple[str, ...] = ()
+
+
 def read_roles(path: str | Path) -> dict[str, str | None]:
-    """{role: title or None} from YAML (a mapping role → title or {title, skills}, or a
-    list of roles) or plain text (one role per line, '#' comments)."""
-    return {role: title for role, (title, _) in _entries(path).items()}
+    """{role: title or None} from YAML (a mapping role → title or {title, skills,
+    duties}, or a list of roles) or plain text (one role per line, '#' comments)."""
+    return {role: entry.title for role, entry in read_role_entries(path).items()}
 
 
 def read_role_skills(path: str | Path) -> dict[str, list[str]]:
     """{role: its skills} for the roles of the file that list some."""
-    return {role: skills for role, (_, skills) in _entries(path).items() if skills}
+    return {role: list(e.skills) for role, e in read_role_entries(path).items() if e.skills}
 
 
-def role_entry(role: str, value, where: str) -> tuple[str | None, list[str]]:
-    """(title or None, skills) of one 'role: value' entry: a title, or {title, skills}."""
+def role_entry(role: str, value, where: str) -> RoleEntry:
+    """One 'role: value' entry: a title, or {title, skills, duties} (lists of words)."""
     if not isinstance(value, dict):
-        return (str(value).strip() if value else None), []
-    unknown = set(value) - {"title", "skills"}
-    skills = value.get("skills") or []
-    if unknown or not isinstance(skills, list):
+        return RoleEntry(str(value).strip() if value else None)
+    unknown = set(value) - {"title", "skills", "duties"}
+    lists = {k: value.get(k) or [] for k in ("skills", "duties")}
+    if unknown or not all(isinstance(v, list) for v in lists.values()):
         raise ConfigError(
-            f"{where}: role {role!r} takes a title, or 'title:' and 'skills:' (a list of "
-            f"words); got {sorted(value)}"
+            f"{where}: role {role!r} takes a title, or 'title:', 'skills:' and 'duties:' "
+            f"(lists of words); got {sorted(value)}"
         )
     title = value.get("title")
-    return (str(title).strip() if title else None), [str(s).strip() for s in skills if s]
+    return RoleEntry(
+        str(title).strip() if title else None,
+        *(tuple(str(s).strip() for s in v if s) for v in lists.values()),
+    )
 
 
-def _entries(path: str | Path) -> dict[str, tuple[str | None, list[str]]]:
+def read_role_entries(path: str | Path) -> dict[str, RoleEntry]:
+    """{role: its entry} from a --roles file, in the file's order."""
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"--roles {path}: file not found; check the path")
@@ -72,7 +88,7 @@ def _entries(path: str | Path) -> dict[str, tuple[str | None, list[str]]]:
         roles = {str(k).strip(): role_entry(k, v, f"--roles {path}") for k, v in doc.items()}
     else:
         lines = path.read_text(encoding="utf-8").splitlines()
-        roles = {s: (None, []) for line in lines if (s := line.split("#")[0].strip())}
+        roles = {s: RoleEntry() for line in lines if (s := line.split("#")[0].strip())}
     if len(roles) < 2:
         raise ConfigError(f"--roles {path}: {len(roles)} role(s); a classifier needs at least 2")
     folded = [r.casefold() for r in roles]

@@ -19,7 +19,19 @@ from synth.io.files import read_yaml
 from synth.kinds.cvs.roles import default_title, role_entry
 from synth.kinds.cvs.vocabulary import CV_DATA
 
-COMMON = set(PERSONA_FIELDS) | {"role", "title", "a_title", "total_years", "role_skills", "city"}
+COMMON = set(PERSONA_FIELDS) | {
+    "role",
+    "title",
+    "a_title",
+    "total_years",
+    "role_skills",
+    "city",
+    "languages",
+    "duty",
+    "other_duty",
+}
+# Variables a fallback line may use beyond its prompt's (synth.kinds.cvs.role_words).
+FALLBACK_ONLY = {"more_skills", "hobbies"}
 REPEATED = {
     "universities": {"university", "degree", "graduation_year"},
     "companies": {"company", "years"},
@@ -32,6 +44,8 @@ class Section:
     heading: str
     repeat: str | None
     prompts: tuple[str, ...]
+    # Per prompt variant: what its slot says when the model leaves it empty ('' : none).
+    fallbacks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,7 @@ class CVTemplates:
     sections: tuple[Section, ...]
     titles: dict
     skills: dict = field(default_factory=dict)  # role -> its public skills (roles.yaml)
+    duties: dict = field(default_factory=dict)  # role -> its duties (roles.yaml)
 
     def title(self, role: str) -> str:
         return self.titles.get(role) or default_title(role)
@@ -84,7 +99,16 @@ def load_templates(folder: str | Path | None = None) -> CVTemplates:
                     f"CV sections {path}: section '{sid}' uses unknown "
                     f"variable(s) {sorted(unknown)}; known: {sorted(allowed)}"
                 )
-        sections.append(Section(sid, s.get("heading", ""), repeat, prompts))
+        fallbacks = _fallbacks(
+            s.get("fallback"), len(prompts), f"CV sections {path}: section '{sid}'"
+        )
+        unknown = set().union(*(variables_in(f) for f in fallbacks)) - allowed - FALLBACK_ONLY
+        if unknown:
+            raise ConfigError(
+                f"CV sections {path}: the fallback of section '{sid}' uses unknown "
+                f"variable(s) {sorted(unknown)}; known: {sorted(allowed | FALLBACK_ONLY)}"
+            )
+        sections.append(Section(sid, s.get("heading", ""), repeat, prompts, fallbacks))
     roles_path = taxonomy_file(folder, "roles.yaml")
     doc_roles = read_yaml(roles_path, "CV role titles") or {}
     if not isinstance(doc_roles, dict):
@@ -95,6 +119,25 @@ def load_templates(folder: str | Path | None = None) -> CVTemplates:
     return CVTemplates(
         str(doc.get("header", "")),
         tuple(sections),
-        {role: title for role, (title, _) in entries.items() if title},
-        {role: skills for role, (_, skills) in entries.items() if skills},
+        {role: e.title for role, e in entries.items() if e.title},
+        {role: list(e.skills) for role, e in entries.items() if e.skills},
+        {role: list(e.duties) for role, e in entries.items() if e.duties},
+    )
+
+
+def _fallbacks(value, variants: int, where: str) -> tuple[str, ...]:
+    """A section's fallback lines, one per prompt variant: none, one for all, or a list
+    as long as the prompts."""
+    if value is None:
+        return ("",) * variants
+    if isinstance(value, str):
+        return (value,) * variants
+    if (
+        isinstance(value, list)
+        and len(value) == variants
+        and all(isinstance(v, str) for v in value)
+    ):
+        return tuple(value)
+    raise ConfigError(
+        f"{where}: fallback takes one line, or a list of {variants} lines (one per prompt)"
     )

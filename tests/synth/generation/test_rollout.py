@@ -168,3 +168,65 @@ def test_a_batch_that_runs_out_of_memory_is_retried_in_halves(capsys):
     with pytest.raises(IndexError):
         render_fitting(planned[:2], empty, params_from(), "plain", seed=0)
     assert len(empty.calls) == 1
+
+
+class CountedGenerator(ScriptedGenerator):
+    """Queued (continuation, generated tokens) pairs: a count at the call's limit means
+    the token limit cut the continuation."""
+
+    def continue_prompts(self, prompts, params, seed):
+        self.calls.append(prompts)
+        out = [self.replies.pop(0) for _ in prompts]
+        return [t for t, _ in out], [n for _, n in out], [len(p) for p in prompts]
+
+
+def test_a_slot_the_model_leaves_empty_gets_its_fallback_line_not_an_error():
+    """Issue 81: half the detector CVs failed a build on which CPU wrote them; a slot still
+    empty after its attempts now says the line its planner built from the document's own
+    attributes, and the row records which slot that was."""
+    params = params_from("default", {"max_retries": 2})
+    draft = Draft("", ["Skills: SQL, ", "\n\nLANGUAGES\nGerman. ", ""], "")
+    draft.fallbacks = ("backups and replication.", "")
+    fake = ScriptedGenerator([" and then", " half a", "\n\n"] + [" and"] * 3)
+    fill_slots([draft], fake, params, seed=0)
+    assert draft.slots[0] == "backups and replication." and draft.fallback_slots == [1]
+    # a slot with no fallback line is still an error, as before
+    assert draft.errors == ["slot 2 empty after 3 attempts"] and draft.slots[1] == ""
+    assert draft.text() == "Skills: SQL, backups and replication.\n\nLANGUAGES\nGerman."
+
+
+def test_a_row_records_its_fallback_slots():
+    planned = docs(1)
+    n_slots = len(planned[0].pieces) - 1
+    planned[0].fallbacks = ["From the data."] * n_slots
+    params = params_from("default", {"max_retries": 0})
+    fake = ScriptedGenerator([" and then"] + [" Fine."] * (n_slots - 1))
+    row = render(planned, fake, params, "plain", seed=0)[0]
+    assert row["fallback_slots"] == [1] and row["error"] is None
+    assert "From the data." in row["text"]
+
+
+def test_a_sentence_cut_by_the_token_limit_is_continued_not_thrown_away():
+    """Issue 81's main cause: a 24-token CV slot whose first sentence is longer than 24
+    tokens came back with no sentence end, was trimmed to nothing and drawn again, three
+    times. Its next attempt now continues the cut text."""
+    params = params_from("default", {"max_new_tokens": 8})
+    draft = Draft("", ["PROFILE\nI am a tester.", ""], "")
+    fake = CountedGenerator([(" I have tested web shops for", 8), (" several banks. Then", 4)])
+    fill_slots([draft], fake, params, seed=0)
+    assert fake.calls[1][0] == "PROFILE\nI am a tester. I have tested web shops for"
+    assert draft.slots == ["I have tested web shops for several banks."]
+    assert draft.errors == [] and draft.generated_tokens == 12
+    # ended by the model (not the limit) with no sentence: drawn again from the start
+    draft = Draft("", ["PROFILE\nI am a tester.", ""], "")
+    fake = CountedGenerator([(" I have tested web shops for", 3), (" I test shops.", 4)])
+    fill_slots([draft], fake, params, seed=0)
+    assert fake.calls[1][0] == "PROFILE\nI am a tester." and draft.slots == ["I test shops."]
+
+
+def test_a_slot_claiming_more_years_than_the_document_is_written_again():
+    draft = Draft("", ["I am a tester with 10 years of experience.", ""], "")
+    draft.most_years = 10
+    fake = ScriptedGenerator([" I have 30 years of experience.", " I led ten years of audits."])
+    fill_slots([draft], fake, params_from(), seed=0)
+    assert draft.slots == ["I led ten years of audits."] and len(fake.calls) == 2

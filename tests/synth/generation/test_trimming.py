@@ -124,3 +124,11 @@ def test_abbreviations_and_decimals_do_not_end_a_sentence():
         for written in (abbreviation, abbreviation.capitalize()):
             assert count_sentence_ends(f"See {written} below and stop. Done.") == 2, written
     assert count_sentence_ends("The answer was no. Then we left.") == 2
+
+
+def test_years_claimed_reads_digits_words_and_decades():
+    from synth.generation.trimming import years_claimed
+
+    text = "12+ years in QA, a 15-year career, two decades of work, nine years abroad, 2019."
+    assert years_claimed(text) == [12, 15, 20, 9]
+    assert years_claimed("less than a year") == [] and years_claimed("1 year") == [1]
