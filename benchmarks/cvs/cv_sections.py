@@ -19,9 +19,12 @@ code lacks (fallbacks, the years check) counts as absent.
 """
 
 import argparse
+import json
 import re
 import time
 from pathlib import Path
+
+import pyarrow.parquet as pq
 
 from benchmarks.report import ROOT, write_results
 
@@ -51,6 +54,48 @@ def section_of(piece: str, current: str) -> str:
     return heads[-1] if heads else current
 
 
+def text_rates(rows: list[dict], words: dict[str, set[str]]) -> dict:
+    """The same rates read off finished rows (any release's CV shards): each section of
+    the text (split at its headings) on topic when it holds a word of the role's list
+    (planted words count: no slots to tell them apart; languages and hobbies are not
+    counted for topic), contradicting when it claims more
+    years than the CV's total or, in languages, names a programming language or not the
+    owner's first language."""
+    from synth.generation.trimming import years_claimed
+    from synth.kinds.persona import load_countries
+
+    countries = load_countries()
+    sections = on_topic = contradicts = cvs_contradicting = every_section = 0
+    for row in rows:
+        before = contradicts
+        attributes = row["attributes"]
+        if isinstance(attributes, list):
+            attributes = {a["key"]: a["value"] for a in attributes}
+        total = max(years_claimed(attributes.get("total_years", "")), default=0)
+        first = countries[row["persona"]["country_code"]].language.lower()
+        own = words.get(row["label"], set())
+        parts = re.split(r"(?m)^([A-Z][A-Z &]{3,})$", row["text"])
+        named = [("PERSONAL", parts[0])] + list(zip(parts[1::2], parts[2::2]))
+        for name, body in named:
+            every_section += 1
+            if name in ("LANGUAGES", "HOBBIES AND INTERESTS"):
+                pass
+            else:
+                sections += 1
+                on_topic += bool(own & set(re.findall(r"[a-z][a-z+#./-]{3,}", body.lower())))
+            bad = max(years_claimed(body), default=0) > total
+            if name == "LANGUAGES":
+                bad |= bool(PROGRAMMING.search(body)) or first not in body.lower()
+            contradicts += bad
+        cvs_contradicting += contradicts > before
+    return {
+        "rows": len(rows),
+        "sections_on_topic": round(on_topic / max(sections, 1), 3),
+        "sections_contradicting": round(contradicts / max(every_section, 1), 3),
+        "cvs_with_a_contradiction": round(cvs_contradicting / max(len(rows), 1), 3),
+    }
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--config", default=str(ROOT / "configs" / "cvs_detector.yaml"))
@@ -58,7 +103,19 @@ def main(argv=None) -> None:
     p.add_argument("--label", default="after")
     p.add_argument("--output", required=True)
     p.add_argument("--examples", help="a Markdown file for 5 CVs to read")
+    p.add_argument("--rows", help="read these rows (JSON list, or a CV output folder) instead")
     args = p.parse_args(argv)
+    if args.rows:
+        rows = (
+            json.loads(Path(args.rows).read_text())
+            if args.rows.endswith(".json")
+            else pq.read_table(args.rows).to_pylist()
+        )
+        rows = rows["rows"] if isinstance(rows, dict) else rows
+        result = {"label": args.label, "source": args.rows} | text_rates(rows, role_words(ROLES))
+        print(result)
+        write_results(args.output, result)
+        return
 
     from synth.config.generate import load_config
     from synth.generation.backends import Backend
@@ -120,9 +177,14 @@ def main(argv=None) -> None:
                 bad |= bool(PROGRAMMING.search(section_text)) or first not in section_text
             contradicts += bad
     tokens = sum(d.generated_tokens for d in drafts)
+    rows_read = [
+        {"label": doc.label, "text": d.text(), "attributes": doc.attributes, "persona": doc.persona}
+        for doc, d in zip(docs, drafts)
+    ]
     result = {
         "label": args.label,
         "config": Path(args.config).name,
+        "text_rates": text_rates(rows_read, words),
         "cvs": len(drafts),
         "engine": backend.start_line(getattr(engine, "threads", None) or 1),
         "wall_s": round(wall, 1),

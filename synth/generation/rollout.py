@@ -253,10 +253,11 @@ def _take(
 
 
 def _unfinished_sentence(raw: str) -> bool:
-    """Whether `raw` is prose on one paragraph that no sentence end has closed yet (the
-    first sentence of a slot, longer than its token limit)."""
+    """Whether `raw` is prose on one line that no sentence end has closed yet (the first
+    sentence of a slot, longer than its token limit). Lines of names or fragments are no
+    sentence to finish: the slot is drawn again."""
     text = raw.strip()
-    return bool(text) and "\n\n" not in text and not sentence_ends(text)
+    return bool(text) and "\n" not in text and not sentence_ends(text)
 
 
 def _give_up(d: Draft, attempts: int) -> None:

@@ -65,3 +65,33 @@ def test_empty_cells_are_counted_as_missing_per_column(tmp_path, capsys):
     )
     code, err = _fit(tmp_path, capsys, rows="team,site\n1,Zürich\n2,Köln\n3,Zürich\n")
     assert code == 0, err
+
+
+ROLE_SCHEMA = {
+    "attributes": {
+        "role": {"type": "categorical", "values": ["Advocate", "HR"]},
+        "site": {"type": "categorical", "values": ["Zürich", "Köln"]},
+    }
+}
+OWN_ROLES = "role,site\nNURSE,Zürich\nCHEF,Köln\nNURSE,Köln\nchef,Zürich\n"
+
+
+def test_a_corpus_with_its_own_roles_is_refused_naming_roles_then_fits_with_it(tmp_path, capsys):
+    """Issue 81: `fit --schema configs/cv_schema.yaml` on one's own CV table said '4
+    value(s) outside the declared domain' and named no fix that fits a corpus."""
+    code, err = _fit(tmp_path, capsys, rows=OWN_ROLES, schema=ROLE_SCHEMA)
+    assert code == 2 and "\n" not in err
+    assert "column 'role': 4 row(s) have a role the schema" in err
+    assert "--roles FILE" in err and "NURSE" not in err  # counts only, never a label
+    (tmp_path / "roles.txt").write_text("Nurse\nChef\n")
+    code = fit_job.main(
+        ["--data", str(tmp_path / "private.csv"), "--schema", str(tmp_path / "schema.yaml")]
+        + ["--epsilon", "1", "--roles", str(tmp_path / "roles.txt")]
+        + ["--output", str(tmp_path / "model.json")]
+    )
+    assert code == 0, capsys.readouterr().err
+    import json
+
+    model = json.loads((tmp_path / "model.json").read_text())
+    assert model["fit"]["roles_file"] == str(tmp_path / "roles.txt")
+    assert model["schema"]["attributes"]["role"]["values"] == ["Nurse", "Chef"]

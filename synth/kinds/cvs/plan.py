@@ -150,6 +150,7 @@ def assemble(templates: CVTemplates, values: dict, persona: dict, rng) -> tuple[
                     "university": values[f"university_{k}"],
                     "degree": values[f"degree_{k}"],
                     "graduation_year": values[f"graduation_year_{k}"],
+                    "study_skill": words.next_skill(),
                 }
                 for k in range(1, SLOTS + 1)
                 if f"university_{k}" in values

@@ -67,6 +67,12 @@ class RoleWords:
         """'A, B, C, ' (the prompt's ${role_skills}), '' for a role without skills."""
         return ", ".join(self.planted) + ", " if self.planted else ""
 
+    def next_skill(self) -> str:
+        """The next skill of the cycle alone (an education entry's subject)."""
+        skill = self._rest[self._next % len(self._rest)]
+        self._next += 1
+        return skill
+
     def more_skills(self) -> str:
         """The next FALLBACK_SKILLS skills of the cycle, as 'a, b and c'."""
         picked = [self._rest[(self._next + k) % len(self._rest)] for k in range(FALLBACK_SKILLS)]

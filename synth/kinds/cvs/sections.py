@@ -33,7 +33,7 @@ COMMON = set(PERSONA_FIELDS) | {
 # Variables a fallback line may use beyond its prompt's (synth.kinds.cvs.role_words).
 FALLBACK_ONLY = {"more_skills", "hobbies"}
 REPEATED = {
-    "universities": {"university", "degree", "graduation_year"},
+    "universities": {"university", "degree", "graduation_year", "study_skill"},
     "companies": {"company", "years"},
 }
 
