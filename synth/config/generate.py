@@ -32,7 +32,7 @@ from synth.generation.backends import Backend
 from synth.generation.engine import EngineSpec
 from synth.generation.params import GenerationParams, params_from
 from synth.io.files import read_yaml
-from synth.kinds import PLANNER_VERSION, kind
+from synth.kinds import kind, planner_version
 from synth.kinds.persona import check_countries
 from synth.kinds.tickets.traits import STYLES, weights
 
@@ -131,7 +131,7 @@ class GenerateConfig:
     def run_record(self) -> dict:
         """What `_run.json` and the manifest keep: the config and the input files' hashes."""
         files = self.input_files()
-        record = self.to_dict() | {"planner_version": PLANNER_VERSION}
+        record = self.to_dict() | {"planner_version": planner_version(self.run.doc_type)}
         return record | ({"taxonomy_files": files} if files else {})
 
     def fingerprint(self) -> str:
@@ -142,7 +142,8 @@ class GenerateConfig:
         }
         if self.input_files():
             content["taxonomy_files"] = self.input_files()
-        content["planner_version"] = PLANNER_VERSION  # the same seed plans otherwise
+        # the same seed plans otherwise
+        content["planner_version"] = planner_version(self.run.doc_type)
         for key in ("dp_model", "writing_profile"):  # an edited file is another run
             if content.get(key) and Path(content[key]).exists():
                 content[key + "_sha256"] = hashlib.sha256(

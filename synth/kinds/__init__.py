@@ -58,8 +58,15 @@ SURFACE = (*DocKind.__annotations__, *(n for n in vars(DocKind) if not n.startsw
 
 # Planning shard by shard (per-shard random streams) replaced planning the whole run at
 # once in version 2: the same seed plans other documents, so it is in the fingerprint.
-# 3: a CV's role words (skills, duties, languages) and fallback lines are drawn too.
-PLANNER_VERSION = 3
+PLANNER_VERSION = 2
+# A kind whose planning changed since: the same seed plans other documents of it, so
+# its outputs of before are refused on resume, the others' not. cv 3: a CV's role words
+# (skills, duties, languages) and fallback lines are drawn too (issue 81).
+KIND_PLANNER_VERSIONS = {"cv": 3}
+
+
+def planner_version(doc_type: str) -> int:
+    return KIND_PLANNER_VERSIONS.get(doc_type, PLANNER_VERSION)
 
 
 class ShardPlan(NamedTuple):

@@ -118,7 +118,7 @@ def test_an_output_that_is_a_file_or_unwritable_is_named(tmp_path):
 
 
 def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
-    rows = [row(0), row(1, error="slot 2 empty after 3 attempts")]
+    rows = [row(0) | {"fallback_slots": [3]}, row(1, error="slot 2 empty after 3 attempts")]
     summary = write_shard(tmp_path, 0, rows)
     assert summary == {
         "rows": 2,
@@ -126,6 +126,7 @@ def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
         "rows_per_model": {"m": 2},  # the engine's model_ref, for the manifest and card
         "rows_with_error": 1,
         "rows_flagged_no_variables": 0,
+        "rows_with_fallback": 1,  # a slot written from the row's attributes (contract 3)
         "tokens_generated": 4,
         "entities_found": {
             rows[0]["label"]: {"|".join(sorted({e["label"] for e in rows[0]["entities"]})): 2}
@@ -138,6 +139,7 @@ def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
     manifest = write_manifest(tmp_path, {"run_id": "r", "config": {"seed": 0}}, {}, {})
     assert manifest["rows"] == 3 and manifest["tokens_generated"] == 6
     assert manifest["rows_with_error"] == 1 and manifest["shards"] == 2
+    assert manifest["rows_with_fallback"] == 1
 
 
 def test_an_edited_taxonomy_file_refuses_resume_and_is_named(tmp_path):
