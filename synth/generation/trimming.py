@@ -11,6 +11,7 @@ item ("- ", "Certifications: ") may instead hold whole lines, one item each (tri
 import re
 
 from synth import DATA_DIR
+from synth.calendar import NUMBER_WORDS
 
 SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)(?=\s|$)")
 # "approx." or "i.e." followed by a space does not end a sentence.
@@ -179,36 +180,9 @@ def whole_list(lines: list[str], ended: bool, max_words: int) -> str:
 
 
 # "12 years", "12+ years", "15-year", "two decades": a span of years a text claims.
-NUMBER_WORDS = {
-    w: n
-    for n, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-} | {"thirty": 30, "forty": 40, "fifty": 50}
+YEAR_NUMBERS = {w: n for n, w in enumerate(NUMBER_WORDS)} | {"thirty": 30, "forty": 40, "fifty": 50}
 YEARS_CLAIMED = re.compile(
-    r"\b(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s*\+?\s*-?\s*(years?|yrs|decades?)\b",
+    r"\b(\d{1,3}|" + "|".join(YEAR_NUMBERS) + r")\s*\+?\s*-?\s*(years?|yrs|decades?)\b",
     re.IGNORECASE,
 )
 
@@ -217,7 +191,7 @@ def years_claimed(text: str) -> list[int]:
     """Every span of years `text` states, in years ('two decades' is 20)."""
     found = []
     for number, unit in YEARS_CLAIMED.findall(text):
-        n = int(number) if number.isdigit() else NUMBER_WORDS[number.lower()]
+        n = int(number) if number.isdigit() else YEAR_NUMBERS[number.lower()]
         found.append(n * 10 if unit.lower().startswith("decade") else n)
     return found
 

@@ -83,3 +83,34 @@ def test_a_batch_whose_drafts_need_no_slot_streams_nothing(smollm2_f32):
     out = fill_slots(drafts, smollm2_f32, params_from("default", {}), seed=1)
     assert [d.text() for d in out] == ["Hello team, I need leave. Thanks."]
     assert out[0].slots == [""]
+
+
+class CutOnce(ByCall):
+    """A streaming engine whose first answer to any slot fills its token limit mid
+    sentence; it records each request."""
+
+    def __init__(self):
+        super().__init__()
+        self.requests = []
+
+    def continue_stream(self, first, params, on_result, seed):
+        waiting = list(first)
+        while waiting:
+            slot = waiting.pop(0)
+            self.requests.append(slot)
+            if slot.prompt.endswith("for"):
+                text, n = " two banks.", 3
+            else:
+                text, n = " I tested web shops for", slot.max_new_tokens
+            waiting += on_result(slot.key, text, n, 1)
+
+
+def test_a_streamed_slot_cut_by_its_limit_continues_in_its_row():
+    """Issue 81: the continuation's prompt is the last request's prompt and text, so a
+    streaming engine continues it in the same row (`continues`), with no prefill."""
+    draft = Draft("", ["PROFILE\nI am a tester.", ""], "")
+    engine = CutOnce()
+    fill_slots([draft], engine, params_from("default", {"max_new_tokens": 6}), seed=0)
+    first, second = engine.requests
+    assert second.prompt == first.prompt + " I tested web shops for" and second.continues
+    assert draft.slots == ["I tested web shops for two banks."] and not draft.errors
