@@ -291,6 +291,8 @@ MANIFEST_KEYS = frozenset(
         "planted_values_without_span",
         "entity_coverage",
         "tokens_generated",
+        "tokens_prompt",
+        "tokens_prefilled",
         "shards",
         "pii_audit",
         "model",
@@ -361,6 +363,11 @@ def print_summary(out: str, m: dict) -> None:
         f"({r['tokens_per_s']} tokens/s); rows with a slot error: {m['rows_with_error']}; "
         f"with a slot written from their attributes (fallback_slots): {m['rows_with_fallback']}"
     )
+    if m.get("tokens_prefilled") is not None:  # the engine counts what it computed afresh
+        print(
+            f"prompt tokens (all runs): {m['tokens_prompt']} asked, {m['tokens_prefilled']} "
+            "prefilled (the rest read from the engine's KV cache)"
+        )
     spent = {k: v["spent"] for k, v in m["epsilon_ledgers"].items()}
     print(f"ε spent by the DP models used: {spent or 'none'}")
     print(f"output: {out}")

@@ -18,6 +18,18 @@ from synth.io.shards import write_dp_part, write_shard
 from synth.record import PlannedDocument
 
 
+def _share_out(prefilled: dict, tokens: int, batch: list[PlannedDocument], rows: list[dict]):
+    """The prompt tokens an engine computed for a batch, to the shards of its documents:
+    all to the one shard of a batch within a shard (the usual case: batch_size divides
+    shard_size), else by each shard's share of the batch's prompt tokens."""
+    asked = defaultdict(int)
+    for doc, row in zip(batch, rows):
+        asked[doc.shard] += row["prompt_tokens"]
+    total = sum(asked.values()) or 1
+    for shard, n in asked.items():
+        prefilled[shard] += tokens * n / total if len(asked) > 1 else tokens
+
+
 class ShardWriter:
     def __init__(
         self,
@@ -54,16 +66,24 @@ class ShardWriter:
     ) -> list[tuple[int, dict]]:
         """Every shard the documents make up (whole shards only), written, `footers`'
         entry for the shard added to its summary; (shard, its summary) in shard order."""
-        rows = []
+        rows, prefilled = [], defaultdict(float)
         for i in range(0, len(docs), self.batch_size):
             batch = docs[i : i + self.batch_size]
-            rows += render_fitting(batch, self.engine, self.params, self.style, self.seed)
+            before = getattr(self.engine, "prefilled_tokens", None)
+            made = render_fitting(batch, self.engine, self.params, self.style, self.seed)
+            after = getattr(self.engine, "prefilled_tokens", None)
+            if before is not None and after is not None:
+                _share_out(prefilled, after - before, batch, made)
+            rows += made
             if self.on_batch is not None:
                 self.on_batch(len(batch))
         by_shard = defaultdict(list)
         for doc, row in zip(docs, rows):
             by_shard[doc.shard].append(row)
         footers = footers or {}
+        for s in by_shard:
+            counted = {"tokens_prefilled": round(prefilled[s])} if s in prefilled else {}
+            footers[s] = {**footers.get(s, {}), **counted}
         return [
             (s, write_shard(self.output, s, *self._audited(r, footers.get(s, {}))))
             for s, r in sorted(by_shard.items())

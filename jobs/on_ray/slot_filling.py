@@ -70,6 +70,11 @@ class TalliedEngine(EngineBase):
     def chat_prompt(self, messages):
         return self.engine.chat_prompt(messages)
 
+    @property
+    def prefilled_tokens(self) -> int | None:
+        """The wrapped engine's count (the shard footers' tokens_prefilled)."""
+        return getattr(self.engine, "prefilled_tokens", None)
+
 
 class TalliedStreamingEngine(TalliedEngine):
     """TalliedEngine over a streaming engine: tokens tallied as each slot comes back."""

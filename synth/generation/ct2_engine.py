@@ -173,6 +173,7 @@ class CT2Engine(EngineBase):
         ends = [self.tokenizer.eos_token, self.tokenizer.pad_token]
         self.end_tokens = list(dict.fromkeys(t for t in ends if t))
         self.max_context = _max_context(transformers_folder(model_ref))
+        self.prefilled_tokens = 0  # every call reads its prompts whole: no cache across calls
 
     def prompt_tokens(self, text: str) -> int:
         return len(self.tokenizer(text, add_special_tokens=False).input_ids)
@@ -213,6 +214,7 @@ class CT2Engine(EngineBase):
             for p in prompts
         ]
         lengths = [len(t) for t in tokens]
+        self.prefilled_tokens += sum(lengths)
         groups = group_by_length(lengths, params.max_new_tokens)
         workers = self.threads if self.device == "cpu" else 1
         shares = share_among(groups, lengths, params.max_new_tokens, workers)

@@ -130,6 +130,10 @@ class EngineBase:
 
     model_ref: str | None = None  # None: the model the run names (Backend.build sets it)
     max_context: int | None = None
+    # Prompt tokens the engine computed afresh so far, not read from a cache it kept
+    # (None: it cannot tell). Beside the rows' prompt_tokens it shows what a KV cache
+    # saved; the shard footers and the manifest carry both (tokens_prefilled).
+    prefilled_tokens: int | None = None
     continuous: bool = False
     slots: int = 1
 

@@ -305,6 +305,7 @@ class HFEngine(EngineBase):
         self.step_mode = STEP_MODE.get(kind, "eager")
         self.read_every = READ_EVERY.get(kind, 1)
         self.step_stats: dict = {}  # the in-place loops' steps, reads and captures so far
+        self.prefilled_tokens = 0
         self.rows_in_flight = self._rows_in_flight()
         if self.rows_in_flight:
             print(f"hf engine: {self.line()}", flush=True)
@@ -323,6 +324,7 @@ class HFEngine(EngineBase):
             prompts, return_tensors="pt", padding=True, add_special_tokens=False
         ).to(self.device)
         prompt_tokens = enc.attention_mask.sum(dim=1).tolist()
+        self.prefilled_tokens += sum(prompt_tokens)
         if params.num_beams == 1 and not params.force_words:
             return (*self._sample(enc, params, seed), prompt_tokens)
         torch.manual_seed(seed)
@@ -437,20 +439,27 @@ class HFEngine(EngineBase):
             ]
 
         def done(request: Request, new: list[int]) -> list[Request]:
+            if not in_place:  # decode_stream prefills every request whole
+                self.prefilled_tokens += len(request.ids)
             text = self.tokenizer.decode(new, skip_special_tokens=True)
             follow = on_result(request.key.key, text, len(new), len(request.ids))
             return requests(follow) if follow else []
 
+        in_place = self.in_place and usable(params)
         loop = (self.model, requests(first), params, self._eos(), self._finished, done)
         try:
-            if self.in_place and usable(params):
+            if in_place:
                 captured = self.step_stats.get("graphs", 0)
-                decode_rows(
-                    *loop,
-                    triggers=self.triggers,
-                    rows_in_flight=self.rows_in_flight,
-                    **self._loop_options(),
-                )
+                prefilled = self.step_stats.get("prefilled_tokens", 0)
+                try:
+                    decode_rows(
+                        *loop,
+                        triggers=self.triggers,
+                        rows_in_flight=self.rows_in_flight,
+                        **self._loop_options(),
+                    )
+                finally:
+                    self.prefilled_tokens += self.step_stats.get("prefilled_tokens", 0) - prefilled
                 if self.step_stats.get("graphs", 0) > captured:  # new buckets captured
                     print(f"hf engine: {self.line()}", flush=True)
                 return

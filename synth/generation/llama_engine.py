@@ -249,6 +249,11 @@ class LlamaEngine(EngineBase):
         self.calls_in_flight = 0  # the server restarts only under a call alone
 
     @property
+    def prefilled_tokens(self) -> int:
+        """The seam's name for what llama.cpp read afresh (its prompt cache aside)."""
+        return self.prompt_tokens_evaluated
+
+    @property
     def max_context(self) -> int:
         """The tokens a prompt and its reply may take: what the model was trained on (its
         GGUF says), and at most what a slot grows to. Not the slot's bound alone: a prompt

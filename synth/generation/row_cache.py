@@ -48,6 +48,16 @@ def supports(model) -> bool:
     )
 
 
+def attention_dtype(device: torch.device, dtype: torch.dtype) -> torch.dtype:
+    """The dtype a row's keys and values are kept and attended in: the model's, except
+    half precision on a CPU, where attention runs in float32 (torch's CPU attention in
+    bf16 took 9 ms a layer for 8 rows at 2,048 tokens against 1.1 ms in float32:
+    benchmarks/results/decode_steps.md)."""
+    if device.type == "cpu" and dtype in (torch.bfloat16, torch.float16):
+        return torch.float32
+    return dtype
+
+
 def _rounded(width: int) -> int:
     return -(-width // WIDTH_STEP) * WIDTH_STEP
 
@@ -70,7 +80,8 @@ class RowCache:
         self.max_width = getattr(config, "max_position_embeddings", None) or 1 << 20
         self.rows = rows
         parameter = next(model.parameters())
-        self.device, self.dtype = parameter.device, parameter.dtype
+        self.device = parameter.device
+        self.dtype = attention_dtype(parameter.device, parameter.dtype)
         self.lengths = np.zeros(rows, dtype=np.int64)
         self.device_lengths = torch.zeros(rows, dtype=torch.long, device=self.device)
         # Bumped when the tensors are reallocated: a captured step reads the old ones.
@@ -196,6 +207,7 @@ def _forward(
         k = attention.k_proj(x).view(batch, new, -1, cache.head_dim).transpose(1, 2)
         v = attention.v_proj(x).view(batch, new, -1, cache.head_dim).transpose(1, 2)
         q, k = apply_rotary_pos_emb(q, k, cos, sin)
+        q, k, v = q.to(cache.dtype), k.to(cache.dtype), v.to(cache.dtype)
         cache.keys[i][write_rows, :, write_at] = k.transpose(1, 2)[batch_at, token_at]
         cache.values[i][write_rows, :, write_at] = v.transpose(1, 2)[batch_at, token_at]
         if row_index is None:
@@ -206,7 +218,8 @@ def _forward(
         out = F.scaled_dot_product_attention(
             q, keys, values, attn_mask=allowed, scale=attention.scaling, enable_gqa=True
         )
-        hidden = hidden + attention.o_proj(out.transpose(1, 2).reshape(batch, new, -1))
+        out = out.transpose(1, 2).reshape(batch, new, -1).to(hidden.dtype)
+        hidden = hidden + attention.o_proj(out)
         hidden = hidden + layer.mlp(layer.post_attention_layernorm(hidden))
     hidden = decoder.norm(hidden[torch.arange(batch, device=cache.device), last])
     cache.tokens[write_rows, write_at] = tokens[batch_at, token_at]

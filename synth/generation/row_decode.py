@@ -91,6 +91,7 @@ class _Slots:
         # the tokens a row holds when its request ends (its prompt and all but its last
         # new token), known on the host: a continued row is compared without a read
         self.left_with: dict[int, list[int]] = {}
+        self.prefilled = 0  # prompt tokens fed (a continued row's kept tokens are not)
 
     def place(self, row: int, request: Request, keep: int) -> None:
         """`request` in `row`, keeping the first `keep` tokens the row holds."""
@@ -138,6 +139,7 @@ class _Slots:
                 widest = max(widest, chunk)
             chunks = [left[r][:widest] for r in group]
             logits = extend(model, self.cache, group, chunks)
+            self.prefilled += sum(len(c) for c in chunks)
             done = []
             for i, (r, chunk) in enumerate(zip(group, chunks)):
                 left[r] = left[r][len(chunk) :]
@@ -340,6 +342,7 @@ def decode_rows(
             "reads": reads,
             "graphs": runner.captured,
             "capture_seconds": runner.capture_seconds,
+            "prefilled_tokens": slots.prefilled,
         }
         for name, value in counted.items():
             stats[name] = stats.get(name, 0) + value

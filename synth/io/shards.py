@@ -403,6 +403,7 @@ def shard_summary(table: pa.Table) -> dict:
         "rows_flagged_no_variables": sum(NO_VARIABLES in (e or "") for e in errors),
         "rows_with_fallback": sum(bool(f) for f in table["fallback_slots"].to_pylist()),
         "tokens_generated": sum(table["generated_tokens"].to_pylist()),
+        "tokens_prompt": sum(table["prompt_tokens"].to_pylist()),
         "entities_found": {k: dict(v) for k, v in found.items()},
         "planted_values_without_span": unmarked,
     }
@@ -489,6 +490,7 @@ def summed_summaries(summaries: Iterable[dict], merges: dict[str, Callable] | No
     merges = merges or {}
     total = dict.fromkeys(SUMMED, 0) | {"planted_values_without_span": 0, "shards": 0}
     total["rows_with_fallback"] = 0
+    total["tokens_prompt"], total["tokens_prefilled"] = 0, None
     total |= {"rows_per_label": Counter(), "entities_found": defaultdict(Counter), "dp_shards": []}
     total["rows_per_model"] = Counter()
     for summary in summaries:
@@ -498,6 +500,9 @@ def summed_summaries(summaries: Iterable[dict], merges: dict[str, Callable] | No
         # must be 0 (docs/annotation.md): shards of older versions did not count it
         total["planted_values_without_span"] += summary.get("planted_values_without_span", 0)
         total["rows_with_fallback"] += summary.get("rows_with_fallback", 0)  # contract ≥ 3
+        total["tokens_prompt"] += summary.get("tokens_prompt", 0)  # older shards: none
+        if summary.get("tokens_prefilled") is not None:  # engines that count it
+            total["tokens_prefilled"] = (total["tokens_prefilled"] or 0) + summary["tokens_prefilled"]
         total["rows_per_label"].update(summary["rows_per_label"])
         total["rows_per_model"].update(summary.get("rows_per_model", {}))  # older shards: none
         for label, sets in summary["entities_found"].items():
@@ -563,6 +568,10 @@ def write_manifest(
         "planted_values_without_span": total["planted_values_without_span"],
         "entity_coverage": coverage([total], declared),
         "tokens_generated": total["tokens_generated"],
+        # prompt tokens the rows asked for, and those the engine computed afresh (None:
+        # it does not tell): the difference is what its KV cache kept between slots
+        "tokens_prompt": total["tokens_prompt"],
+        "tokens_prefilled": total["tokens_prefilled"],
         "shards": total["shards"],
         **extra,
     }

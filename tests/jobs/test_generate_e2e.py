@@ -79,6 +79,7 @@ def test_generated_dataset_meets_the_contract(generated):
     ledger = next(iter(manifest["epsilon_ledgers"].values()))
     assert 0 < ledger["spent"] <= ledger["budget"] and ledger["entries"]
     assert manifest["tokens_generated"] == sum(r["generated_tokens"] for r in rows) > 0
+    prefill_counts_hold(manifest, rows)
     # A free-form ticket flagged for holding none of its variables has no entity by
     # definition; every other ticket should have one.
     flagged = sum(NO_VARIABLES in (r["error"] or "") for r in rows)
@@ -210,6 +211,21 @@ def test_the_other_in_process_engines_run_the_job(tmp_path, dp_model, backend):
     manifest = json.loads((out / "_manifest.json").read_text())
     assert manifest["backend"] == backend
     assert manifest["tokens_generated"] == sum(r["generated_tokens"] for r in rows) > 0
+    prefill_counts_hold(manifest, rows)
+
+
+def prefill_counts_hold(manifest: dict, rows: list[dict]) -> None:
+    """The manifest's prompt tokens are the rows' own; what the engine prefilled is all of
+    them on CTranslate2 (no cache across calls), fewer on the Hugging Face engine (a
+    ticket's next slot continues in its row), at most all of them on llama.cpp."""
+    assert manifest["tokens_prompt"] == sum(r["prompt_tokens"] for r in rows) > 0
+    prefilled = manifest["tokens_prefilled"]
+    if manifest["backend"] == "ct2":
+        assert prefilled == manifest["tokens_prompt"]
+    elif manifest["backend"] == "hf":
+        assert 0 < prefilled < manifest["tokens_prompt"]
+    else:
+        assert 0 < prefilled <= manifest["tokens_prompt"]
 
 
 def test_a_run_killed_mid_way_resumes_to_the_full_count(tmp_path, dp_model):

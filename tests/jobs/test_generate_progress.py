@@ -112,6 +112,7 @@ def test_before_the_first_document_the_eta_comes_from_the_tokens_planned():
 
     assert tokens_left_s(1_000, 5_000, 100.0) == 400.0  # 4,000 left at 10 tokens/s
     assert tokens_left_s(0, 5_000, 100.0) is None and tokens_left_s(10, None, 5.0) is None
+    assert tokens_left_s(5_000, 5_000, 100.0) is None  # past the plan: no 00:00:00
     clock, log = Clock(), io.StringIO()
     progress = Progress(8, every_s=30, stream=log, clock=clock, planned_tokens=12_000)
     clock.now = 30
@@ -125,6 +126,12 @@ def test_before_the_first_document_the_eta_comes_from_the_tokens_planned():
     clock.now = 60
     progress.tally(2, 6_000)  # a document done: its pace, as before
     assert log.getvalue().splitlines()[-1].endswith("ETA 00:03:00")
+    late = io.StringIO()
+    past = Progress(8, every_s=30, stream=late, clock=clock, planned_tokens=900)
+    clock.now += 30
+    past.tally(0, 1_000)
+    # more tokens than planned and no document done: no false 00:00:00
+    assert late.getvalue().splitlines()[-1].endswith("ETA past the planned tokens")
 
 
 def test_expected_tokens_follow_the_target_or_the_slots():

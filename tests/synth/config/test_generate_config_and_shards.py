@@ -128,6 +128,7 @@ def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
         "rows_flagged_no_variables": 0,
         "rows_with_fallback": 1,  # a slot written from the row's attributes (contract 3)
         "tokens_generated": 4,
+        "tokens_prompt": 2,  # the rows' prompt_tokens (tokens_prefilled: the engine's, in extra)
         "entities_found": {
             rows[0]["label"]: {"|".join(sorted({e["label"] for e in rows[0]["entities"]})): 2}
         },
@@ -140,6 +141,8 @@ def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
     assert manifest["rows"] == 3 and manifest["tokens_generated"] == 6
     assert manifest["rows_with_error"] == 1 and manifest["shards"] == 2
     assert manifest["rows_with_fallback"] == 1
+    # a shard without a footer is summed from its rows; no engine said what it prefilled
+    assert manifest["tokens_prompt"] == 3 and manifest["tokens_prefilled"] is None
 
 
 def test_an_edited_taxonomy_file_refuses_resume_and_is_named(tmp_path):

@@ -158,8 +158,8 @@ def test_ten_thousand_slots_none_lost_none_duplicated_rows_reused():
 
 def test_a_slot_continued_in_its_row_writes_what_a_fresh_prefill_writes(monkeypatch):
     """A document's next slot whose prompt holds its last prompt and continuation: in the
-    same row only the new tokens are prefilled, and the tokens are those of a fresh
-    prefill (the reference, alone)."""
+    same row only the new tokens are prefilled (and counted as such), and the tokens are
+    those of a fresh prefill (the reference, alone)."""
     from synth.generation import row_decode
 
     model = tiny_model()
@@ -193,8 +193,11 @@ def test_a_slot_continued_in_its_row_writes_what_a_fresh_prefill_writes(monkeypa
             ]
 
         fed.clear()
-        out = decoded(model, firsts, params, follow, rows_in_flight=3)
-        return out, sum(fed[: len(fed)])
+        stats = {}
+        out = decoded(model, firsts, params, follow, rows_in_flight=3, stats=stats)
+        # what the engine reports as prefilled (the manifest's tokens_prefilled)
+        assert stats["prefilled_tokens"] == sum(fed)
+        return out, sum(fed)
 
     (fresh, fed_fresh), (continued, fed_continued) = runs(False), runs(True)
     assert continued == fresh
@@ -283,3 +286,18 @@ def test_the_real_rollout_writes_the_same_tickets_in_any_batch_and_row_continued
     for batch, rows, every in ((1, None, 1), (2, 3, 1), (4, None, 5)):
         assert texts(smollm2_f32, batch, rows, every) == whole, (batch, rows, every)
     assert len(set(whole)) == 4
+
+
+def test_a_half_precision_model_on_a_cpu_attends_in_float32():
+    """torch's CPU attention in bf16 made a step 5x slower at 2,048 tokens than at 256
+    (benchmarks/results/decode_steps.md): on a CPU the cache holds float32 keys and
+    values, and a bf16 model's in-place logits stay those of its own forward."""
+    model = tiny_model().to(torch.bfloat16)
+    cache = RowCache(model, rows=2, width=8)
+    assert cache.keys.dtype == cache.values.dtype == torch.float32
+    ids = [[5, 9, 14, 3, 22, 41], [7, 2]]
+    logits = extend(model, cache, [0, 1], ids)
+    with torch.inference_mode():
+        for row, held in enumerate(ids):
+            own = model(torch.tensor([held])).logits[0, -1].float()
+            assert torch.allclose(logits[row], own, atol=0.05), (logits[row] - own).abs().max()
