@@ -8,6 +8,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS_DIR = ROOT / "benchmarks" / "results"
 DATA_DIR = ROOT / "benchmarks" / "data"
+# The environment that puts torch, oneDNN and CTranslate2 on their AVX2 kernels (the
+# slowest CPU kind this project runs on, reproduced on a faster one; float32 aside).
+FORCED_AVX2 = {
+    "ATEN_CPU_CAPABILITY": "avx2",
+    "ONEDNN_MAX_CPU_ISA": "AVX2",
+    "CT2_FORCE_CPU_ISA": "AVX2",
+    "CT2_USE_MKL": "0",
+}
 
 
 def write_results(name: str | Path, doc, indent: int = 1) -> Path:

@@ -364,9 +364,10 @@ def print_summary(out: str, m: dict) -> None:
         f"with a slot written from their attributes (fallback_slots): {m['rows_with_fallback']}"
     )
     if m.get("tokens_prefilled") is not None:  # the engine counts what it computed afresh
+        cached = m["tokens_prompt"] - m["tokens_prefilled"]
         print(
             f"prompt tokens (all runs): {m['tokens_prompt']} asked, {m['tokens_prefilled']} "
-            "prefilled (the rest read from the engine's KV cache)"
+            "prefilled" + (f", {cached} read from the engine's KV cache" if cached > 0 else "")
         )
     spent = {k: v["spent"] for k, v in m["epsilon_ledgers"].items()}
     print(f"ε spent by the DP models used: {spent or 'none'}")

@@ -501,8 +501,9 @@ def summed_summaries(summaries: Iterable[dict], merges: dict[str, Callable] | No
         total["planted_values_without_span"] += summary.get("planted_values_without_span", 0)
         total["rows_with_fallback"] += summary.get("rows_with_fallback", 0)  # contract ≥ 3
         total["tokens_prompt"] += summary.get("tokens_prompt", 0)  # older shards: none
-        if summary.get("tokens_prefilled") is not None:  # engines that count it
-            total["tokens_prefilled"] = (total["tokens_prefilled"] or 0) + summary["tokens_prefilled"]
+        prefilled = summary.get("tokens_prefilled")
+        if prefilled is not None:  # engines that count it
+            total["tokens_prefilled"] = (total["tokens_prefilled"] or 0) + prefilled
         total["rows_per_label"].update(summary["rows_per_label"])
         total["rows_per_model"].update(summary.get("rows_per_model", {}))  # older shards: none
         for label, sets in summary["entities_found"].items():
