@@ -62,8 +62,11 @@ def test_a_departed_client_s_prompts_stop_and_the_next_request_is_answered(
         )
         assert reply.status_code == 200
         stormed = [(p, n) for p, n in written if p.startswith("Story")]
-        # every storm prompt that reached a slot was stopped, none written to 400 tokens
-        assert stormed and all(n is None for _, n in stormed), stormed
+        # every storm prompt that reached a slot was stopped, or ended by itself before the
+        # server saw its client leave (a fast CPU wrote a 17-token story first, 2026-12-02);
+        # none was written to its 400 tokens, and the stop did cut at least one
+        assert stormed and all(n is None or n < 400 for _, n in stormed), stormed
+        assert any(n is None for _, n in stormed), stormed
         assert len(stormed) < 16  # the ones still queued never reached the engine
     finally:
         server.shutdown()
