@@ -195,6 +195,26 @@ def test_a_slot_the_model_leaves_empty_gets_its_fallback_line_not_an_error():
     assert draft.text() == "Skills: SQL, backups and replication.\n\nLANGUAGES\nGerman."
 
 
+def test_a_slot_the_model_ends_at_once_ends_a_ticket_its_template_already_wrote():
+    """Issue 81: a headerless "How do I get my flight to Reus refunded?" is a one-line
+    ticket to SmolLM2, which ends it at once on every draw. Its text is whole, so the
+    empty slot is no error; a slot the model filled with words trimming threw away is."""
+    params = params_from("default", {"max_retries": 1})
+    draft = Draft("", ["How do I get my flight to Reus refunded?", ""], "")
+    fake = ScriptedGenerator(["", " \n"])
+    fill_slots([draft], fake, params, seed=0)
+    assert draft.errors == [] and draft.slots == [""] and len(fake.calls) == 2
+    assert draft.text() == "How do I get my flight to Reus refunded?"
+    # the last attempt wrote words, thrown away: an error, as before
+    draft = Draft("", ["How do I get my flight to Reus refunded?", ""], "")
+    fill_slots([draft], ScriptedGenerator(["", "\nA: The answer is"]), params, seed=0)
+    assert draft.errors == ["slot 1 empty after 2 attempts"]
+    # a template with no whole sentence of its own is no document without its slot
+    draft = Draft("", ["Dear HR,\n\n", ""], "")
+    fill_slots([draft], ScriptedGenerator(["", ""]), params, seed=0)
+    assert draft.errors == ["slot 1 empty after 2 attempts"]
+
+
 def test_a_row_records_its_fallback_slots():
     planned = docs(1)
     n_slots = len(planned[0].pieces) - 1

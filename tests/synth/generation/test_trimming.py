@@ -132,3 +132,18 @@ def test_years_claimed_reads_digits_words_and_decades():
     text = "12+ years in QA, a 15-year career, two decades of work, nine years abroad, 2019."
     assert years_claimed(text) == [12, 15, 20, 9]
     assert years_claimed("less than a year") == [] and years_claimed("1 year") == [1]
+
+
+def test_the_model_answering_the_email_is_no_part_of_it():
+    """Issue 81: after a question, SmolLM2 often answers it as a Q&A page would."""
+    raw = " That's a pretty big difference.\nA: The answer is no, it isn't true"
+    assert trim_slot(raw, 2) == "That's a pretty big difference."
+    assert trim_slot(" I am ill since Sunday. A: Sorry to hear that.", 2) == (
+        "I am ill since Sunday."
+    )
+    assert trim_slot("\nThe answer to this question is: 1.", 2) == ""
+    assert trim_slot("\nOptions: (1). No.", 2) == ""
+    assert trim_slot(" I'm in Nice? Me: (smiling) Ah, la France.", 2) == "I'm in Nice?"
+    # the words themselves, inside a sentence, are the sender's
+    kept = " I asked my manager and the answer is still no. Plan A: wait."
+    assert trim_slot(kept, 2) == "I asked my manager and the answer is still no. Plan A: wait."
