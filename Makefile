@@ -29,7 +29,8 @@ demo: install
 	$(BIN)/python -m jobs.demo
 
 # The personal-data detector deidentify uses by default (1,600 tickets + 150 CVs: 34 min on an
-# AVX-512 Xeon; an AVX2 EPYC took 27 min for the tickets alone, about 39 min with the CVs).
+# AVX-512 Xeon and on an AVX-512 BF16 EPYC, forced to AVX2 or not, install included; an
+# AVX2 EPYC took 27 min for the tickets alone, about 39 min with the CVs).
 detector: install
 	test -f out/absence_model.json || $(BIN)/python -m jobs.fit --data data/demo/absenteeism.csv \
 		--schema configs/absenteeism_schema.yaml --epsilon 1 --output out/absence_model.json
