@@ -297,12 +297,18 @@ def _stream_slots(
         group = _call_group(d, params)
         used = group_params[group]
         own = request_seed(seed, i) if d.seed is None else d.seed
+        # Stop at the sentences the slot keeps, not the group's cap: a long CV slot that
+        # keeps 5 sentences wrote up to its 270-token limit, and trimming threw the rest
+        # away (issue 81: 8 long CVs on hf wrote 2.2 tokens per word they kept).
+        keeps = (
+            used.sentences_per_slot if group == "free" else _sentences(d, used.sentences_per_slot)
+        )
         return [
             SlotRequest(
                 (i, group),
                 build_prompt(d, engine),
                 used.max_new_tokens,
-                used.sentences_per_slot,
+                keeps,
                 used.paragraphs_per_slot,
                 seed=request_seed(own, len(d.slots), failures[i]),
                 continues=continues,

@@ -114,3 +114,17 @@ def test_a_streamed_slot_cut_by_its_limit_continues_in_its_row():
     first, second = engine.requests
     assert second.prompt == first.prompt + " I tested web shops for" and second.continues
     assert draft.slots == ["I tested web shops for two banks."] and not draft.errors
+
+
+def test_a_streamed_slot_stops_at_the_sentences_it_keeps_not_its_groups_cap():
+    """Issue 81: a long CV slot asked for its group's cap (18 sentences, 270 tokens) and
+    trimming kept the few its target needed; 8 long CVs on hf wrote 2.2 tokens per word
+    kept. The request now stops where trimming will cut."""
+    params = params_from("default", {"max_new_tokens": 40, "long_slot_factor": 6})
+    draft = Draft("", ["PROFILE\nI am a tester.", " More.", ""], "", target_words=200)
+    engine = CutOnce()
+    fill_slots([draft], engine, params, seed=0)
+    first = engine.requests[0]
+    # 200 words, 5 of them written, over 2 slots at 16 words a sentence: 6 sentences,
+    # in a long slot (cap 2 x 6 = 12)
+    assert first.max_new_tokens == 240 and first.sentences == 6
