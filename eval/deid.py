@@ -160,7 +160,7 @@ def deid_scores(docs: dict, ner_model: str | None, seed: int = 0) -> dict:
     """Every detector combination (those with `ner` only given a model) × tag and
     surrogate on `docs` (ids, texts, labels, gold spans): detection, privacy, closeness,
     utility and its drop from the raw text, and recall on the quasi-identifiers."""
-    from synth.deid.detectors import make_detectors
+    from synth.deid.analyzer.detectors import make_detectors
     from synth.deid.types import personal_types
 
     texts, ids = docs["texts"], docs["ids"]
@@ -212,8 +212,8 @@ def replaced_texts(
     texts: list[str], spans: list[list[Span]], ids: list[str], method: str, seed: int
 ) -> list[str]:
     """Every document with its (resolved) spans tagged or replaced by surrogates."""
-    from synth.deid.methods import replace_spans
-    from synth.deid.surrogates import Surrogates
+    from synth.deid.anonymizer.operators import replace_spans
+    from synth.deid.anonymizer.surrogates import Surrogates
 
     return [
         replace_spans(t, s, method, Surrogates(seed, i) if method == "surrogate" else None).text

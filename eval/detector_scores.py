@@ -3,8 +3,8 @@ F1 over the taxonomy's variables), per type. Used by `hrsynth detector build` fo
 model card and by benchmarks/deid/detector.py."""
 
 from eval.testset import TestDoc
-from synth.deid.hygiene import STEPS, detector_tags
-from synth.deid.kinds import load_kinds
+from synth.deid.analyzer.hygiene import STEPS, detector_tags
+from synth.deid.analyzer.kinds import load_kinds
 
 
 def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dict:
@@ -31,7 +31,7 @@ def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dic
 def ticket_bio_scores(
     texts: list[str], gold: list, raw: list[list[str]], kinds: list | None = None
 ) -> dict:
-    """Scores of the detector's output (synth.deid.hygiene.detector_tags: roles by
+    """Scores of the detector's output (synth.deid.analyzer.hygiene.detector_tags: roles by
     context, places, span hygiene) with the raw model's beside them, the kinds of error,
     and what each step of the output adds (`without_step`: exact / partial F1 and error
     kinds with that step left out). `gold`: (words, gold tags) per text; `kinds`: the kind classifier's sure kinds."""

@@ -4,7 +4,7 @@ rewards replacing everything.
 - type fit: the share of replaced gold spans whose surrogate is of the gold span's type
   (the predicted span covering most of it decides the surrogate's type): a city replaced
   by a company name, or a complaint by a life event, reads wrong even when it hides.
-- greetings replaced: greetings, salutations and sign-offs (synth.deid.decide) the
+- greetings replaced: greetings, salutations and sign-offs (synth.deid.analyzer.rules) the
   shareable text no longer holds as written; they are never personal data.
 - fluency: each document's mean token loss (negative log-likelihood per token) under the
   shipped SmolLM2, input against output: the change says how much less the shareable
@@ -47,7 +47,7 @@ def type_fit(gold: list[list[Span]], predicted: list[list[Span]]) -> dict:
 def greetings_replaced(texts: list[str], outputs: list[str]) -> dict:
     """{greetings, replaced, documents}: how many greetings and sign-offs of the inputs
     the outputs no longer hold as written."""
-    from synth.deid.decide import greeting_regions
+    from synth.deid.analyzer.rules.greetings import greeting_regions
 
     total = replaced = documents = 0
     for text, output in zip(texts, outputs):

@@ -58,7 +58,7 @@ def run(options) -> dict:
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
     settings["detectors"] = args.detector_names()
     settings["ner_model"] = args.ner_model_path() if "ner" in settings["detectors"] else None
-    from synth.deid.detectors import try_installed
+    from synth.deid.analyzer.detectors import try_installed
 
     try_installed(settings["detectors"])  # a plugin's: one real text, before any work
     found = announce_detectors(args, settings)
@@ -185,7 +185,7 @@ def announce_detectors(args, settings: dict) -> dict | None:
     """One line saying which detectors run and which types they do not find, or find in
     part, on planted examples (synth.deid.coverage, measured, not their recognizers'
     names), and how to get the trained one when absent. Returns the coverage."""
-    from synth.deid.method_registry import replaces_spans
+    from synth.deid.anonymizer.methods import replaces_spans
 
     if not replaces_spans(args.method):
         return None

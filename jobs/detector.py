@@ -10,8 +10,8 @@
    graduation years and cities (reported in CVs only); scored on the development tickets
    written the way people write.
 3. Writes OUTPUT/model: the weights, the ticket-kind classifier that gates the clause
-   types (`kinds.json`, synth.deid.kinds, trained on the same tickets), the
-   conduct-sentence classifier (`conduct.json`, synth.deid.conduct), `detector.json`
+   types (`kinds.json`, synth.deid.analyzer.kinds, trained on the same tickets), the
+   conduct-sentence classifier (`conduct.json`, synth.deid.analyzer.conduct), `detector.json`
    and a model card (README.md): what it was trained on, the ε of every DP model used,
    its scores, its limits.
 4. Registers it (synth.deid.registry): `hrsynth deidentify` then uses presidio + this
@@ -142,9 +142,9 @@ def generated(args, config: str, folder: Path, num_docs: int, **more) -> dict:
 
 
 def write_kinds(tickets: Path, model: Path, seed: int) -> None:
-    """The ticket-kind classifier that gates the clause types (synth.deid.kinds), trained
+    """The ticket-kind classifier that gates the clause types (synth.deid.analyzer.kinds), trained
     on the same tickets, written beside the weights."""
-    from synth.deid.kinds import KINDS_FILE, train_kinds
+    from synth.deid.analyzer.kinds import KINDS_FILE, train_kinds
     from synth.io.shards import shard_dataset
 
     rows = shard_dataset(str(tickets), ["text", "label"]).to_pylist()
@@ -157,8 +157,8 @@ def write_kinds(tickets: Path, model: Path, seed: int) -> None:
 
 def write_conduct(tickets: Path, model: Path, seed: int) -> None:
     """The conduct-sentence classifier that finds complaints the BIO model missed
-    (synth.deid.conduct), trained on the same tickets' sentences, beside the weights."""
-    from synth.deid.conduct import CONDUCT_FILE, train_conduct
+    (synth.deid.analyzer.conduct), trained on the same tickets' sentences, beside the weights."""
+    from synth.deid.analyzer.conduct import CONDUCT_FILE, train_conduct
     from synth.io.shards import shard_dataset
 
     rows = shard_dataset(str(tickets), ["text", "entities"]).to_pylist()
@@ -189,7 +189,7 @@ def quiet_console() -> None:
 def model_card(model: Path, manifest: dict, trained: dict, args, cvs: dict | None = None) -> dict:
     from eval.detector_scores import bio_scores
     from eval.testset import load_testset
-    from synth.deid.kinds import load_kinds
+    from synth.deid.analyzer.kinds import load_kinds
     from synth.deid.types import personal_types
     from synth.kinds.tickets import evaluation_labels
 

@@ -3,7 +3,7 @@ however it is spelt, ordinals, number words, and moving a written date in its ow
 
 The ticket forms write dates and counts with these (synth/kinds/tickets/forms/), the
 entity locator and the forms reader read them back, the surrogates move dates a
-document already has (synth/deid/surrogates.py), and CV extraction reads months in
+document already has (synth/deid/anonymizer/surrogates.py), and CV extraction reads months in
 date ranges (synth/kinds/cvs/extract/): one spelling of each name for all of them.
 """
 

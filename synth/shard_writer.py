@@ -92,7 +92,7 @@ class ShardWriter:
     def _audited(self, rows: list[dict], footer: dict) -> tuple[list[dict], dict]:
         """A shard's rows after the personal-data audit, and its counts for the footer."""
         if self.audit.policy != "off" and self.auditor is None:
-            from synth.deid.detectors import make_detectors
+            from synth.deid.analyzer.detectors import make_detectors
 
             (self.auditor,) = make_detectors(["presidio"])  # loaded once per writer
         rows, counts = audit_rows(rows, self.auditor, self.audit)

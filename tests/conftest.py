@@ -187,7 +187,7 @@ def ray_joined(ray_session) -> dict:
 @pytest.fixture(scope="session")
 def presidio_detectors() -> list:
     """Presidio with its spaCy model, loaded once a session (make_detectors(["presidio"]))."""
-    from synth.deid.detectors import make_detectors
+    from synth.deid.analyzer.detectors import make_detectors
 
     return make_detectors(["presidio"])
 

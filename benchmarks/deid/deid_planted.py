@@ -14,7 +14,7 @@ A planted value counts as caught when every character of it lies inside detected
     python -m benchmarks.deid.deid_planted --label after [--docs-per-type 12]
 
 Detectors: `--detectors` (default presidio, deidentify's default when no detector is
-built), through synth.deid.methods.detect as deidentify runs them. Prints a table and
+built), through synth.deid.analyzer.analyze.detect as deidentify runs them. Prints a table and
 merges {label: per-type recall} into benchmarks/results/deid_planted.json; run it with
 an older checkout's code on the same set for a "before" row (same script, same seed).
 """
@@ -163,8 +163,8 @@ def planted_set(per_type: int, seed: int = 0) -> list[dict]:
 
 
 def recall(docs: list[dict], detectors: list[str]) -> dict:
-    from synth.deid.detectors import make_detectors
-    from synth.deid.methods import detect
+    from synth.deid.analyzer.analyze import detect
+    from synth.deid.analyzer.detectors import make_detectors
 
     made = make_detectors(detectors)
     started = time.time()

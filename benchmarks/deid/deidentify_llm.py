@@ -22,9 +22,10 @@ import time
 from benchmarks.deid.deidentify import DEV_CVS, METHOD_COLUMNS, dev_set, method_row, synthetic_set
 from benchmarks.report import RESULTS_DIR, print_table, write_results
 from eval.deid import closeness, detection_scores, privacy_summary, temperature_tests, utility
-from synth.deid.detectors import make_detectors
+from synth.deid.analyzer.analyze import detect
+from synth.deid.analyzer.detectors import make_detectors
+from synth.deid.anonymizer.operators import replace_spans
 from synth.deid.llm import LlmDetector, LlmTask, clean_reply, make_engine
-from synth.deid.methods import detect, replace_spans
 from synth.deid.privacy import privacy_score
 
 RESULTS = RESULTS_DIR / "deidentify_llm.json"

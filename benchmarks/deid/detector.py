@@ -37,9 +37,9 @@ from eval.deid import other_words_kept, privacy_summary
 from eval.detector_scores import bio_scores
 from eval.reading import Fluency, greetings_replaced, type_fit
 from eval.testset import TestDoc, load_testset
-from synth.deid.decide import RULES as DECISION_RULES
+from synth.deid.analyzer.hygiene import OPTIONAL_STEPS, STEPS
+from synth.deid.analyzer.rules import RULES as DECISION_RULES
 from synth.deid.gold import annotated_spans, planted_spans
-from synth.deid.hygiene import OPTIONAL_STEPS, STEPS
 from synth.io.shards import shard_dataset
 from synth.kinds.tickets import evaluation_labels
 
@@ -128,7 +128,7 @@ def deidentified(
     """(outputs, spans): `--method surrogate` over the detectors' spans (found in the
     normalised texts), merged as the job merges them (`rules`: the type decisions used),
     drawn to keep the kind when `kinds` is given."""
-    from synth.deid.methods import surrogated
+    from synth.deid.anonymizer.operators import surrogated
 
     spans = merged_found(texts, found, rules)
     ids = [str(i) for i in range(len(texts))]
@@ -180,7 +180,7 @@ def output_scores(texts, s, outputs, spans, kinds=None, fluency=None) -> dict:
 
 
 def merged_found(texts, found, rules=DECISION_RULES) -> list:
-    from synth.deid.methods import merged
+    from synth.deid.analyzer.analyze import merged
 
     return merged(texts, [[x for f in found for x in f[i]] for i in range(len(texts))], rules)
 
@@ -213,8 +213,8 @@ def resume_scores(texts: list[str], by_presidio: list, by_ner: list, kinds) -> d
 
 
 def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None) -> dict:
-    from synth.deid.detectors import make_detectors
-    from synth.deid.normalise import normalise
+    from synth.deid.analyzer.detectors import make_detectors
+    from synth.deid.analyzer.normalise import normalise
 
     presidio = make_detectors(["presidio"])[0]
     ner = make_detectors(["ner"], model)[0]
@@ -242,7 +242,7 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None) -> dict:
                 texts, s, [by_presidio, by_ner], ner.detector.kinds, fluency=fluency
             ),
         }
-        if name in RULE_SETS:  # what each type decision does (synth.deid.decide)
+        if name in RULE_SETS:  # what each type decision does (synth.deid.analyzer.rules)
             entry["deid_without_rule"] = {
                 rule: deid_scores(
                     texts,

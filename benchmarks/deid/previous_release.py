@@ -22,9 +22,11 @@ import sys
 from pathlib import Path
 
 import synth
-from synth.deid.detectors import make_detectors
-from synth.deid.methods import kind_classifier, merged, surrogated
-from synth.deid.normalise import normalise
+from synth.deid.analyzer.analyze import merged
+from synth.deid.analyzer.detectors import make_detectors
+from synth.deid.analyzer.normalise import normalise
+from synth.deid.anonymizer.operators import surrogated
+from synth.deid.pipeline import kind_classifier
 
 model, data = sys.argv[1], Path(sys.argv[3]) / "eval" / "data"
 print(f"code: {Path(synth.__file__).parent}", flush=True)

@@ -15,8 +15,8 @@ from collections import Counter
 import pyarrow.parquet as pq
 
 from benchmarks.report import RESULTS_DIR, write_results
+from synth.deid.analyzer.detectors import make_detectors
 from synth.deid.audit import DEFAULT_TYPES, planted, unplanted
-from synth.deid.detectors import make_detectors
 
 RESULTS = RESULTS_DIR / "pii_audit.json"
 

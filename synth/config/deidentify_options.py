@@ -12,13 +12,13 @@ from synth.typed import Temperature, option
 
 
 def detector_names() -> list[str]:
-    from synth.deid.detectors import help_names
+    from synth.deid.analyzer.detectors import help_names
 
     return help_names()
 
 
 def method_names() -> list[str]:
-    from synth.deid.method_registry import help_names
+    from synth.deid.anonymizer.methods import help_names
 
     return help_names()
 
@@ -36,8 +36,20 @@ class DeidentifyOptions:
         "tag: [TYPE] placeholders; surrogate: consistent fakes of the same type; rewrite: "
         "the language model writes the document again with fictitious details; abstract: "
         "it writes a neutral description of the request; an installed method replaces "
-        "each span with its own text",
+        "each span with its own text. One per type: surrogate,CONDUCT=tag,PERSON=NAME "
+        "(types not named take the bare name)",
         names=method_names,
+    )
+    method_option: str | None = option(
+        None,
+        "KEY=VALUE[,KEY=VALUE]: options every operator receives in its context (an "
+        "installed method reads its own; docs/extending.md)",
+    )
+    explain: bool = option(
+        False,
+        "write, beside the key (--key-output), each replaced span's detector, score and "
+        "the rules that changed it, and each span a rule kept as written "
+        "(docs/deidentify.md); never into the shareable output",
     )
     detectors: str | None = option(
         None,
@@ -101,18 +113,30 @@ class DeidentifyOptions:
     )
 
     def check(self) -> None:
-        from synth.deid import method_registry
-        from synth.deid.detectors import check_detectors
+        from synth.deid.analyzer.detectors import check_detectors
+        from synth.deid.anonymizer import methods as method_registry
+        from synth.deid.anonymizer.context import method_options
 
-        method_registry.check_chosen(self.method)
+        method_registry.check_chosen(self.method, method_options(self.method_option))
         names = self.detector_names()
-        check_detectors(names, self.ner_model_path() if "ner" in names else None, self.method)
+        needed = method_registry.replaces_spans(self.method)
+        check_detectors(names, self.ner_model_path() if "ner" in names else None, needed)
         check_encoding("--encoding", self.encoding)
         from synth.kinds.persona import load_countries
 
         if self.country not in load_countries():
             raise ConfigError(
                 f"--country {self.country!r} unknown; use one of {', '.join(load_countries())}"
+            )
+        if self.explain and not self.key_output:
+            raise ConfigError(
+                "--explain: the decisions name the original words, so they are written "
+                "beside the key; give --key-output"
+            )
+        if self.explain and not method_registry.replaces_spans(self.method):
+            raise ConfigError(
+                f"--explain: --method {self.method} has the model rewrite the document; there "
+                "are no spans to explain; drop --explain or use a span method"
             )
         if self.key_output and method_registry.uses_language_model(self.method):
             raise ConfigError(
@@ -136,7 +160,7 @@ class DeidentifyOptions:
             )
 
     def detector_names(self) -> list[str]:
-        from synth.deid.method_registry import replaces_spans
+        from synth.deid.anonymizer.methods import replaces_spans
 
         if self.detectors is None:
             if not replaces_spans(self.method):
@@ -154,7 +178,7 @@ class DeidentifyOptions:
         return built["path"] if built else None
 
     def uses_llm(self) -> bool:
-        from synth.deid.method_registry import uses_language_model
+        from synth.deid.anonymizer.methods import uses_language_model
 
         return uses_language_model(self.method) or "llm" in self.detector_names()
 

@@ -37,7 +37,7 @@ def examples() -> dict[str, list[dict]]:
 
 def measure(detectors: list) -> dict[str, float]:
     """{type: share of its examples whose value the detectors' spans cover whole}."""
-    from synth.deid.methods import detect
+    from synth.deid.analyzer.analyze import detect
 
     planted = [(kind, item) for kind, items in examples().items() for item in items]
     try:
@@ -65,7 +65,7 @@ def coverage(names: list[str], ner_model: str | None = None, clause_gate: str = 
     try:
         shares = json.loads(path.read_text())
     except (OSError, ValueError):
-        from synth.deid.detectors import make_detectors
+        from synth.deid.analyzer.detectors import make_detectors
 
         shares = measure(make_detectors(names, ner_model, None, clause_gate))
         path.parent.mkdir(parents=True, exist_ok=True)

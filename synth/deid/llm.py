@@ -144,7 +144,7 @@ def located_spans(text: str, listed: str, detector: str = "llm") -> list[Span]:
 
 
 class LlmDetector:
-    """The instruction model as a detector (synth.deid.detectors' interface)."""
+    """The instruction model as a detector (synth.deid.analyzer.detectors' interface)."""
 
     name = "llm"
 

@@ -1,6 +1,13 @@
-"""A detected piece of personal data, and how several detectors' spans become one list."""
+"""A detected piece of personal data, and how several detectors' spans become one list.
 
-from dataclasses import dataclass
+A span says where it came from: the detector that found it and the score it gave
+(Presidio's recognizer score; None where a detector gives none, as the BIO model's tags
+and a rule's own spans), and `history`, every decision rule that changed its bounds or
+type, in order (synth.deid.analyzer.rules). Neither takes part in comparing or sorting
+spans, so what is decided does not depend on them.
+"""
+
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True, order=True)
@@ -9,6 +16,8 @@ class Span:
     end: int
     type: str  # one of synth.deid.types' names
     detector: str  # which detector found it (the first, when several did)
+    score: float | None = field(default=None, compare=False)
+    history: tuple[str, ...] = field(default=(), compare=False)
 
     def overlaps(self, other: "Span") -> bool:
         return self.start < other.end and other.start < self.end
@@ -44,7 +53,7 @@ def spans_from_word_tags(
     return [Span(s, e, type_of[label], detector) for s, e, label in spans if label in type_of]
 
 
-# Types replaced by a neutral phrase of their kind (synth.deid.surrogates): two pieces of
+# Types replaced by a neutral phrase of their kind (synth.deid.anonymizer.surrogates): two pieces of
 # one clause must become one phrase, not the phrase twice in a row.
 PHRASE_TYPES = ("CONDUCT", "CIRCUMSTANCE")
 
@@ -62,7 +71,9 @@ def joined_clauses(text: str, spans: list[Span]) -> list[Span]:
             and span.type in PHRASE_TYPES
             and text[prev.end : span.start].strip(" \t\r\n,") == ""
         ):
-            out[-1] = Span(prev.start, span.end, span.type, prev.detector)
+            out[-1] = replace(
+                prev, end=span.end, history=(*prev.history, f"joined: {prev.end}→{span.end}")
+            )
         else:
             out.append(span)
     return out

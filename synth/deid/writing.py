@@ -8,11 +8,12 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from synth import ConfigError
+from synth.deid.analyzer.detectors import make_detectors
+from synth.deid.anonymizer.methods import uses_language_model
+from synth.deid.anonymizer.operators import Replaced
 from synth.deid.corpus import DEID_SCHEMA, KEY_SCHEMA
-from synth.deid.detectors import make_detectors
 from synth.deid.llm import LlmDetector, LlmTask, make_engine
-from synth.deid.method_registry import uses_language_model
-from synth.deid.methods import Replaced, deidentify
+from synth.deid.pipeline import deidentify
 from synth.io.shards import shard_path, write_recorded, writer_mark
 
 ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
@@ -75,7 +76,10 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
     Returns shard, rows, spans per shard written."""
     ids, texts = block.column("id").to_pylist(), block.column("text").to_pylist()
     detectors, writer = tools
-    args = (detectors, options["method"], options["seed"], options["country"], writer)
+    from synth.deid.anonymizer.context import method_options
+
+    extra = (method_options(options.get("method_option")), bool(options.get("explain")))
+    args = (detectors, options["method"], options["seed"], options["country"], writer, *extra)
     try:
         done = deidentify(ids, texts, *args)
     except ConfigError:  # a detector's wrong answer (checked_spans): the run stops, one line
@@ -91,7 +95,10 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
                 "id": doc_id,
                 "text": result.text,
                 "label": label,
-                "spans": [vars(s) for s in result.spans],
+                "spans": [
+                    {"start": s.start, "end": s.end, "type": s.type, "detector": s.detector}
+                    for s in result.spans
+                ],
                 "method": options["method"],
                 "error": result.error,
             }

@@ -81,7 +81,7 @@ def test_a_missing_input_and_a_wrong_format_are_named(tmp_path, capsys):
 
 
 def test_an_unknown_method_is_named_with_the_choices(tmp_path, capsys):
-    """The methods come from their registry (synth.deid.method_registry): hrsynth's four
+    """The methods come from their registry (synth.deid.anonymizer.methods): hrsynth's four
     and any installed package's."""
     assert deidentify.main(["--input", "in.jsonl", "--output", "o", "--method", "erase"]) == 2
     assert capsys.readouterr().err == (

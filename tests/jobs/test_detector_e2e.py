@@ -95,7 +95,7 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     assert 0 <= card["scores"]["dev_people"]["partial"]["f1"] <= 1
     assert "## Limits" in (tmp_path / "d" / "model" / "README.md").read_text()
     # the kind classifier that gates clause types is built beside the weights, scored
-    from synth.deid.kinds import load_kinds
+    from synth.deid.analyzer.kinds import load_kinds
 
     assert load_kinds(tmp_path / "d" / "model").kinds  # the 16 tickets' labels
     assert 0 <= card["kinds"]["dev_people"]["right_when_sure"] <= 1

@@ -3,7 +3,7 @@ and its entry point in pyproject.toml beside it. It finds employee numbers writt
 EMP-1234, which the other detectors do not know; tests/test_extensions.py installs it
 and runs it through `hrsynth deidentify`."""
 
-from synth.deid.pattern import PatternDetector
+from synth.deid.analyzer.pattern import PatternDetector
 
 
 class EmployeeNumbers(PatternDetector):

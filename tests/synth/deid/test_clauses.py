@@ -1,4 +1,4 @@
-"""Clause completion (synth.deid.clauses): each convention of docs/annotation.md
+"""Clause completion (synth.deid.analyzer.clauses): each convention of docs/annotation.md
 ("Clauses") on a parsed sentence, from a hit on a word inside the clause to the span a
 person marks. The sentences are plain enough that spaCy's small parser reads them the
 same on every CPU; each rule left out leaves its hit as it was."""
@@ -6,7 +6,7 @@ same on every CPU; each rule left out leaves its hit as it was."""
 import pytest
 from seqeval.metrics.sequence_labeling import get_entities
 
-from synth.deid.clauses import RULES, completed
+from synth.deid.analyzer.clauses import RULES, completed
 from synth.encoder import load_tokenizer, resolve_encoder, word_tags
 
 
@@ -167,11 +167,11 @@ def test_a_value_span_is_never_completed(tokenizer):
 def test_a_partial_hit_replaces_the_whole_clause(tokenizer, method):
     """The detector found "my age" inside the complaint: what is shared holds none of the
     clause (the privacy score's test), by surrogate or by tag."""
-    from synth.deid.hygiene import detector_tags
-    from synth.deid.methods import replace_spans
+    from synth.deid.analyzer.hygiene import detector_tags
+    from synth.deid.anonymizer.operators import replace_spans
+    from synth.deid.anonymizer.surrogates import Surrogates
     from synth.deid.privacy import privacy_score
     from synth.deid.spans import spans_from_word_tags
-    from synth.deid.surrogates import Surrogates
     from synth.deid.types import personal_types
 
     text = "Hello HR, my supervisor keeps making jokes about my age in front of the team."

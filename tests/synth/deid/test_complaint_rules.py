@@ -6,14 +6,15 @@ no complaint; no neutral phrase is written twice in a document."""
 import pytest
 from seqeval.metrics.sequence_labeling import get_entities
 
-from synth.deid.clauses import completed
-from synth.deid.detectors import without_clauses
-from synth.deid.hygiene import detector_tags
-from synth.deid.kinds import cv_shaped, held_clause_labels
-from synth.deid.methods import merged, replace_spans
-from synth.deid.people import role_phrases
+from synth.deid.analyzer.analyze import merged
+from synth.deid.analyzer.clauses import completed
+from synth.deid.analyzer.detectors import without_clauses
+from synth.deid.analyzer.hygiene import detector_tags
+from synth.deid.analyzer.kinds import cv_shaped, held_clause_labels
+from synth.deid.anonymizer.operators import replace_spans
+from synth.deid.anonymizer.surrogates import Surrogates, neutral_phrases
+from synth.deid.lexicon.work_roles import role_phrases
 from synth.deid.spans import Span, joined_clauses
-from synth.deid.surrogates import Surrogates, neutral_phrases
 from synth.encoder import load_tokenizer, resolve_encoder, word_tags
 from tests.synth.deid.test_clauses import hit_tags as _hit
 
@@ -159,7 +160,7 @@ class _KindsByWord:
 
 
 def test_surrogates_are_redrawn_until_the_ticket_keeps_its_kind():
-    from synth.deid.methods import surrogated
+    from synth.deid.anonymizer.operators import surrogated
 
     text = "My manager keeps shouting at me."
     span = [Span(text.index("keeps"), len(text) - 1, "CONDUCT", "ner")]

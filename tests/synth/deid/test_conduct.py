@@ -1,16 +1,16 @@
-"""The conduct-sentence classifier (synth.deid.conduct): sentences as people break them,
+"""The conduct-sentence classifier (synth.deid.analyzer.conduct): sentences as people break them,
 trained on complaint spans, and a complaint clause added where the model found none."""
 
 from seqeval.metrics.sequence_labeling import get_entities
 
-from synth.deid.conduct import (
+from synth.deid.analyzer.conduct import (
     conduct_sentences,
     sentences,
     train_conduct,
     training_sentences,
     with_conduct,
 )
-from synth.deid.kinds import KindClassifier
+from synth.deid.analyzer.kinds import KindClassifier
 from synth.encoder import load_tokenizer, resolve_encoder, word_tags
 
 

@@ -1,14 +1,17 @@
-"""Types decided before a surrogate is drawn (synth.deid.decide): one test per rule,
+"""Types decided before a surrogate is drawn (synth.deid.analyzer.rules): one test per rule,
 each on spans as a detector gives them, and the greeting and CV rules on real Presidio."""
 
 import re
 
 import pytest
 
-from synth.deid.decide import decided, greeting_regions
-from synth.deid.methods import deidentify, merged, replace_spans
+from synth.deid.analyzer.analyze import merged
+from synth.deid.analyzer.rules import decided
+from synth.deid.analyzer.rules.greetings import greeting_regions
+from synth.deid.anonymizer.operators import replace_spans
+from synth.deid.anonymizer.surrogates import Surrogates
+from synth.deid.pipeline import deidentify
 from synth.deid.spans import Span
-from synth.deid.surrogates import Surrogates
 
 
 def span_of(text: str, words: str, type_: str, detector: str = "ner") -> Span:
@@ -93,7 +96,7 @@ def test_a_clause_never_starts_in_a_greeting():
 
 
 def test_a_conduct_clause_keeps_its_subject_and_gets_a_predicate_of_its_shape():
-    from synth.deid.surrogates import neutral_phrases
+    from synth.deid.anonymizer.surrogates import neutral_phrases
 
     past = neutral_phrases()["CONDUCT"]["past"]
     text = "Last week my supervisor shouted at me in front of the whole team."
@@ -242,7 +245,7 @@ def test_a_complaint_about_a_thing_keeps_the_thing_and_names_no_one():
 
 @pytest.mark.parametrize("type_", ["HEALTH", "LIFE_EVENT"])
 def test_a_reason_written_as_a_clause_becomes_a_neutral_clause(type_):
-    from synth.deid.surrogates import neutral_phrases
+    from synth.deid.anonymizer.surrogates import neutral_phrases
 
     kind = {"HEALTH": "health_reason", "LIFE_EVENT": "life_event"}[type_]
     text = "Hi, my mum had a fall and is in hospital. Can I take Friday off?"

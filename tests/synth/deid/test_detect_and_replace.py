@@ -3,8 +3,8 @@ planted survives either method, and the tag method writes each type's placeholde
 
 import pytest
 
-from synth.deid.detectors import make_detectors
-from synth.deid.methods import deidentify
+from synth.deid.analyzer.detectors import make_detectors
+from synth.deid.pipeline import deidentify
 from synth.deid.privacy import privacy_score
 
 # Written for this test: each value is one Presidio (with our recognizers) should find.
@@ -111,7 +111,7 @@ COUNTRY_IDS = [
 def test_ids_of_the_personas_countries_staff_numbers_and_other_scripts_are_found(
     presidio, text, value
 ):
-    from synth.deid.methods import detect
+    from synth.deid.analyzer.analyze import detect
 
     (spans,) = detect([text], presidio)
     start = text.rindex(value)  # the lone first name: its last occurrence
@@ -126,7 +126,7 @@ def test_presidio_built_in_entities_are_the_registry_s_own():
     load); it must stay what Presidio's registry reports."""
     from presidio_analyzer import RecognizerRegistry
 
-    from synth.deid.detectors import PRESIDIO_BUILT_IN
+    from synth.deid.analyzer.detectors import PRESIDIO_BUILT_IN
 
     registry = RecognizerRegistry()
     registry.load_predefined_recognizers(languages=["en"])

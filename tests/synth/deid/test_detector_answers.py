@@ -6,7 +6,7 @@ Each is now one line naming the detector, before any document is written."""
 import pytest
 
 from synth import ConfigError
-from synth.deid.methods import detect
+from synth.deid.analyzer.analyze import detect
 from synth.deid.spans import Span
 
 TEXTS = ["Call Ana Souza on Monday.", "Badge 4411 was lost."]

@@ -4,8 +4,8 @@ ticket are places (docs/annotation.md)."""
 
 import pytest
 
-from synth.deid.hygiene import detector_tags, tidy_tags
-from synth.deid.roles import places_named
+from synth.deid.analyzer.hygiene import detector_tags, tidy_tags
+from synth.deid.analyzer.roles import places_named
 from synth.encoder import load_tokenizer, resolve_encoder
 
 

@@ -1,4 +1,4 @@
-"""The ticket-kind classifier that gates clause types (synth.deid.kinds): trained, saved
+"""The ticket-kind classifier that gates clause types (synth.deid.analyzer.kinds): trained, saved
 as plain JSON and read back to the same probabilities; sure only above its bound."""
 
 import json
@@ -6,7 +6,13 @@ import json
 import numpy as np
 import pytest
 
-from synth.deid.kinds import KINDS_FILE, MIN_PROBABILITY, KindClassifier, load_kinds, train_kinds
+from synth.deid.analyzer.kinds import (
+    KINDS_FILE,
+    MIN_PROBABILITY,
+    KindClassifier,
+    load_kinds,
+    train_kinds,
+)
 
 TRAIN = {
     "Complaint_Complaint": [

@@ -3,7 +3,7 @@ seeds, replies turned into shareable text (never the original on failure), the l
 detector's listed strings located in the document; then the real SmolLM2 on two tickets."""
 
 from synth.deid.llm import LlmDetector, LlmTask, located_spans, make_engine, prompts
-from synth.deid.methods import deidentify
+from synth.deid.pipeline import deidentify
 from synth.deid.spans import Span
 from synth.generation.engine import FailedPrompt
 from tests.scripted import ScriptedChat

@@ -6,7 +6,7 @@ measured in benchmarks/deid/deidentify.py.)"""
 import pytest
 
 from synth import ConfigError
-from synth.deid.detectors import NerDetector
+from synth.deid.analyzer.detectors import NerDetector
 from synth.encoder import load_tokenizer, resolve_encoder, token_classifier
 
 TAGS = ["O", "B-location", "I-location", "B-duration", "I-duration"]
@@ -35,7 +35,7 @@ def test_word_tags_become_spans_of_personal_types_only(checkpoint, tmp_path):
     texts = ["I will be in Lyon for two weeks.", "Nothing here"]
     found = NerDetector(str(checkpoint)).detect(texts)
     # Every word I-location: the first starts the entity (repaired to B-), the rest continue
-    # it; the full stop after it stays out (synth.deid.hygiene).
+    # it; the full stop after it stays out (synth.deid.analyzer.hygiene).
     assert [
         [(t[s.start : s.end], s.type, s.detector) for s in spans] for t, spans in zip(texts, found)
     ] == [

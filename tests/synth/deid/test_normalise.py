@@ -3,8 +3,9 @@ bidi controls) are taken out before detection, with offsets in the original text
 
 import pytest
 
-from synth.deid.methods import deidentify, detect
-from synth.deid.normalise import normalise
+from synth.deid.analyzer.analyze import detect
+from synth.deid.analyzer.normalise import normalise
+from synth.deid.pipeline import deidentify
 
 ZW, ZWJ, RLO, PDF = "\u200b", "\u200d", "\u202e", "\u202c"
 

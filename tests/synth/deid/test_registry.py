@@ -7,7 +7,7 @@ import pytest
 
 from jobs import deidentify
 from synth import ConfigError
-from synth.deid.detectors import check_ner_folder
+from synth.deid.analyzer.detectors import check_ner_folder
 from synth.deid.registry import default_detector, registry_dir
 
 

@@ -1,4 +1,4 @@
-from synth.deid.roles import resolve_roles, ticket_kind, ticket_roles
+from synth.deid.analyzer.roles import resolve_roles, ticket_kind, ticket_roles
 
 
 def test_a_date_in_a_health_ticket_is_the_absence_start():

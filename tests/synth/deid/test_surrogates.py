@@ -7,7 +7,7 @@ import re
 import pytest
 
 from synth.calendar import shift_date
-from synth.deid.surrogates import Surrogates
+from synth.deid.anonymizer.surrogates import Surrogates
 from tests.synth.kinds.tickets.form_readers import read_amount
 
 

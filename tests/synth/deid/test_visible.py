@@ -6,8 +6,8 @@ original's hidden characters."""
 
 import pytest
 
-from synth.deid.methods import deidentify
-from synth.deid.normalise import normalise
+from synth.deid.analyzer.normalise import normalise
+from synth.deid.pipeline import deidentify
 from synth.deid.visible import display_order, invisible, visible
 
 RLO, PDF, ZWJ, ZWNJ, WJ = "\u202e", "\u202c", "\u200d", "\u200c", "\u2060"

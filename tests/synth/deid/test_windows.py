@@ -4,8 +4,8 @@ import re
 
 import pytest
 
+from synth.deid.analyzer.windows import Windowed, merge_same_type, windows
 from synth.deid.spans import Span
-from synth.deid.windows import Windowed, merge_same_type, windows
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -59,7 +59,7 @@ def test_overlapping_pieces_of_one_type_merge_and_other_types_stay():
 
 
 def test_presidio_finds_names_cut_by_its_windows():
-    from synth.deid.detectors import PresidioDetector
+    from synth.deid.analyzer.detectors import PresidioDetector
 
     people = ["Maria Gonzalez", "Thomas Becker", "Sophie Laurent", "James Wilson"]
     text = " ".join(
@@ -77,7 +77,7 @@ def test_presidio_finds_names_cut_by_its_windows():
 def test_a_detector_that_reads_documents_gets_each_window_s_whole_document():
     """The BIO detector judges a window by its document (its kind, whether it is a CV):
     the headings of a long CV lie in its first window only."""
-    from synth.deid.windows import Windowed
+    from synth.deid.analyzer.windows import Windowed
 
     class Recorder:
         name, reads_documents = "recorder", True

@@ -6,7 +6,7 @@ In a complaint the person complained about is as often a role as a name: "my man
 them 2.3 words long on average), and where the sentence also names someone, the name is
 replaced and the role phrase left. This step marks each role phrase as the person
 (`to_who`) in a ticket whose kind holds one; the parse then completes it with a team or a
-name in apposition (synth.deid.clauses, rule `people`). The surrogate keeps the phrase's
+name in apposition (synth.deid.analyzer.clauses, rule `people`). The surrogate keeps the phrase's
 shape: the determiner and modifiers as written, the role swapped for another of its
 group, the same swap for the same role throughout the document.
 """

@@ -20,9 +20,10 @@ A completed span stops at another span and at the sentence's end, and one longer
 `max_words` (synth/data/deid/clauses.yaml) is left as found.
 """
 
-from functools import cache, lru_cache
+from functools import cache
 
 from synth import DATA_DIR
+from synth.deid.parsing import parsed
 from synth.generation.entities import connective_before
 from synth.io.files import read_yaml
 
@@ -37,13 +38,6 @@ GREETING_ENDS = (",", "-", "–", "—", ":", "!")
 @cache
 def conventions() -> dict:
     return read_yaml(DATA_DIR / "deid" / "clauses.yaml", "clause conventions")
-
-
-@lru_cache(maxsize=4096)  # the same text is completed once per measured step; bounded for actors
-def _parsed(text: str):
-    from synth.nlp import load_nlp
-
-    return load_nlp()(text)
 
 
 def completed(text: str, words: list[tuple[int, int]], tags: list[str], rules=RULES) -> list[str]:
@@ -72,7 +66,7 @@ def completed(text: str, words: list[tuple[int, int]], tags: list[str], rules=RU
 
 
 def _completed_chars(text: str, label: str, start: int, end: int) -> tuple[int, int]:
-    doc = _parsed(text)
+    doc = parsed(text)
     inside = [t for t in doc if t.idx < end and t.idx + len(t) > start and not t.is_space]
     if not inside:
         return start, end
@@ -80,7 +74,7 @@ def _completed_chars(text: str, label: str, start: int, end: int) -> tuple[int, 
     if label == "to_who":
         tokens = _noun_phrase(head)
     elif label == "complaint":
-        tokens = _complaint(head)
+        tokens = complaint_tokens(head)
     else:
         tokens = _reason(head, label, text[start:end])
     if not tokens:
@@ -192,7 +186,7 @@ def _clause_verb(token):
     return t
 
 
-def _complaint(head) -> list:
+def complaint_tokens(head) -> list:
     """What the person did: the verb group (and a pronoun subject) to the end of its
     clause. "keeps taking" is one group: an `xcomp` verb climbs to its governor."""
     verb = _clause_verb(head)
@@ -240,7 +234,7 @@ def _reason(head, label: str, hit: str) -> list:
 
 
 def _opens_with_connective(hit: str) -> bool:
-    from synth.deid.surrogates import opening_connective
+    from synth.deid.lexicon.connectives import opening_connective
 
     return opening_connective(hit)[1] == "phrase"
 

@@ -1,5 +1,5 @@
 """The ticket's kind, read from its words: gates the clause types (a complaint only in a
-complaint, a shift change's reason only in a shift change; synth.deid.roles).
+complaint, a shift change's reason only in a shift change; synth.deid.analyzer.roles).
 
 A BIO model sees a few words on each side; a misspelled or unusual word in an
 accommodation request can look like a complaint to it. The kind of the whole ticket says
@@ -146,7 +146,7 @@ def held_clause_labels(
         return frozenset()
     if probabilities is None:
         return None
-    from synth.deid.roles import ticket_roles
+    from synth.deid.analyzer.roles import ticket_roles
 
     roles = ticket_roles()
     return frozenset(

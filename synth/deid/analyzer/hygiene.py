@@ -4,7 +4,7 @@ The model tags the tokenizer's words, and the tokenizer cuts every punctuation m
 out of a token: "29/9" is three words, "8%" two. A model that tags "29" and not "/9", or
 "8" and not "%", cuts the value where no writer would. The rules, each in
 docs/annotation.md ("Where a span starts and ends"), applied in this order (the token
-rules before roles by context, the span rules after it: synth.deid.roles):
+rules before roles by context, the span rules after it: synth.deid.analyzer.roles):
 
 - `snap`: a value covers the whole token it sits in (the words between spaces), without
   the brackets and quotes that open the token and the punctuation that closes it, and
@@ -28,21 +28,21 @@ import unicodedata
 from functools import cache
 
 from synth import DATA_DIR
-from synth.deid.clauses import RULES as CLAUSE_RULES
-from synth.deid.clauses import completed
+from synth.deid.analyzer.clauses import RULES as CLAUSE_RULES
+from synth.deid.analyzer.clauses import completed
 from synth.io.files import read_yaml
 
 TOKEN_RULES = ("snap", "units")
 SPAN_RULES = ("trim", "bridge", "function_words")
 RULES = (*TOKEN_RULES, *SPAN_RULES)
 # What the detector outputs, in order: the token rules, roles by context and places
-# (synth.deid.roles), the span rules. Each name can be left out to measure what it does.
-# The clause rules (synth.deid.clauses) come last: a clause is completed from what the
+# (synth.deid.analyzer.roles), the span rules. Each name can be left out to measure what it does.
+# The clause rules (synth.deid.analyzer.clauses) come last: a clause is completed from what the
 # span rules left.
-# People named by their role at work (synth.deid.people) are marked last, in the words
+# People named by their role at work (synth.deid.lexicon.work_roles) are marked last, in the words
 # no clause took, and only in a ticket whose kind holds a person complained about.
 STEPS = (*TOKEN_RULES, "roles", "kinds", "places", *SPAN_RULES, *CLAUSE_RULES, "role_phrases")
-# Measured, not on by default: conduct sentences (synth.deid.conduct), a complaint the
+# Measured, not on by default: conduct sentences (synth.deid.analyzer.conduct), a complaint the
 # model missed, before the role phrases. On our dev sets and real writing it found 1 more
 # complaint of 51 for 1 to 1.5 points of the other words (benchmarks/results/detector.json,
 # `deid_with_step`).
@@ -53,13 +53,13 @@ def detector_tags(
     text: str, words: list[tuple[int, int]], raw: list[str], steps=STEPS, kind=None, conduct=None
 ) -> list[str]:
     """The BIO model's word tags for `text` as the detector reports them; `kind`: the
-    ticket's kind where the classifier is sure of it (synth.deid.kinds; step `kinds`);
+    ticket's kind where the classifier is sure of it (synth.deid.analyzer.kinds; step `kinds`);
     `conduct`: the detector's conduct-sentence classifier where the ticket may be a
-    complaint (synth.deid.conduct; the detector passes it only then)."""
-    from synth.deid.conduct import LABEL as CONDUCT_LABEL
-    from synth.deid.conduct import with_conduct
-    from synth.deid.people import ROLE_TYPE, tagged_role_phrases
-    from synth.deid.roles import join_pieces, places_named, resolve_roles, ticket_roles
+    complaint (synth.deid.analyzer.conduct; the detector passes it only then)."""
+    from synth.deid.analyzer.conduct import LABEL as CONDUCT_LABEL
+    from synth.deid.analyzer.conduct import with_conduct
+    from synth.deid.analyzer.roles import join_pieces, places_named, resolve_roles, ticket_roles
+    from synth.deid.lexicon.work_roles import ROLE_TYPE, tagged_role_phrases
 
     tags = tidy_tags(text, words, join_pieces(raw), [r for r in TOKEN_RULES if r in steps])
     if "roles" in steps:
@@ -238,7 +238,7 @@ def _unit_of(phrase: str) -> str | None:
 
 def _retyped(label: str, kind: str | None) -> str:
     """The span's type once its unit is known: kept when it is of the unit's group."""
-    from synth.deid.roles import role_groups
+    from synth.deid.analyzer.roles import role_groups
 
     if kind is None:
         return label

@@ -6,18 +6,18 @@ People write complaints in many more ways than any grammar of ours ("is favourin
 "discriminated me because of …"); a token tagger that never saw the verb misses the
 clause, and the shareable ticket keeps it. Whole sentences carry more signal: a sentence
 of a complaint ticket that holds a complaint span is `conduct`, every other sentence of
-every ticket `neutral`. Character n-grams, TF-IDF, logistic regression (synth.deid.kinds'
+every ticket `neutral`. Character n-grams, TF-IDF, logistic regression (synth.deid.analyzer.kinds'
 classifier, two classes), saved beside the detector as `conduct.json`. In a ticket the
 kind classifier is sure is a complaint, a sentence read as conduct with no complaint span
 in it gets one: its main verb's clause, as the parse completes a complaint
-(synth.deid.clauses), the person before the verb left out.
+(synth.deid.analyzer.clauses), the person before the verb left out.
 """
 
 import json
 import re
 from pathlib import Path
 
-from synth.deid.kinds import KindClassifier, train_kinds
+from synth.deid.analyzer.kinds import KindClassifier, train_kinds
 
 CONDUCT_FILE = "conduct.json"
 LABEL = "complaint"  # the ticket variable a conduct sentence holds
@@ -75,7 +75,7 @@ def may_complain(likelihoods: dict[str, float] | None) -> bool:
     kind is then read from the predicted roles)."""
     if likelihoods is None:
         return True
-    from synth.deid.roles import ticket_roles
+    from synth.deid.analyzer.roles import ticket_roles
 
     roles = ticket_roles()
     return sum(p for k, p in likelihoods.items() if LABEL in roles.get(k, ())) >= COMPLAINT_LIKELY
@@ -102,8 +102,9 @@ def with_conduct(
     text: str, words: list[tuple[int, int]], tags: list[str], classifier: KindClassifier
 ) -> list[str]:
     """BIO tags with a complaint clause in each conduct sentence that has none."""
-    from synth.deid.clauses import _complaint, _parsed
-    from synth.deid.people import role_phrases
+    from synth.deid.analyzer.clauses import complaint_tokens
+    from synth.deid.lexicon.work_roles import role_phrases
+    from synth.deid.parsing import parsed
 
     out = list(tags)
     for start, end in conduct_sentences(text, classifier):
@@ -112,12 +113,12 @@ def with_conduct(
             continue
         verbs = [
             t
-            for t in _parsed(text)
+            for t in parsed(text)
             if start <= t.idx < end and t.dep_ == "ROOT" and t.pos_ in ("VERB", "AUX")
         ]
         if not verbs:
             continue
-        tokens = [t for t in _complaint(verbs[0]) if start <= t.idx and t.idx + len(t) <= end]
+        tokens = [t for t in complaint_tokens(verbs[0]) if start <= t.idx and t.idx + len(t) <= end]
         while tokens and (tokens[-1].is_punct or tokens[-1].is_space):
             tokens = tokens[:-1]
         if not tokens:

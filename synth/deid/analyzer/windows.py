@@ -9,6 +9,7 @@ overlap are merged, so the pieces seen by two windows become one span.
 """
 
 import re
+from dataclasses import replace
 
 from synth.deid.spans import Span
 
@@ -41,10 +42,16 @@ def merge_same_type(spans: list[Span]) -> list[Span]:
     for span in sorted(spans, key=lambda s: (s.type, s.start, s.end)):
         last = merged[-1] if merged else None
         if last and last.type == span.type and span.start < last.end:
-            merged[-1] = Span(last.start, max(last.end, span.end), last.type, last.detector)
+            merged[-1] = replace(
+                last, end=max(last.end, span.end), score=_best(last.score, span.score)
+            )
         else:
             merged.append(span)
     return sorted(merged, key=lambda s: (s.start, s.end))
+
+
+def _best(a: float | None, b: float | None) -> float | None:
+    return a if b is None else b if a is None else max(a, b)
 
 
 class Windowed:
@@ -66,5 +73,5 @@ class Windowed:
         else:
             detected = self.detector.detect(pieces)
         for (i, offset), spans in zip(owners, detected):
-            found[i] += [Span(s.start + offset, s.end + offset, s.type, s.detector) for s in spans]
+            found[i] += [replace(s, start=s.start + offset, end=s.end + offset) for s in spans]
         return [merge_same_type(spans) for spans in found]

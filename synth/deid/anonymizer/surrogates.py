@@ -28,6 +28,9 @@ from faker import Faker
 
 from synth import DATA_DIR
 from synth.calendar import MONTH_WORD, NUMBER_WORDS, shift_date
+from synth.deid.lexicon.connectives import opening_connective
+from synth.deid.lexicon.words import LENGTH_OF_TIME
+from synth.deid.parsing import parsed
 from synth.io.files import read_yaml
 from synth.kinds.tickets.forms import load_catalogue
 
@@ -38,16 +41,6 @@ RANGE_SEPARATORS = [
     re.compile(r"(\s+(?:to|until|till|through|and|-)\s+|\s*[–—]\s*)", re.IGNORECASE),
     re.compile(r"((?<=^\d)-|(?<=^\d\d)-|(?<=\dst|\dnd|\drd|\dth)-|(?<=\d{4})-(?=\d{1,2}[/.]))"),
 ]
-# A length of time, not a date: a count (or "a", "a couple of", "the rest of the") and a
-# unit ("about three weeks", "a day off", "the rest of the week"), which Presidio reads as
-# a date.
-LENGTH_OF_TIME = re.compile(
-    rf"(?:(?:about|around|roughly|nearly|almost|over|under|at least|up to)\s+)?"
-    rf"(?:\d+|{'|'.join(NUMBER_WORDS[1:13])}|a|an|a couple of|couple of|a few|few|several"
-    rf"|the rest of the|the rest of this|the whole)\s+"
-    rf"(?:more\s+)?(?:days?|nights?|weeks?|fortnights?|months?|years?|working days?)(?:\s+off)?",
-    re.IGNORECASE,
-)
 UNIT = r"days?|nights?|weeks?|months?|years?"
 # Years and what a CV writes between them ("2016-Present", "2011 - 2015", "2019 to now").
 YEARS_ONLY = re.compile(
@@ -85,7 +78,7 @@ class Surrogates:
         self.used_phrases: set[str] = set()  # neutral phrases written in this document
 
     def replace(self, type_: str, original: str) -> str:
-        from synth.deid.people import role_surrogate
+        from synth.deid.lexicon.work_roles import role_surrogate
 
         norm = " ".join(original.lower().split())
         if type_ == "PERSON":  # "my manager" -> "my team lead", "My manager" -> "My team lead"
@@ -302,9 +295,7 @@ class Surrogates:
 def is_clause(words: str) -> bool:
     """Whether `words` hold a subject and a finite verb ("my mum had a fall"), not a noun
     phrase ("a bad flu") or an infinitive."""
-    from synth.deid.clauses import _parsed
-
-    doc = _parsed(words)
+    doc = parsed(words)
     subject = any(t.dep_ in ("nsubj", "nsubjpass") for t in doc)
     return subject and any(t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in doc)
 
@@ -317,9 +308,7 @@ def predicate_shape(predicate: str) -> str:
     """The shape of a predicate by its first verb's part of speech (spaCy's tagger on the
     clause, a pronoun subject and adverbs passed over): past, gerund, base, plural present, else
     third-person present."""
-    from synth.deid.clauses import _parsed
-
-    for token in _parsed(predicate):
+    for token in parsed(predicate):
         if token.is_space or token.tag_ in ("PRP", "RB"):
             continue
         return SHAPE_OF_TAG.get(token.tag_, "after_person")
@@ -329,22 +318,3 @@ def predicate_shape(predicate: str) -> str:
 @functools.cache
 def neutral_phrases() -> dict:
     return read_yaml(DATA_DIR / "deid" / "neutral_phrases.yaml", "neutral phrases")
-
-
-def opening_connective(clause: str) -> tuple[str | None, str | None]:
-    """(the connective that opens `clause` as written, its form: 'phrase' or
-    'infinitive'), or (None, None); the longest listed one wins."""
-    from synth.generation.entities import connectives
-
-    lower = clause.lower()
-    listed = connectives()
-    found = [
-        (len(c), form, c)
-        for form in ("phrase", "infinitive")
-        for c in listed[form]
-        if re.match(rf"{re.escape(c)}\b", lower)
-    ]
-    if not found:
-        return None, None
-    size, form, _ = max(found)
-    return clause[:size], form

@@ -47,7 +47,7 @@ def resolve_roles(
     """BIO tags with roles the ticket's kind lacks moved to their group's role in it.
 
     `roles_of`: taxonomy label -> its variables (context variables included). `kind`: the
-    kind the classifier read (synth.deid.kinds), else it is read from the roles."""
+    kind the classifier read (synth.deid.analyzer.kinds), else it is read from the roles."""
     spans_roles = [t[2:] for t in tags if t.startswith("B-")]
     dropped = kind_only_roles()["always"]
     if kind in roles_of:

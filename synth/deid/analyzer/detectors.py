@@ -20,9 +20,9 @@ import re
 from pathlib import Path
 
 from synth import DATA_DIR, ConfigError, plugins
-from synth.deid.conduct import load_conduct, may_complain
-from synth.deid.hygiene import STEPS
-from synth.deid.kinds import cv_shaped, held_clause_labels, load_kinds, sure_kind
+from synth.deid.analyzer.conduct import load_conduct, may_complain
+from synth.deid.analyzer.hygiene import STEPS
+from synth.deid.analyzer.kinds import cv_shaped, held_clause_labels, load_kinds, sure_kind
 from synth.deid.spans import Span, spans_from_word_tags
 from synth.deid.types import personal_types
 from synth.io.files import read_yaml
@@ -36,7 +36,7 @@ DETECTORS = ("presidio", "presidio-basic", "ner", "llm")
 RECOGNIZERS_FILE = DATA_DIR / "deid" / "recognizers.yaml"
 MIN_SCORE = 0.4  # below it Presidio reports 7-digit numbers as US driving licences
 # (size, overlap) in characters of the windows long documents are read in
-# (synth.deid.windows): the BIO model reads 256 word pieces (500 characters stay under it
+# (synth.deid.analyzer.windows): the BIO model reads 256 word pieces (500 characters stay under it
 # even at one piece per 2 characters); spaCy refuses texts over 1,000,000 characters.
 # Each overlap is longer than any one value (a clause, an address).
 NER_WINDOW = (500, 150)
@@ -74,7 +74,7 @@ class PresidioDetector:
             found = self.analyzer.analyze(text, language="en", score_threshold=self.min_score)
             out.append(
                 [
-                    Span(r.start, r.end, self.type_of[r.entity_type], self.name)
+                    Span(r.start, r.end, self.type_of[r.entity_type], self.name, round(r.score, 4))
                     for r in found
                     if r.entity_type in self.type_of
                 ]
@@ -154,15 +154,15 @@ class NerDetector:
         self.cv_labels = personal_types().cv_variables
         self.kinds = load_kinds(folder)  # None for a detector built without one
         self.conduct = load_conduct(folder)  # None for a detector built without one
-        self.steps = STEPS  # its output steps (synth.deid.hygiene); fewer to measure one
-        self.clause_gate = clause_gate  # synth.deid.kinds.CLAUSE_GATES
+        self.steps = STEPS  # its output steps (synth.deid.analyzer.hygiene); fewer to measure one
+        self.clause_gate = clause_gate  # synth.deid.analyzer.kinds.CLAUSE_GATES
 
     # A window of a long document is judged by the whole document: its kind, whether it
-    # is a CV (synth.deid.windows passes `documents`).
+    # is a CV (synth.deid.analyzer.windows passes `documents`).
     reads_documents = True
 
     def detect(self, texts: list[str], documents: list[str] | None = None) -> list[list[Span]]:
-        from synth.deid.hygiene import detector_tags
+        from synth.deid.analyzer.hygiene import detector_tags
         from synth.encoder import predict_word_tags, word_tags
 
         documents = documents or texts
@@ -186,7 +186,7 @@ class NerDetector:
 def without_clauses(tags: list[str], held: frozenset[str] = frozenset()) -> list[str]:
     """BIO tags with the spans of clause types (span_hygiene.yaml's `clause_types`) not in
     `held` dropped."""
-    from synth.deid.hygiene import conventions
+    from synth.deid.analyzer.hygiene import conventions
 
     dropped = conventions()["clause_types"] - held
     return ["O" if t != "O" and t[2:] in dropped else t for t in tags]
@@ -225,13 +225,12 @@ def installed_detector(name: str) -> type:
     return plugins.guard(found, "detectors", name)  # its construction and detect: the seam
 
 
-def check_detectors(names: list[str], ner_model: str | None, method: str = "tag") -> None:
+def check_detectors(names: list[str], ner_model: str | None, needed: bool = True) -> None:
+    """`needed`: the method replaces spans, so some detector must be named."""
     known = registered()
     plugins.check_chosen("detectors", dict.fromkeys(DETECTORS), installed_detector, names)
     unknown = [n for n in names if n not in known]
-    from synth.deid.method_registry import replaces_spans
-
-    if unknown or (not names and replaces_spans(method)):
+    if unknown or (not names and needed):
         raise ConfigError(
             f"--detectors: unknown or empty {unknown or names}; choose from {', '.join(known)}"
         )
@@ -281,8 +280,8 @@ def check_kinds_file(folder: Path, fix: str) -> None:
     not in every actor (a detector built without one has none: that is fine)."""
     import json
 
-    from synth.deid.conduct import CONDUCT_FILE
-    from synth.deid.kinds import KINDS_FILE, KindClassifier
+    from synth.deid.analyzer.conduct import CONDUCT_FILE
+    from synth.deid.analyzer.kinds import KINDS_FILE, KindClassifier
 
     for name in (KINDS_FILE, CONDUCT_FILE):
         path = folder / name
@@ -353,10 +352,10 @@ TRIAL_TEXT = (
 
 def try_installed(names: list[str]) -> None:
     """Each installed detector among `names` made and asked one real text on the driver,
-    its spans through the checks every batch gets (synth.deid.methods.detect), before
+    its spans through the checks every batch gets (synth.deid.analyzer.analyze.detect), before
     Ray starts or anything is written: its exception or wrong answer costs seconds and
     one line. hrsynth's own are tested with hrsynth and not loaded twice."""
-    from synth.deid.methods import detect
+    from synth.deid.analyzer.analyze import detect
 
     installed = plugins.installed("detectors")
     made = [installed_detector(name)() for name in names if name in installed]
@@ -368,10 +367,10 @@ def make_detectors(
     names: list[str], ner_model: str | None = None, llm=None, clause_gate: str = "kind"
 ) -> list:
     """`llm`: a zero-argument callable that makes the llm detector (it needs the engine);
-    `clause_gate`: where the BIO model's clause types count (synth.deid.kinds)."""
-    from synth.deid.windows import Windowed
+    `clause_gate`: where the BIO model's clause types count (synth.deid.analyzer.kinds)."""
+    from synth.deid.analyzer.windows import Windowed
 
-    check_detectors(names, ner_model, method="rewrite")
+    check_detectors(names, ner_model, needed=False)
     installed = plugins.installed("detectors")
     made = []
     for name in names:

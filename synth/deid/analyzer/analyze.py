@@ -1,0 +1,83 @@
+"""The analyzer's pipeline: every detector over a batch, their spans merged and their
+types decided by the registered rules (synth.deid.analyzer.rules), each part of a full
+name found again where the document writes it alone.
+
+Detectors read the text normalised (synth.deid.analyzer.normalise); the spans come back
+in the offsets of the text as written, each with its detector, score and the rules that
+changed it (synth.deid.spans). `traces`, when given, collects per document what the
+rules dropped (`deidentify --explain`).
+"""
+
+import re
+from dataclasses import replace
+
+from synth.deid.analyzer.normalise import normalise
+from synth.deid.analyzer.rules import RULES as DECISION_RULES
+from synth.deid.analyzer.rules import Trace, decided, finished, traced
+from synth.deid.lexicon.names import first_names
+from synth.deid.spans import Span, checked_spans, joined_clauses, resolve
+
+
+def detect(
+    texts: list[str], detectors: list, traces: list[Trace] | None = None
+) -> list[list[Span]]:
+    """Every detector over the batch, their spans merged (`merged`). Detectors read the
+    text normalised (synth.deid.analyzer.normalise: zero-width and bidi controls out, NFKC); the
+    spans come back in the offsets of the text as written."""
+    read = [normalise(text).text for text in texts]
+    found = [[] for _ in texts]
+    for detector in detectors:
+        for spans, more in zip(found, checked_spans(detector, read, detector.detect(read))):
+            spans += more
+    return merged(texts, found, traces=traces)
+
+
+def merged(
+    texts: list[str],
+    found: list[list[Span]],
+    rules=DECISION_RULES,
+    traces: list[Trace] | None = None,
+) -> list[list[Span]]:
+    """Per text as written, the spans detectors found in its normalised form: merged
+    (synth.deid.spans.resolve), their types decided (synth.deid.analyzer.rules; `rules` leaves
+    some out to measure them), each part of a full name found again where the document
+    writes it alone, mapped back to the text's offsets, and pieces of one clause joined."""
+    out = []
+    for i, (text, spans) in enumerate(zip(texts, found)):
+        trace = traces[i] if traces is not None else None
+        plain = normalise(text)
+        spans = decided(plain.text, traced("overlap", spans, resolve(spans), trace), rules, trace)
+        more = resolve(spans + name_parts_alone(plain.text, spans))
+        spans = traced("name parts", spans, more, trace)
+        back = [_to_original(plain, s) for s in spans]
+        joined = joined_clauses(text, traced("overlap", back, resolve(back), trace))
+        out.append(finished(text, joined, rules, trace))
+    return out
+
+
+def _to_original(plain, span: Span) -> Span:
+    start, end = plain.to_original(span.start, span.end)
+    return replace(span, start=start, end=end)
+
+
+def name_parts_alone(text: str, spans: list[Span]) -> list[Span]:
+    """`Ana` where the document also names `Ana Souza` (or `Ana`) as a person: a first
+    name alone identifies her to anyone who read the full one, and detectors miss it
+    without context. Capitalised parts of two or more letters, as whole words, case as
+    written."""
+    people = [s for s in spans if s.type == "PERSON"]
+    for s in list(people):  # "Ana Souza" found as "Souza": a known first name just before
+        before = re.search(r"(?<![\w-])([\w'’-]+) $", text[max(0, s.start - 40) : s.start])
+        if before and before[1] in first_names():
+            people.append(Span(s.start - len(before[0]), s.end, "PERSON", s.detector))
+    parts = {
+        word
+        for s in people
+        for word in re.findall(r"[\w'’-]+", text[s.start : s.end])
+        if len(word) > 1 and word[0].isupper()
+    }
+    return people + [
+        Span(m.start(), m.end(), "PERSON", "name parts")
+        for part in parts
+        for m in re.finditer(rf"(?<![\w-]){re.escape(part)}(?![\w-])", text)
+    ]

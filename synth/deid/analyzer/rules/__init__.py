@@ -1,0 +1,139 @@
+"""Types decided before a surrogate is drawn: the merged spans of every detector checked
+against what the words are, so that each replacement is of the type the words are and
+lands where the original stood.
+
+Each rule is one module of this package with a `NAME` and `apply(text, spans) -> spans`
+(its docstring says what it decides, its tests are tests/synth/deid/rules/). `DECIDING`
+and `FINISHING` are the registered rules in the order they run on each document's merged
+spans (synth.deid.analyzer.analyze.merged); the finishing ones run again after the
+pieces of one clause are joined. Any rule can be left out (`rules=`, by name) to measure
+it.
+
+Every span that comes out carries its `history` (synth.deid.spans): each rule that
+changed its bounds or type, in order. A `Trace` given to `decided` also collects what
+the rules dropped (a greeting's span, a technology), which `deidentify --explain`
+writes beside the key.
+"""
+
+from dataclasses import dataclass, field, replace
+
+from synth.deid.analyzer.rules import (
+    again,
+    cv_owner,
+    dates,
+    edges,
+    greetings,
+    names,
+    parts,
+    places,
+    shapes,
+    subject,
+    technologies,
+    whole,
+)
+from synth.deid.spans import Span, resolve
+
+# Registered, in the order they run.
+DECIDING = (cv_owner, again, dates, greetings, parts, technologies, shapes, names, places, subject)
+FINISHING = (whole, edges)
+# Every rule's name, as the docs list them (what `rules=` takes).
+RULES = (
+    "greetings",
+    "dates",
+    "parts",
+    "technologies",
+    "shapes",
+    "names",
+    "places",
+    "cv_owner",
+    "again",
+    "subject",
+    "whole",
+    "edges",
+)
+assert sorted(RULES) == sorted(rule.NAME for rule in DECIDING + FINISHING)
+
+
+@dataclass
+class Trace:
+    """What the rules dropped in one document: (span as it last stood, the rule)."""
+
+    dropped: list[tuple[Span, str]] = field(default_factory=list)
+
+
+def decided(text: str, spans: list[Span], rules=RULES, trace: Trace | None = None) -> list[Span]:
+    """Sorted non-overlapping `spans` of `text` with the rules applied."""
+    for rule in DECIDING:
+        if rule.NAME in rules:
+            spans = traced(rule.NAME, spans, rule.apply(text, spans), trace)
+    kept = [s for s in spans if s.end > s.start]
+    return finished(text, traced("overlap", spans, resolve(kept), trace), rules, trace)
+
+
+def finished(text: str, spans: list[Span], rules=RULES, trace: Trace | None = None) -> list[Span]:
+    """The finishing rules, again after clause pieces are joined (synth.deid.spans)."""
+    for rule in FINISHING:
+        if rule.NAME in rules:
+            spans = traced(rule.NAME, spans, rule.apply(text, spans), trace)
+    return traced("overlap", spans, resolve(spans), trace)
+
+
+def traced(
+    rule: str, before: list[Span], after: list[Span], trace: Trace | None = None
+) -> list[Span]:
+    """`after` with each span's provenance: a span the rule left as it was keeps its
+    score and history; one it moved or retyped keeps its detector's score and adds the
+    rule to its history; one it made (a detector name of its own) starts a history.
+    What the rule dropped goes into `trace`."""
+    exact = {_key(s): s for s in before}
+    out, used = [], set()
+    for span in after:
+        parent = exact.get(_key(span)) or _parent(span, before)
+        if parent is None:  # the rule's own span
+            out.append(replace(span, history=(f"{rule}: found {_bounds(span)} {span.type}",)))
+            continue
+        used.add(id(parent))
+        if (parent.start, parent.end, parent.type) == (span.start, span.end, span.type):
+            out.append(replace(span, score=parent.score, history=parent.history))
+        else:
+            change = _change(parent, span)
+            out.append(
+                replace(span, score=parent.score, history=(*parent.history, f"{rule}: {change}"))
+            )
+    if trace is not None:
+        kept = {_key(s) for s in after}
+        for span in before:
+            if id(span) not in used and _key(span) not in kept:
+                trace.dropped.append((span, rule))
+    return out
+
+
+def _key(span: Span) -> tuple:
+    return (span.start, span.end, span.type, span.detector)
+
+
+def _parent(span: Span, before: list[Span]) -> Span | None:
+    """The span of `before` this one came from: same detector, the largest overlap."""
+    best, most = None, 0
+    for s in before:
+        if s.detector != span.detector:
+            continue
+        overlap = min(s.end, span.end) - max(s.start, span.start)
+        if overlap > most or (overlap == most and best is not None and s.type == span.type):
+            best, most = s, overlap
+    return best if most > 0 else None
+
+
+def _bounds(span: Span) -> str:
+    return f"[{span.start},{span.end})"
+
+
+def _change(parent: Span, span: Span) -> str:
+    moved = (parent.start, parent.end) != (span.start, span.end)
+    retyped = parent.type != span.type
+    what = []
+    if moved:
+        what.append(f"{_bounds(parent)}→{_bounds(span)}")
+    if retyped:
+        what.append(f"{parent.type}→{span.type}")
+    return " ".join(what)
