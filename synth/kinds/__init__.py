@@ -9,7 +9,7 @@ one folder and one line in KINDS; nothing else branches on `doc_type`.
 """
 
 from types import ModuleType
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # pandas is imported where it is used: `hrsynth --help` stays
 
 from synth import ConfigError, plugins
 from synth.kinds.base import KindBase, made
+from synth.kinds.shards import ShardPlan, shard_count, shard_ids, shard_rows  # noqa: F401
 
 KINDS = {"ticket": "synth.kinds.tickets", "cv": "synth.kinds.cvs"}
 
@@ -69,15 +70,6 @@ def planner_version(doc_type: str) -> int:
     return KIND_PLANNER_VERSIONS.get(doc_type, PLANNER_VERSION)
 
 
-class ShardPlan(NamedTuple):
-    """One shard's planned documents, its counts for the manifest (kept in the shard's
-    footer) and its DP-sampled rows (None: no DP model used)."""
-
-    docs: list
-    counts: dict
-    dp_samples: "pd.DataFrame | None"
-
-
 class Planner(Protocol):
     """Plans any shard on its own, deterministic from the seed and the shard number, so
     the driver holds no document: actors plan the shards they write, and a resumed run
@@ -88,24 +80,6 @@ class Planner(Protocol):
     notes: dict
 
     def plan_shard(self, shard: int) -> ShardPlan: ...
-
-
-def shard_count(num_docs: int, shard_size: int) -> int:
-    return -(-num_docs // shard_size)
-
-
-def shard_rows(num_docs: int, shard_size: int, shard: int) -> int:
-    """How many documents shard `shard` holds (the last one may be short)."""
-    return max(0, min(shard_size, num_docs - shard * shard_size))
-
-
-def shard_ids(run_id: str, num_docs: int, shard_size: int, shard: int) -> list[str] | None:
-    """The ids of the documents shard `shard` of a run holds (None: the run has no such
-    shard), as the records name them (synth.record)."""
-    first, rows = shard * shard_size, shard_rows(num_docs, shard_size, shard)
-    if rows == 0:
-        return None
-    return [f"{run_id}-{i:08d}" for i in range(first, first + rows)]
 
 
 def planned_shard_ids(run: dict):

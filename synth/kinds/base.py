@@ -96,7 +96,7 @@ def checked_plan(plan, kind_name: str, run_id: str, shard: int, expected_ids: li
     """A shard's plan, checked where it enters: a ShardPlan of PlannedDocuments, one per
     document the shard holds, in order, each field of its declared type. A wrong document
     would otherwise fail in the renderer, in an actor, or land as a wrong row."""
-    from synth.kinds import ShardPlan
+    from synth.kinds.shards import ShardPlan
     from synth.record import PlannedDocument
 
     def refuse(problem: str):
@@ -198,7 +198,7 @@ class CheckedPlanner:
         return self.planner.notes
 
     def plan_shard(self, shard: int):
-        from synth.kinds import shard_ids
+        from synth.kinds.shards import shard_ids
 
         ids = shard_ids(self.run_id, self.num_docs, self.shard_size, shard) or []
         plan = self.planner.plan_shard(shard)

@@ -3,10 +3,9 @@ side that runs before fit.
 
 The document-kind interface (synth.kinds.DocKind) for CVs."""
 
-import re
-
 from synth import ConfigError
 from synth.kinds.base import card_text
+from synth.kinds.cvs.entities import entity_type  # noqa: F401 (the kind's interface)
 from synth.kinds.cvs.settings import CVSettings
 
 TITLE = "CVs"
@@ -36,11 +35,6 @@ def check_config(cfg) -> None:
             "labels: CVs take their role from the DP model; leave labels 'all' "
             "(cvs.roles: balanced gives every role equally often)"
         )
-
-
-def entity_type(variable: str) -> str:
-    """'university_2' -> 'university': one entity type per kind of value."""
-    return re.sub(r"_\d+$", "", variable)
 
 
 def declared_entities(labels, cfg) -> dict[str, set[str]]:

@@ -19,7 +19,7 @@ from synth.generation.template import SLOT, fill
 from synth.generation.trimming import years_claimed
 from synth.io.files import read_yaml
 from synth.kinds import ShardPlan, balanced_labels, shard_rows, shard_streams
-from synth.kinds.cvs import entity_type
+from synth.kinds.cvs.entities import entity_type
 from synth.kinds.cvs.extract.table import GENERIC_COMPANY, NONE, OTHER_UNIVERSITY, SLOTS
 from synth.kinds.cvs.role_words import RoleWords, languages_of
 from synth.kinds.cvs.sections import CVTemplates, load_templates, taxonomy_file
