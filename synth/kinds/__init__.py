@@ -9,12 +9,9 @@ one folder and one line in KINDS; nothing else branches on `doc_type`.
 """
 
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
-
-if TYPE_CHECKING:  # pandas is imported where it is used: `hrsynth --help` stays light
-    import pandas as pd
 
 from synth import ConfigError, plugins
 from synth.kinds.base import KindBase, made
