@@ -58,6 +58,9 @@ def run(options) -> dict:
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
     settings["detectors"] = args.detector_names()
     settings["ner_model"] = args.ner_model_path() if "ner" in settings["detectors"] else None
+    for name in ("method_option", "explain"):  # only when given: a run without them keeps
+        if getattr(args, name):  # the settings, run id and manifest it always had
+            settings[name] = getattr(args, name)
     from synth.deid.analyzer.detectors import try_installed
 
     try_installed(settings["detectors"])  # a plugin's: one real text, before any work

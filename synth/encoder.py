@@ -145,23 +145,37 @@ def predict_classes(model, tokenizer, texts: list[str], batch_size: int = 32) ->
 
 @torch.no_grad()
 def predict_word_tags(
-    model, tokenizer, texts: list[str], tag_names: list[str], batch_size: int = 32
+    model,
+    tokenizer,
+    texts: list[str],
+    tag_names: list[str],
+    batch_size: int = 32,
+    scores: list | None = None,
 ) -> list[list[str]]:
     """One tag per word: the prediction on the word's first piece (words past the
-    truncation point get O)."""
+    truncation point get O). `scores`, when given a list, gets per text the probability
+    the model gave each word's tag (softmax over its first piece; None past the
+    truncation point)."""
     model.eval()
     out = []
     for i in range(0, len(texts), batch_size):
         chunk = texts[i : i + batch_size]
         enc = encode(tokenizer, chunk)
         enc.pop("offset_mapping")
-        predicted = model(**enc).logits.argmax(-1)
+        logits = model(**enc).logits
+        predicted = logits.argmax(-1)
+        sure = logits.softmax(-1).max(-1).values if scores is not None else None
         for row, text in enumerate(chunk):
             tags = ["O"] * len(words_of(tokenizer, text))
+            probability = [None] * len(tags)
             for j, word in enumerate(first_pieces(enc, row)):
                 if word is not None:
                     tags[word] = tag_names[int(predicted[row, j])]
+                    if sure is not None:
+                        probability[word] = float(sure[row, j])
             out.append(_repair(tags))
+            if scores is not None:
+                scores.append(probability)
     return out
 
 

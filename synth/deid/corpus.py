@@ -38,6 +38,22 @@ KEY_SCHEMA = pa.schema(
         ("replacement", pa.string()),
     ]
 )
+# One decision of `deidentify --explain` (synth.deid.pipeline.decisions): beside the key,
+# since `words` are the original's.
+EXPLAIN_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("start", pa.int32()),
+        ("end", pa.int32()),
+        ("words", pa.string()),
+        ("type", pa.string()),
+        ("detector", pa.string()),
+        ("score", pa.float64()),
+        ("rules", pa.list_(pa.string())),
+        ("outcome", pa.string()),
+        ("dropped_by", pa.string()),
+    ]
+)
 FORMATS = (".jsonl", ".json", ".csv", ".parquet")
 # The longest document read: the detectors read a document whole (its kind, its
 # sentences), in time that grows faster than its length; a 1 MB text without

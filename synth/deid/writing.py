@@ -11,44 +11,73 @@ from synth import ConfigError
 from synth.deid.analyzer.detectors import make_detectors
 from synth.deid.anonymizer.methods import uses_language_model
 from synth.deid.anonymizer.operators import Replaced
-from synth.deid.corpus import DEID_SCHEMA, KEY_SCHEMA
+from synth.deid.corpus import DEID_SCHEMA, EXPLAIN_SCHEMA, KEY_SCHEMA
 from synth.deid.llm import LlmDetector, LlmTask, make_engine
 from synth.deid.pipeline import deidentify
 from synth.io.shards import shard_path, write_recorded, writer_mark
+from synth.io.storage import join
 
 ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
+EXPLAIN = "explain"  # the key folder's subfolder of --explain's shards
 
 
 def check_key_folder(key_output: str) -> None:
     """Refuse, before any work, a --key-output that already holds anything but a key of
-    this job (its shards, its lock): the key's folder is made owner-only and the key
-    written among whatever is there, so $HOME or a folder of the user's files is never
-    taken for one."""
+    this job (its shards, their digests in `_written/`, the --explain shards in
+    `explain/`, its lock): the key's folder is made owner-only and the key written among
+    whatever is there, so $HOME or a folder of the user's files is never taken for
+    one."""
+    from synth import ConfigError
+
+    stranger = _not_ours(key_output, KEY_SCHEMA, {EXPLAIN: EXPLAIN_SCHEMA})
+    if stranger:
+        raise ConfigError(
+            f"--key-output {key_output} holds {stranger}, which is not a de-identification "
+            "key; give an empty folder or one a previous run wrote its key into"
+        )
+
+
+def _not_ours(folder: str, schema: pa.Schema, subfolders: dict) -> str | None:
+    """The first entry of `folder` this job did not write, or None."""
     import re
 
     import pyarrow.parquet as pq
 
-    from synth import ConfigError
+    from synth.io.shards import WRITTEN
     from synth.io.storage import filesystem, join
 
-    fs, path = filesystem(key_output)
-    entries = fs.get_file_info(pafs.FileSelector(path, allow_not_found=True))
-    for entry in entries:
+    fs, path = filesystem(folder)
+    for entry in fs.get_file_info(pafs.FileSelector(path, allow_not_found=True)):
         name = entry.base_name
         if name == "_lock.json" or name.startswith(".") and ".tmp" in name:
             continue
+        if entry.type == pafs.FileType.Directory:
+            if name == WRITTEN:
+                inside = fs.get_file_info(pafs.FileSelector(join(path, name)))
+                odd = [
+                    e.base_name
+                    for e in inside
+                    if not re.fullmatch(r"part-\d{5}\.parquet\.sha256(\.tmp.*)?", e.base_name)
+                ]
+                if odd:
+                    return f"{name}/{odd[0]}"
+                continue
+            if name in subfolders:
+                inner = _not_ours(join(path, name), subfolders[name], {})
+                if inner:
+                    return f"{name}/{inner}"
+                continue
+            return name
         ours = entry.type == pafs.FileType.File and re.fullmatch(r"part-\d{5}\.parquet", name)
         if ours:
             try:
                 with fs.open_input_file(join(path, name)) as f:
-                    ours = pq.read_schema(f).remove_metadata() == KEY_SCHEMA
+                    ours = pq.read_schema(f).remove_metadata() == schema
             except (OSError, pa.ArrowInvalid):
                 ours = False
         if not ours:
-            raise ConfigError(
-                f"--key-output {key_output} holds {name}, which is not a de-identification "
-                "key; give an empty folder or one a previous run wrote its key into"
-            )
+            return name
+    return None
 
 
 def make_tools(options: dict) -> tuple[list, LlmTask | None]:
@@ -86,7 +115,7 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
         raise
     except Exception:  # noqa: BLE001 (find the document at fault; the others go through)
         done = [_one(doc_id, text, args) for doc_id, text in zip(ids, texts)]
-    rows, keys = defaultdict(list), defaultdict(list)
+    rows, keys, explained = defaultdict(list), defaultdict(list), defaultdict(list)
     for doc_id, original, label, shard, result in zip(
         ids, *(block.column(c).to_pylist() for c in ("original_id", "label", "shard")), done
     ):
@@ -104,12 +133,19 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
             }
         )
         keys[shard] += [{"id": doc_id, **entry} for entry in result.key]
+        explained[shard] += [{"id": doc_id, **entry} for entry in result.decisions or []]
         if original != doc_id:  # the shareable id is a position: the key says whose
             keys[shard].append(
                 {"id": doc_id, "type": ID_TYPE, "original": original, "replacement": doc_id}
             )
     counts = {"shard": [], "rows": [], "spans": []}
     for shard in sorted(rows):
+        if key_output and options.get("explain"):  # before the key: a key has its decisions
+            write_recorded(
+                shard_path(join(key_output, EXPLAIN), shard),
+                pa.Table.from_pylist(explained[shard], EXPLAIN_SCHEMA),
+                owner_only=True,
+            )
         if key_output:
             write_recorded(
                 shard_path(key_output, shard),

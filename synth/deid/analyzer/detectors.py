@@ -17,6 +17,7 @@ Detectors are built where they run (once per actor) by `make_detectors`.
 
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from synth import DATA_DIR, ConfigError, plugins
@@ -166,11 +167,13 @@ class NerDetector:
         from synth.encoder import predict_word_tags, word_tags
 
         documents = documents or texts
-        predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags)
+        sure: list = []
+        predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags, scores=sure)
         likely = self.kinds.likelihoods(documents) if self.kinds else [None] * len(texts)
         kinds = [sure_kind(p) if p else None for p in likely]  # one classification a batch
         out = []
-        for text, document, raw, kind, p in zip(texts, documents, predicted, kinds, likely):
+        rows = zip(texts, documents, predicted, kinds, likely, sure)
+        for text, document, raw, kind, p, probability in rows:
             words, _ = word_tags(self.tokenizer, text, [])
             conduct = self.conduct if may_complain(p) else None
             tags = detector_tags(text, words, raw, self.steps, kind, conduct)  # roles, …
@@ -179,8 +182,28 @@ class NerDetector:
                 tags = without_clauses(tags, held)
             if self.clause_gate != "all" and not cv_shaped(document):  # a CV's types in CVs
                 tags = ["O" if t[2:] in self.cv_labels else t for t in tags]
-            out.append(spans_from_word_tags(words, tags, self.type_of, self.name))
+            spans = spans_from_word_tags(words, tags, self.type_of, self.name)
+            out.append(scored(spans, raw, tags, words, probability, self.type_of, self.name))
         return out
+
+
+def scored(spans, raw, tags, words, probability, type_of, name) -> list[Span]:
+    """The detector's spans with their score (the mean probability the model gave its
+    words' tags) and, where span hygiene (synth.deid.analyzer.hygiene) moved or retyped
+    what the model tagged, that step in their history."""
+    from synth.deid.analyzer.rules import traced
+
+    model_spans = spans_from_word_tags(words, raw, type_of, name)
+    out = []
+    for span in traced("span hygiene", model_spans, spans):
+        inside = [
+            p
+            for (a, b), p in zip(words, probability)
+            if p is not None and a >= span.start and b <= span.end
+        ]
+        score = round(sum(inside) / len(inside), 4) if inside else None
+        out.append(replace(span, score=score))
+    return out
 
 
 def without_clauses(tags: list[str], held: frozenset[str] = frozenset()) -> list[str]:
