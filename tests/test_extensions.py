@@ -19,12 +19,12 @@ from tests import broken_plugins
 from tests.outputs import read_output
 
 ROOT = Path(__file__).resolve().parents[1]
-EXTENSIONS = ("echo", "memo", "text_length", "employee_numbers", "initials")
+EXTENSIONS = ("echo", "memo", "text_length", "employee_numbers", "initials", "pseudonyms")
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> dict:
-    """The five packages pip-installed into one folder; the environment that sees them."""
+    """The six packages pip-installed into one folder; the environment that sees them."""
     work = tmp_path_factory.mktemp("extensions")
     for name in EXTENSIONS:  # pip builds in the source folder: build from copies
         shutil.copytree(ROOT / "tests" / "extensions" / name, work / "src" / name)
@@ -153,6 +153,37 @@ def test_an_installed_method_replaces_what_the_detectors_find(installed, tmp_pat
     assert [(k["original"], k["replacement"]) for k in keys if k["type"] == "ID"] == [
         ("EMP-20417", "<id>")
     ]
+
+
+def test_a_method_on_the_operator_contract_gets_the_seed_options_and_its_types(installed, tmp_path):
+    """The pseudonyms method (tests/extensions/pseudonyms) for PERSON only, dates tagged:
+    the same person the same pseudonym in two documents, keyed on --seed, with the
+    --method-option prefix; another seed another pseudonym."""
+    import hashlib
+
+    documents = tmp_path / "docs.jsonl"
+    texts = ["Maria Lopez asked for leave on 3 March 2025.", "Please thank Maria Lopez."]
+    documents.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
+
+    def shared(seed: str) -> list[str]:
+        out = tmp_path / f"shared-{seed}"
+        hrsynth(
+            installed,
+            *("deidentify", "--input", str(documents), "--output", str(out)),
+            *("--method", "tag,PERSON=pseudonyms", "--method-option", "prefix=P"),
+            *("--detectors", "presidio", "--seed", seed),
+        )
+        return [r["text"] for r in rows(out)]
+
+    def pseudonym(seed: int) -> str:
+        digest = hashlib.sha256(f"{seed}|PERSON|maria lopez".encode()).hexdigest()
+        return f"P-{digest[:6]}"
+
+    assert shared("5") == [
+        f"{pseudonym(5)} asked for leave on [DATE].",
+        f"Please thank {pseudonym(5)}.",
+    ]
+    assert shared("6")[1] == f"Please thank {pseudonym(6)}."
 
 
 # The broken plugins (tests/broken_plugins.py): five extension points by six faults, each

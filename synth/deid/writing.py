@@ -18,13 +18,15 @@ from synth.io.shards import shard_path, write_recorded, writer_mark
 from synth.io.storage import join
 
 ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
-EXPLAIN = "explain"  # the key folder's subfolder of --explain's shards
+EXPLAIN = (
+    "_explain"  # the key folder's subfolder of --explain's shards (readers of the key skip it)
+)
 
 
 def check_key_folder(key_output: str) -> None:
     """Refuse, before any work, a --key-output that already holds anything but a key of
     this job (its shards, their digests in `_written/`, the --explain shards in
-    `explain/`, its lock): the key's folder is made owner-only and the key written among
+    `_explain/`, its lock): the key's folder is made owner-only and the key written among
     whatever is there, so $HOME or a folder of the user's files is never taken for
     one."""
     from synth import ConfigError

@@ -133,3 +133,25 @@ def test_failed_documents_are_counted_fail_the_run_and_a_rerun_retries_them(
         assert all(r["text"] and r["error"] is None for r in rows)
     finally:
         server.close()
+
+
+def test_explain_writes_the_decisions_beside_the_key_and_a_rerun_resumes(
+    ray_local, corpus, tmp_path, capsys
+):
+    options = {"input": str(corpus), "text_field": "body", "shard_size": 2, "detectors": "presidio"}
+    out, key = tmp_path / "shareable", tmp_path / "key"
+    with pytest.raises(ConfigError, match="--explain: .* give --key-output"):
+        deidentify.run({**options, "output": str(out), "explain": True})
+    deidentify.run({**options, "output": str(out), "key_output": str(key), "explain": True})
+    decisions = pq.read_table(key / "_explain").to_pylist()
+    key_rows = pq.read_table(key).to_pylist()  # the key as readers read it: no decision
+    replaced = [d for d in decisions if d["outcome"] == "replaced"]
+    assert len(replaced) == sum(r["type"] != "DOCUMENT_ID" for r in key_rows)
+    assert {d["detector"] for d in replaced} == {"presidio"}
+    assert all(d["score"] is not None for d in replaced)
+    assert not (out / "_explain").exists()
+    written = every_byte(out)
+    assert not [d["words"] for d in replaced if d["words"].encode() in written]
+    capsys.readouterr()
+    deidentify.run({**options, "output": str(out), "key_output": str(key), "explain": True})
+    assert "2 already written, 0 to do" in capsys.readouterr().out

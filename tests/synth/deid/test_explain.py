@@ -1,0 +1,47 @@
+"""`deidentify --explain`: each span replaced with its detector, score and the rules that
+changed it; each span a rule kept as written (synth.deid.pipeline, analyzer.rules)."""
+
+from synth.deid.analyzer.rules import Trace, decided, traced
+from synth.deid.pipeline import deidentify
+from synth.deid.spans import Span
+
+GREETING = "Good morning HR Team,\nCould you send me the form?\nKind regards,\nPaul Martin"
+CITY = "hi, they want me in Rotterdam for about three weeks starting mid june.\ncheers\nBram"
+
+
+def test_a_rule_that_retypes_or_moves_a_span_is_in_its_history():
+    before = [Span(0, 9, "PERSON", "presidio", 0.85), Span(10, 14, "DATE", "presidio", 0.6)]
+    after = [Span(0, 9, "LOCATION", "presidio"), Span(11, 14, "DATE", "presidio")]
+    out = traced("places", before, after)
+    assert [(s.score, s.history) for s in out] == [
+        (0.85, ("places: PERSON→LOCATION",)),
+        (0.6, ("places: [10,14)→[11,14)",)),
+    ]
+    made = traced("dates", before, before + [Span(20, 30, "DATE", "dates")])
+    assert made[-1].history == ("dates: found [20,30) DATE",) and made[0].history == ()
+
+
+def test_a_span_a_rule_drops_is_in_the_trace():
+    trace = Trace()
+    spans = [Span(0, 23, "ORGANIZATION", "presidio", 0.85)]  # "Dear Payroll Department"
+    assert decided("Dear Payroll Department,\nHi", spans, trace=trace) == []
+    assert [(s.detector, rule) for s, rule in trace.dropped] == [("presidio", "greetings")]
+
+
+def test_explained_documents_name_detector_score_and_rules(presidio_detectors):
+    greeting, city = deidentify(
+        ["a", "b"], [GREETING, CITY], presidio_detectors, "tag", 0, explain=True
+    )
+    kept = [d for d in greeting.decisions if d["outcome"] == "kept as written"]
+    assert kept and {d["dropped_by"] for d in kept} == {"greetings"}
+    assert "HR Team" in {d["words"] for d in kept} and "HR Team" in greeting.text
+    place = next(d for d in city.decisions if d["words"] == "Rotterdam")
+    assert place["type"] == "LOCATION" and place["detector"] == "presidio"
+    assert place["score"] is not None and place["rules"][-1].startswith("places: ")
+    replaced = [d for d in city.decisions if d["outcome"] == "replaced"]
+    assert len(replaced) == len(city.key)  # one decision per span written
+
+
+def test_without_explain_there_are_no_decisions(presidio_detectors):
+    (done,) = deidentify(["a"], [CITY], presidio_detectors, "tag", 0)
+    assert done.decisions is None
