@@ -61,11 +61,12 @@ def config_reference() -> str:
 def cli_reference() -> str:
     """One table per command: flag, default, what it sets."""
     sys.path.insert(0, str(ROOT))
-    from jobs.cli import COMMANDS
+    from jobs.cli import COMMANDS, command
     from synth.config.options import flag
 
     out = []
-    for name, module in COMMANDS.items():
+    for name in COMMANDS:
+        module = command(name)
         verbs = list(module.ACTIONS) if hasattr(module, "ACTIONS") else [""]
         for verb in verbs:
             out += [f"## `hrsynth {name}{' ' + verb if verb else ''}`", ""]

@@ -12,8 +12,8 @@ import gguf
 import numpy as np
 from gguf.quants import dequantize, quantize
 
-from synth.generation.hf_engine import CACHE_DIR
 from synth.generation.llama_engine import gguf_path
+from synth.generation.models import CACHE_DIR
 
 
 def requantized(source, target: gguf.GGMLQuantizationType):

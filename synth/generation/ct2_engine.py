@@ -32,7 +32,7 @@ from synth import ConfigError
 from synth.generation import cancel
 from synth.generation.buckets import group_by_length, share_among
 from synth.generation.engine import EngineBase
-from synth.generation.hf_engine import CACHE_DIR, resolve_model, transformers_folder
+from synth.generation.models import CACHE_DIR, resolve_model, transformers_folder
 from synth.generation.params import GenerationParams, refuse_unsupported
 from synth.generation.trimming import is_finished
 

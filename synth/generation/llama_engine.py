@@ -31,7 +31,7 @@ from pathlib import Path
 from synth import ConfigError
 from synth.generation import cancel
 from synth.generation.engine import EngineBase, FailedPrompt
-from synth.generation.hf_engine import resolve_model
+from synth.generation.models import resolve_model
 from synth.generation.params import GenerationParams, refuse_unsupported
 
 # Parallel slots (prompts decoded together) and the tokens each holds. The server is sized

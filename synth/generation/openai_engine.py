@@ -32,7 +32,7 @@ from pydantic import Field
 from synth import ConfigError
 from synth.generation.engine import EngineBase, FailedPrompt
 from synth.generation.params import GenerationParams, refuse_unsupported
-from synth.generation.server import OWNER, STOPPING
+from synth.generation.protocol import OWNER, STOPPING
 
 PREFIX = "openai:"
 CHAT_MARK = "\x1echat-messages\x1e"  # never in generated text: a control character

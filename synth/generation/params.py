@@ -18,18 +18,26 @@ from synth.typed import Count, MinP, Penalty, Positive, Temperature, TopP, check
 MAX_NEW_TOKENS = 4096
 
 
+def request(neutral) -> dict:
+    """A field a client of `hrsynth serve` may send, and what a request that leaves it out
+    means (the OpenAI API's neutral value, not hrsynth's default): the server reads its
+    fields from here (`request_fields`), so a parameter added with this mark reaches
+    clients with no edit to the server."""
+    return {"request": neutral}
+
+
 @dataclass
 class GenerationParams:
     max_new_tokens: Annotated[int, Field(ge=1, le=MAX_NEW_TOKENS)] = 40
     min_new_tokens: Count = 0
     do_sample: bool = True
     # > 0 when sampling (checked in params_from, which names the fix)
-    temperature: Temperature = 0.5
-    top_k: Count = 50  # 0: the whole vocabulary
-    top_p: TopP = 0.85
+    temperature: Temperature = field(default=0.5, metadata=request(1.0))
+    top_k: Count = field(default=50, metadata=request(0))  # 0: the whole vocabulary
+    top_p: TopP = field(default=0.85, metadata=request(1.0))
     # Drop a candidate less likely than min_p times the likeliest one (0: off).
-    min_p: MinP = 0.0
-    repetition_penalty: Penalty = 1.2
+    min_p: MinP = field(default=0.0, metadata=request(0.0))
+    repetition_penalty: Penalty = field(default=1.2, metadata=request(1.0))
     no_repeat_ngram_size: Count = 0
     num_beams: Positive = 1
     bad_words: list[str] = field(default_factory=list)
@@ -46,6 +54,13 @@ class GenerationParams:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def request_fields() -> dict:
+    """{field: its neutral value} for each GenerationParams field a request may set."""
+    return {
+        f.name: f.metadata["request"] for f in fields(GenerationParams) if "request" in f.metadata
+    }
 
 
 # The decoding features a backend may lack, each at the value that switches it off. A

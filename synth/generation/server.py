@@ -39,15 +39,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from synth import ConfigError
 from synth.generation.cancel import cancel_when
 from synth.generation.engine import checked_continuations
-from synth.generation.params import GenerationParams
+from synth.generation.params import OPTIONAL, GenerationParams, request_fields
+from synth.generation.protocol import OWNER, STOPPING
 from synth.typed import check
 
 # A served slot is cut by the client (its rollout trims to sentences): generate up to
 # max_tokens, stopping only at a paragraph break, unless the client says when its slot
 # is finished (STOPPING, which hrsynth's OpenAI engine sends to this server only).
 SERVED = GenerationParams(sentences_per_slot=1000, paragraphs_per_slot=1)
-OWNER = "hrsynth"  # /v1/models' owned_by: how a client knows it may send STOPPING
-STOPPING = ("sentences_per_slot", "paragraphs_per_slot")
 BURST_WAITS = 20  # a batch waits at most this many `wait_s` for the rest of a burst
 
 
@@ -99,24 +98,24 @@ def _number(body: dict, name: str, default, kind=float):
 def params_of(
     body: dict, max_tokens: int = Limits.max_tokens, sampling=frozenset({"min_p"})
 ) -> GenerationParams:
-    """The request's sampling parameters, checked against GenerationParams' own ranges
+    """The request's sampling parameters, the fields GenerationParams marks as a
+    request's (synth.generation.params.request_fields), checked against its own ranges
     (synth.typed: the ones generate and deidentify take), a 400 naming the field for a
     value of the wrong type or out of range; `sampling`: the optional features the
-    engine behind the server honours (its backend's SAMPLING)."""
+    engine behind the server honours (its backend's SAMPLING): one it lacks set is a 400
+    too, never silently ignored."""
     wanted = _number(body, "max_tokens", 16, int)
     if not 1 <= wanted <= max_tokens:
         raise Rejected(400, f"max_tokens must be in [1, {max_tokens}]")
     values = {
-        "temperature": _number(body, "temperature", 1.0),
-        "top_p": _number(body, "top_p", 1.0),
-        "top_k": _number(body, "top_k", 0, int),
-        "min_p": _number(body, "min_p", 0.0),
-        "repetition_penalty": _number(body, "repetition_penalty", 1.0),
+        name: _number(body, name, neutral, type(neutral))
+        for name, neutral in request_fields().items()
     }
     try:
         check(GenerationParams, values)
-        if values["min_p"] and "min_p" not in sampling:
-            raise ConfigError("min_p is not supported by the engine this server runs")
+        for name, off in OPTIONAL.items():
+            if name in values and values[name] != off and name not in sampling:
+                raise ConfigError(f"{name} is not supported by the engine this server runs")
     except ConfigError as e:
         raise Rejected(400, str(e)) from None
     stopping = body.get(OWNER) or {}

@@ -6,7 +6,7 @@ from dataclasses import fields
 
 import pytest
 
-from jobs.cli import COMMANDS, main
+from jobs.cli import COMMANDS, command, main
 from synth import ConfigError
 from synth.config.evaluate_options import EvaluateOptions
 from synth.config.options import add_options, options_from
@@ -102,7 +102,7 @@ def test_flags_are_built_from_the_options_with_types_and_choices():
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_every_option_of_every_job_is_documented(name):
-    assert all(f.metadata.get("help") for f in fields(COMMANDS[name].OPTIONS))
+    assert all(f.metadata.get("help") for f in fields(command(name).OPTIONS))
 
 
 def test_evaluation_tasks_come_from_one_registry():
@@ -118,3 +118,27 @@ def test_evaluation_tasks_come_from_one_registry():
     assert set(kind("cv").EVAL_TASKS) <= set(TASKS) and kind("ticket").EVAL_TASKS is None
     assert in_order(["deid", "classify", "bio_ner"]) == ["classify", "bio_ner", "deid"]
     assert in_order(["deid", "classify"]) == ["deid", "classify"]
+
+
+def test_the_cli_builds_only_the_chosen_jobs_parser():
+    """`hrsynth fit --help` imports jobs.fit and no other job (each job's options and
+    registries load only when it runs)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom jobs import cli\ntry:\n    cli.main(['fit', '--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('jobs.') and m != 'jobs.entry'))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "['jobs.cli', 'jobs.fit']"
+    assert set(COMMANDS) <= set(
+        subprocess.run(
+            [sys.executable, "-m", "jobs.cli", "--help"], capture_output=True, text=True, check=True
+        )
+        .stdout.replace(",", " ")
+        .replace("{", " ")
+        .replace("}", " ")
+        .split()
+    )

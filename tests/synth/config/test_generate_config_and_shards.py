@@ -4,7 +4,7 @@ import pytest
 from synth import ConfigError
 from synth.config.generate import load_config
 from synth.contract import to_table
-from synth.generation.hf_engine import resolve_model
+from synth.generation.models import resolve_model
 from synth.io.shards import (
     finished_shards,
     open_output,

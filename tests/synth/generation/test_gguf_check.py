@@ -5,7 +5,7 @@ import pytest
 
 from jobs import generate
 from synth import ConfigError
-from synth.generation.hf_engine import resolve_model
+from synth.generation.models import resolve_model
 
 
 def embedded_gguf() -> bytes:

