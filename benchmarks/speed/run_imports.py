@@ -89,7 +89,9 @@ def main(argv=None) -> int:
     row = {k: files_of(v, args.code.resolve()) for k, v in found.items()}
     row["union"] = sorted(set(row["driver"]) | set(row["actor"]))
     commit = ["git", "-C", str(args.code), "rev-parse", "--short", "HEAD"]
-    row["commit"] = subprocess.run(commit, capture_output=True, text=True).stdout.strip()
+    row["commit"] = subprocess.run(
+        commit, check=False, capture_output=True, text=True
+    ).stdout.strip()
     print(
         f"{args.label}: driver {len(row['driver'])} files, actor {len(row['actor'])}, "
         f"union {len(row['union'])}"

@@ -12,8 +12,7 @@ from synth.config.generate import load_config
 from synth.contract import SCHEMA
 from synth.io.shards import write_recorded
 from synth.kinds import plan_documents, planner, shard_count, shard_rows, sum_counts
-
-LABELS_IN_TAXONOMY = 8
+from synth.kinds.tickets.taxonomy import load_taxonomy
 
 
 def _cfg(dp_model, **overrides):
@@ -40,7 +39,7 @@ def test_a_shard_planned_alone_equals_that_shard_of_the_whole_run(dp_model):
 def test_labels_are_balanced_over_the_run_not_only_within_shards(dp_model):
     cfg = _cfg(dp_model, num_docs=50, shard_size=3)  # shards of 3 cannot hold 8 labels
     counts = Counter(d.label for d in plan_documents(cfg, "run")[0])
-    assert len(counts) == LABELS_IN_TAXONOMY
+    assert len(counts) == len(load_taxonomy())
     assert max(counts.values()) - min(counts.values()) <= 1
 
 
