@@ -16,8 +16,9 @@ is done and samples from the full vocabulary. Here:
 
 With every request admitted at once and finished rows dropped every step (the defaults,
 and `sample_rows`), a row's tokens are exactly those of the loop before issue 55: the
-same rows sample in the same order from the same generator. Beam search and forced
-words still go through `generate` (hf_engine.py).
+same rows sample in the same order from the same generator. The HF engine runs it for
+the model layouts row_cache has none for (row_decode decodes the others); beam search
+and forced words still go through `generate` (hf_engine.py).
 """
 
 from collections import deque

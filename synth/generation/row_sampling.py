@@ -55,3 +55,51 @@ def penalise_repeats(logits: torch.Tensor, history: torch.Tensor, penalty: float
     held = logits.gather(1, history)
     held = torch.where(held < 0, held * penalty, held / penalty)
     return logits.scatter(1, history, held)
+
+
+def ban_ngrams(
+    logits: torch.Tensor, history: torch.Tensor, lengths: torch.Tensor, size: int
+) -> torch.Tensor:
+    """transformers' NoRepeatNGramLogitsProcessor over each row's own tokens: a token that
+    would repeat an n-gram of `size` the row already holds is banned. `history` holds each
+    row's tokens (prompt and continuation) below its `lengths`; fixed shapes, no host
+    read (the step stays one graph)."""
+    width = history.shape[1]
+    if size < 1 or width < size:
+        return logits
+    windows = history.unfold(1, size, 1)  # (rows, width - size + 1, size)
+    starts = torch.arange(windows.shape[1], device=history.device)
+    inside = starts[None, :] + size <= lengths[:, None]
+    if size > 1:
+        back = torch.arange(size - 1, device=history.device)
+        at = (lengths[:, None] - (size - 1) + back[None, :]).clamp(min=0)
+        suffix = history.gather(1, at)  # the row's last size-1 tokens
+        inside = inside & (windows[..., : size - 1] == suffix[:, None, :]).all(dim=-1)
+    inside = inside & (lengths + 1 >= size)[:, None]
+    hits = torch.zeros(logits.shape, dtype=torch.long, device=logits.device)
+    hits.scatter_add_(1, windows[..., size - 1], inside.long())
+    return logits.masked_fill(hits > 0, float("-inf"))
+
+
+def ban_words(
+    logits: torch.Tensor,
+    history: torch.Tensor,
+    lengths: torch.Tensor,
+    words: tuple[tuple[int, ...], ...],
+    always: torch.Tensor | None,
+) -> torch.Tensor:
+    """transformers' NoBadWordsLogitsProcessor: a one-token bad word is never drawn
+    (`always`, a vocabulary mask); the last token of a longer one is banned where the
+    row's last tokens are the rest of it."""
+    banned = torch.zeros(logits.shape, dtype=torch.bool, device=logits.device)
+    if always is not None:
+        banned = banned | always[None, :]
+    for word in words:
+        k = len(word) - 1
+        back = torch.arange(k, device=history.device)
+        at = (lengths[:, None] - k + back[None, :]).clamp(min=0)
+        tail = history.gather(1, at)
+        prefix = torch.tensor(word[:-1], dtype=history.dtype, device=history.device)
+        hit = (tail == prefix[None, :]).all(dim=-1) & (lengths >= k)
+        banned[:, word[-1]] |= hit
+    return logits.masked_fill(banned, float("-inf"))

@@ -22,7 +22,7 @@ import torch
 
 from synth.generation.params import GenerationParams
 from synth.generation.row_cache import RowCache, forward_step
-from synth.generation.row_sampling import penalise_repeats, pick, uniforms
+from synth.generation.row_sampling import ban_ngrams, ban_words, penalise_repeats, pick, uniforms
 
 # How a step is run: eagerly, compiled (torch.compile, fullgraph), or captured (one CUDA
 # graph per bucket, replayed).
@@ -41,20 +41,33 @@ class StepRule:
     is_trigger: torch.Tensor | None
     first_check: int
     min_new: int
+    # Bad words (params.bad_words as token ids): one-token ones as a vocabulary mask,
+    # longer ones as constants the step matches against each row's last tokens.
+    is_bad: torch.Tensor | None = None
+    bad_sequences: tuple[tuple[int, ...], ...] = ()
 
     @classmethod
-    def of(cls, params: GenerationParams, eos_ids, triggers, vocab: int, device) -> "StepRule":
+    def of(
+        cls, params: GenerationParams, eos_ids, triggers, vocab: int, device, bad_words_ids=None
+    ) -> "StepRule":
         def mask(ids):
             out = torch.zeros(vocab, dtype=torch.bool, device=device)
             out[torch.tensor(sorted(i for i in ids if 0 <= i < vocab), dtype=torch.long)] = True
             return out
 
+        # as transformers: a bad word that is an end-of-sequence id alone is no bad word
+        words = [
+            tuple(w) for w in bad_words_ids or () if w and list(w) not in [[e] for e in eos_ids]
+        ]
+        single = {w[0] for w in words if len(w) == 1}
         return cls(
             params,
             mask(eos_ids),
             None if triggers is None else mask(triggers),
             max(params.min_new_tokens, 1),
             params.min_new_tokens,
+            mask(single) if single else None,
+            tuple(sorted({w for w in words if len(w) > 1 and all(0 <= t < vocab for t in w)})),
         )
 
 
@@ -93,7 +106,8 @@ class RowState:
 
 def decode_step(model, cache: RowCache, state: RowState, rule: StepRule, n: int, width: int):
     """One step of rows 0..n-1, in place: each live row samples a token from its logits
-    (repetition penalty over its own tokens, end-of-sequence banned below the minimum,
+    (repetition penalty, n-gram and bad-word bans over its own tokens, as transformers'
+    processors apply them; end-of-sequence banned below the minimum,
     its draw from its seed and count), records it, and is fed it; a row that reaches
     end-of-sequence or its limit stops being live. Every row of the bucket is computed;
     a row that is not live writes only to its scratch places. `width` must hold every
@@ -103,11 +117,15 @@ def decode_step(model, cache: RowCache, state: RowState, rule: StepRule, n: int,
     counts = state.counts[:n]
     lengths = cache.device_lengths[:n]
     logits = state.logits[:n]
+    held = cache.tokens[:n, :width]
     if params.repetition_penalty != 1.0:
-        held = cache.tokens[:n, :width]
         inside = torch.arange(width, device=held.device)[None, :] < lengths[:, None]
         history = torch.where(inside, held, held[:, :1])
         logits = penalise_repeats(logits, history, params.repetition_penalty)
+    if params.no_repeat_ngram_size:  # transformers' order: penalty, n-grams, bad words
+        logits = ban_ngrams(logits, held, lengths, params.no_repeat_ngram_size)
+    if rule.is_bad is not None or rule.bad_sequences:
+        logits = ban_words(logits, held, lengths, rule.bad_sequences, rule.is_bad)
     if rule.min_new:
         early = (counts < rule.min_new)[:, None] & rule.is_eos[None, :]
         logits = logits.masked_fill(early, float("-inf"))

@@ -100,11 +100,13 @@ def row_alone(
     eos_ids: set[int],
     finished: Callable[[list[int]], bool],
     seed: int,
+    bad_words_ids=None,
 ) -> list[int]:
     """One request decoded alone, by the model's own forward and cache, with the
-    per-request draws of issue 63 (row_sampling) and transformers' repetition penalty
-    over the row's own tokens: what synth.generation.row_decode must write for it in any
-    batch. Every token is text-tested (no triggers)."""
+    per-request draws of issue 63 (row_sampling) and transformers' own processors over
+    the row's own tokens (repetition penalty, n-gram bans, bad words): what
+    synth.generation.row_decode must write for it in any batch. Every token is
+    text-tested (no triggers)."""
     from synth.generation.row_sampling import pick, uniforms
 
     seq = torch.tensor([ids])
@@ -115,6 +117,10 @@ def row_alone(
         if params.repetition_penalty != 1.0
         else []
     )
+    if params.no_repeat_ngram_size:
+        processors.append(NoRepeatNGramLogitsProcessor(params.no_repeat_ngram_size))
+    if bad_words_ids:
+        processors.append(NoBadWordsLogitsProcessor(bad_words_ids, eos_token_id=list(eos_ids)))
     for count in range(max_new):
         logits = out.logits[:, -1, :].float()
         for proc in processors:

@@ -3,6 +3,7 @@ logits, a request writes the same tokens in any batch as alone, no slot is lost 
 duplicated as rows are reused, and a slot that continues in its row writes what a fresh
 prefill of its prompt would."""
 
+import itertools
 import random
 
 import pytest
@@ -301,3 +302,80 @@ def test_a_half_precision_model_on_a_cpu_attends_in_float32():
         for row, held in enumerate(ids):
             own = model(torch.tensor([held])).logits[0, -1].float()
             assert torch.allclose(logits[row], own, atol=0.05), (logits[row] - own).abs().max()
+
+
+BAD = [[5], [7, 9], [11, 12, 13]]  # one-token and longer bad words of the tiny vocabulary
+
+
+@pytest.mark.parametrize(
+    "overrides, bad",
+    [
+        ({"max_new_tokens": 16, "no_repeat_ngram_size": 2}, None),
+        ({"max_new_tokens": 16, "no_repeat_ngram_size": 3, "do_sample": False}, None),
+        ({"max_new_tokens": 16, "bad_words": ["x"]}, BAD),
+        ({"max_new_tokens": 14, "no_repeat_ngram_size": 2, "bad_words": ["x"]}, BAD),
+    ],
+)
+def test_n_gram_bans_and_bad_words_in_the_row_step_are_transformers_own(overrides, bad):
+    """The row step bans what transformers' NoRepeatNGram and NoBadWords processors ban
+    (the reference applies those processors): one decoder for every request but beam
+    search's, in any batch."""
+    model = tiny_model()
+    params = params_from("default", overrides)
+    requests = requests_for(16, random.Random(4))
+
+    def alone(r):
+        return row_alone(
+            model, r.ids, r.max_new, params, EOS, lambda t: t.count(4) >= 2, r.seed, bad
+        )
+
+    want = {r.key: alone(r) for r in requests}
+    for rows in (1, 5, None):
+        assert decoded(model, requests, params, rows_in_flight=rows, bad_words_ids=bad) == want
+    plain = {
+        r.key: row_alone(
+            model,
+            r.ids,
+            r.max_new,
+            params_from("default", {"max_new_tokens": 16}),
+            EOS,
+            lambda t: t.count(4) >= 2,
+            r.seed,
+        )
+        for r in requests
+    }
+    assert want != plain  # the bans changed what was written
+    for r in requests:
+        row = r.ids + want[r.key]
+        if params.no_repeat_ngram_size == 2:  # no written token repeats a pair before it
+            pairs = list(itertools.pairwise(row))
+            for i in range(len(r.ids) - 1, len(pairs)):
+                assert pairs[i] not in pairs[:i]
+        if bad:
+            assert 5 not in want[r.key]
+
+
+def test_the_real_model_bans_what_transformers_bans(smollm2_f32):
+    """SmolLM2 float32: continue_prompts with an n-gram ban and bad words writes, for
+    each prompt, what transformers' processors let the reference write alone."""
+    from synth.generation.hf_engine import _word_ids
+    from tests.synth.generation.test_stop_triggers import golden_texts
+
+    engine = smollm2_f32
+    params = params_from("default", {"max_new_tokens": 24, "no_repeat_ngram_size": 2})
+    params.bad_words = ["the", "and"]
+    bad = _word_ids(engine.tokenizer, params.bad_words)
+    prompts = [t[:120] for t in golden_texts()[:4]]
+    texts, counts, _ = engine.continue_prompts(prompts, params, 5)
+    tok = engine.tokenizer
+    for r, prompt in enumerate(prompts):
+        ids = tok(prompt, add_special_tokens=False).input_ids
+
+        def finished(new):
+            return engine._finished([Request(None, [], 0, (2, 1))], [new])[0]
+
+        want = row_alone(
+            engine.model, ids, 24, params, engine._eos(), finished, request_seed(5, r), bad
+        )
+        assert texts[r] == tok.decode(want, skip_special_tokens=True) and counts[r] == len(want)
+        assert " the " not in f" {texts[r]} "

@@ -28,14 +28,14 @@ PROMPTS = [
 ]
 
 
-def prefilled(engine, params, cap: int = 24):
+def prefilled(engine, params, cap: int = 24, bad=None):
     """Four rows of the real model prefilled with PROMPTS, live, their own seeds."""
     model = engine.model
     vocab = model.get_output_embeddings().weight.shape[0]
     ids = [engine.tokenizer(p, add_special_tokens=False).input_ids for p in PROMPTS]
     cache = RowCache(model, 4, 64)
     state = RowState.empty(4, vocab, cap, "cpu")
-    rule = StepRule.of(params, engine._eos(), engine.triggers, vocab, "cpu")
+    rule = StepRule.of(params, engine._eos(), engine.triggers, vocab, "cpu", bad)
     state.logits[:] = extend(model, cache, [0, 1, 2, 3], ids)
     state.live[:] = True
     state.limits[:] = torch.tensor([cap, cap, 5, cap])  # row 2 reaches its limit early
@@ -50,6 +50,18 @@ def test_the_real_step_compiles_whole(smollm2_f32):
     count or a width from host lengths would each break it."""
     params = params_from("default", {"min_new_tokens": 2})
     cache, state, rule = prefilled(smollm2_f32, params)
+    explained = torch._dynamo.explain(decode_step)(smollm2_f32.model, cache, state, rule, 4, 64)
+    assert (explained.graph_count, explained.graph_break_count) == (1, 0), explained.break_reasons
+
+
+def test_the_step_with_n_gram_and_bad_word_bans_compiles_whole(smollm2_f32):
+    """The bans are tensor work of fixed shapes: still one graph, no break."""
+    from synth.generation.hf_engine import _word_ids
+
+    params = params_from("default", {"no_repeat_ngram_size": 3})
+    bad = _word_ids(smollm2_f32.tokenizer, ["the", "salary review"])
+    cache, state, rule = prefilled(smollm2_f32, params, bad=bad)
+    assert rule.is_bad is not None and rule.bad_sequences
     explained = torch._dynamo.explain(decode_step)(smollm2_f32.model, cache, state, rule, 4, 64)
     assert (explained.graph_count, explained.graph_break_count) == (1, 0), explained.break_reasons
 

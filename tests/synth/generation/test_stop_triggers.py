@@ -26,7 +26,7 @@ def tokenizer():
 
 def golden_texts() -> list[str]:
     texts = []
-    for path in sorted(GOLDEN.glob("*.jsonl")):
+    for path in sorted(GOLDEN.glob("tickets_*.jsonl")):  # the generated rows
         texts += [json.loads(line)["text"] for line in path.read_text().splitlines()]
     return texts
 
