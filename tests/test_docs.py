@@ -52,3 +52,24 @@ def test_every_page_the_code_names_exists():
         for path in (ROOT / folder).rglob("*.py"):
             named |= set(re.findall(r"(?:docs|benchmarks/results)/[\w/.-]+?\.md", path.read_text()))
     assert named and not sorted(p for p in named if not (ROOT / p).is_file())
+
+
+def test_the_architecture_names_every_file_a_ct2_run_loads():
+    """docs/architecture.md lists, by folder, the files benchmarks/speed/run_imports.py
+    measured an 8-ticket `generate --backend ct2` run loading."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    loaded = json.loads((root / "benchmarks" / "results" / "run_imports.json").read_text())
+    text = (root / "docs" / "architecture.md").read_text()
+    section = text[text.index("## What an 8-ticket `generate --backend ct2` run loads") :]
+    missing = []
+    for path in loaded["after"]["union"]:
+        folder, name = path.rsplit("/", 1)
+        row = next(
+            (line for line in section.splitlines() if line.startswith(f"| `{folder}/` |")), ""
+        )
+        if f"`{name}`" not in row:
+            missing.append(path)
+    assert missing == []
