@@ -8,6 +8,7 @@ import pytest
 
 from synth.calendar import shift_date
 from synth.deid.anonymizer.surrogates import Surrogates
+from tests.synth.deid.rules.through_rules import shared, span_of
 from tests.synth.kinds.tickets.form_readers import read_amount
 
 
@@ -173,3 +174,21 @@ def test_a_length_of_time_becomes_another_count_of_its_unit(original, pattern):
         for type_ in ("SPAN_OF_TIME", "DATE"):  # Presidio reads a length as a date
             assert re.fullmatch(pattern, Surrogates(0, f"d{doc}").replace(type_, original))
     assert Surrogates(0, "x").replace("SPAN_OF_TIME", "a fortnight") != "a fortnight"
+
+
+def test_years_written_alone_move_back_together_past_the_documents_other_years():
+    s = Surrogates(0, "d")
+    back = s.years_back
+    assert 10 <= back <= 19
+    assert s.replace("DATE", "2016-Present") == f"{2016 - back}-Present"
+    assert s.replace("DATE", "2011 - 2015") == f"{2011 - back} - {2015 - back}"
+
+
+@pytest.mark.parametrize("type_", ["HEALTH", "LIFE_EVENT"])
+def test_a_reason_written_as_a_clause_becomes_a_neutral_clause(type_):
+    from synth.deid.anonymizer.surrogates import neutral_phrases
+
+    kind = {"HEALTH": "health_reason", "LIFE_EVENT": "life_event"}[type_]
+    text = "Hi, my mum had a fall and is in hospital. Can I take Friday off?"
+    out, _ = shared(text, [span_of(text, "my mum had a fall and is in hospital", type_)])
+    assert any(f"Hi, {c}. Can I" in out for c in neutral_phrases()["CLAUSES"][kind]), out

@@ -1,0 +1,41 @@
+"""The `subject` rule (synth/deid/analyzer/rules/subject.py): its own `apply`, on spans as a
+detector gives them, and what it makes of a document de-identified."""
+
+import re
+
+from synth.deid.analyzer.rules import subject as rule
+from synth.deid.spans import Span
+from tests.synth.deid.rules.through_rules import shared, span_of
+
+
+def test_a_conduct_clause_gives_its_subject_to_a_person_span():
+    found = rule.apply("My manager Tom shouted at me.", [Span(0, 28, "CONDUCT", "p")])
+    assert found == [Span(15, 28, "CONDUCT", "p"), Span(0, 14, "PERSON", "p")]
+    thing = rule.apply("The storage room was left open by someone.", [Span(0, 41, "CONDUCT", "p")])
+    assert thing == [Span(17, 41, "CONDUCT", "p")]  # a thing stays as written
+
+
+def test_a_conduct_clause_keeps_its_subject_and_gets_a_predicate_of_its_shape():
+    from synth.deid.anonymizer.surrogates import neutral_phrases
+
+    past = neutral_phrases()["CONDUCT"]["past"]
+    text = "Last week my supervisor shouted at me in front of the whole team."
+    clause = span_of(text, "my supervisor shouted at me in front of the whole team", "CONDUCT")
+    out, _ = shared(text, [clause])
+    subject = re.match(r"Last week (my \w+(?: \w+)?) ", out)
+    assert subject and subject[1] != "my supervisor", out  # a role of its group
+    assert any(out[subject.end() :].startswith(p) for p in past), out
+    pronoun = "Last week he shouted at me in front of the whole team."
+    out, _ = shared(
+        pronoun, [span_of(pronoun, "he shouted at me in front of the whole team", "CONDUCT")]
+    )
+    assert out.startswith("Last week he ") and any(out[13:].startswith(p) for p in past), out
+
+
+def test_a_complaint_about_a_thing_keeps_the_thing_and_names_no_one():
+    text = "The storage room is used as a smoking area by the warehouse crew."
+    clause = span_of(
+        text, "The storage room is used as a smoking area by the warehouse crew", "CONDUCT"
+    )
+    out, key = shared(text, [clause])
+    assert out.startswith("The storage room ") and [k["type"] for k in key] == ["CONDUCT"], out
