@@ -34,7 +34,7 @@ from synth.generation.models import (  # noqa: F401 (where callers found them)
     resolve_model,
     transformers_folder,
 )
-from synth.generation.params import OPTIONAL, GenerationParams
+from synth.generation.params import GenerationParams
 from synth.generation.row_decode import decode_rows, usable
 from synth.generation.seeds import request_seed
 from synth.generation.trimming import is_finished
@@ -388,7 +388,11 @@ class HFEngine(EngineBase):
 
 LABEL = "Hugging Face"
 SERVED = False  # runs models in-process
-SAMPLING = frozenset(OPTIONAL)  # transformers' generate has every one
+# Each named, not OPTIONAL itself: a feature added to OPTIONAL is honoured here only once
+# it is written here (the row step, decode.candidates), never claimed by default.
+SAMPLING = frozenset(
+    {"min_new_tokens", "min_p", "no_repeat_ngram_size", "num_beams", "bad_words", "force_words"}
+)
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 
 

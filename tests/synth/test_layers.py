@@ -23,11 +23,16 @@ FOUNDATIONS = (
 UPPER = ("synth.kinds", "synth.deid", "synth.config")
 
 
+def module_of(path: Path) -> str:
+    """synth/kinds/__init__.py -> synth.kinds."""
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
 def imports() -> list[tuple[str, str, str]]:
     """(importing module, imported module, file:line) for every import in synth/."""
     found = []
     for path in sorted((ROOT / "synth").rglob("*.py")):
-        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        module = module_of(path)
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
@@ -83,13 +88,10 @@ def test_no_two_parts_of_the_library_import_each_other():
 def module_edges() -> dict[str, set[str]]:
     """{module: the library modules it imports}, file by file: `from package import
     name` counts as importing `package.name` where that is a module."""
-    known = {
-        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-        for p in (ROOT / "synth").rglob("*.py")
-    }
+    known = {module_of(p) for p in (ROOT / "synth").rglob("*.py")}
     edges = defaultdict(set)
     for path in sorted((ROOT / "synth").rglob("*.py")):
-        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        module = module_of(path)
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]

@@ -246,10 +246,14 @@ def test_the_real_model_writes_the_reference_tokens_per_call(smollm2_f32):
     each prompt, what the reference writes for it alone with the draws of its place."""
     from tests.synth.generation.test_stop_triggers import golden_texts
 
-    engine = smollm2_f32
-    assert engine.in_place
+    assert smollm2_f32.in_place
     params = params_from("default", {"max_new_tokens": 24})
-    prompts = [t[:120] for t in golden_texts()[:6]]
+    written_as_the_reference(smollm2_f32, [t[:120] for t in golden_texts()[:6]], params)
+
+
+def written_as_the_reference(engine, prompts, params, bad=None) -> list[str]:
+    """continue_prompts' texts, each checked to be what the reference writes for its
+    prompt alone with the draws of its place (seed 5)."""
     texts, counts, _ = engine.continue_prompts(prompts, params, 5)
     tok = engine.tokenizer
     for r, prompt in enumerate(prompts):
@@ -258,8 +262,10 @@ def test_the_real_model_writes_the_reference_tokens_per_call(smollm2_f32):
         def finished(new):
             return engine._finished([Request(None, [], 0, (2, 1))], [new])[0]
 
-        want = row_alone(engine.model, ids, 24, params, engine._eos(), finished, request_seed(5, r))
+        max_new, eos = params.max_new_tokens, engine._eos()
+        want = row_alone(engine.model, ids, max_new, params, eos, finished, request_seed(5, r), bad)
         assert texts[r] == tok.decode(want, skip_special_tokens=True) and counts[r] == len(want)
+    return texts
 
 
 def test_the_real_rollout_writes_the_same_tickets_in_any_batch_and_row_continued(smollm2_f32):
@@ -361,21 +367,9 @@ def test_the_real_model_bans_what_transformers_bans(smollm2_f32):
     from synth.generation.hf_engine import _word_ids
     from tests.synth.generation.test_stop_triggers import golden_texts
 
-    engine = smollm2_f32
     params = params_from("default", {"max_new_tokens": 24, "no_repeat_ngram_size": 2})
     params.bad_words = ["the", "and"]
-    bad = _word_ids(engine.tokenizer, params.bad_words)
+    bad = _word_ids(smollm2_f32.tokenizer, params.bad_words)
     prompts = [t[:120] for t in golden_texts()[:4]]
-    texts, counts, _ = engine.continue_prompts(prompts, params, 5)
-    tok = engine.tokenizer
-    for r, prompt in enumerate(prompts):
-        ids = tok(prompt, add_special_tokens=False).input_ids
-
-        def finished(new):
-            return engine._finished([Request(None, [], 0, (2, 1))], [new])[0]
-
-        want = row_alone(
-            engine.model, ids, 24, params, engine._eos(), finished, request_seed(5, r), bad
-        )
-        assert texts[r] == tok.decode(want, skip_special_tokens=True) and counts[r] == len(want)
-        assert " the " not in f" {texts[r]} "
+    for text in written_as_the_reference(smollm2_f32, prompts, params, bad):
+        assert " the " not in f" {text} "
