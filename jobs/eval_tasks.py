@@ -89,15 +89,27 @@ def fasttext(ctx: TaskContext, args) -> tuple[dict, dict]:
 def bio_ner(ctx: TaskContext, args) -> tuple[dict, dict]:
     from jobs.on_ray import training
     from synth import encoder
+    from synth.deid.analyzer.kind_tags import kind_tags
 
     tags = ["O"] + [f"{p}-{e}" for e in ctx.entity_labels for p in "BI"]
-    m, predicted = training.fit("bio_ner", ctx.ds, {**ctx.common, "tags": tags}, *_fit_args(ctx))
+    config = {**ctx.common, "tags": tags}
+    if mixes_kinds(args.doc_type, ctx.entity_labels):
+        config["kind_tags"] = kind_tags(tags)
+    m, predicted = training.fit("bio_ner", ctx.ds, config, *_fit_args(ctx))
     tokenizer = encoder.load_tokenizer(ctx.common["encoder"])
     texts = [d.text for d in ctx.test.docs]
     gold = [encoder.word_tags(tokenizer, d.text, d.entities) for d in ctx.test.docs]
     left = {"ner_model": str(ctx.out / "models" / "bio_ner")}
     scores = bio_scoring(args.doc_type)(texts, gold, predicted)
     return {**scores, "training": m}, left
+
+
+def mixes_kinds(doc_type: str, entity_labels: list[str]) -> bool:
+    """Whether a BIO model learns tickets and CVs together (the detector build: ticket
+    variables and CV entities), and so gets labels per kind."""
+    from synth.deid.types import personal_types
+
+    return doc_type == "ticket" and bool(personal_types().cv_variables & set(entity_labels))
 
 
 def bio_scoring(doc_type: str) -> Callable:

@@ -151,11 +151,13 @@ def predict_word_tags(
     tag_names: list[str],
     batch_size: int = 32,
     scores: list | None = None,
+    allowed: list[list[bool]] | None = None,
 ) -> list[list[str]]:
     """One tag per word: the prediction on the word's first piece (words past the
     truncation point get O). `scores`, when given a list, gets per text the probability
     the model gave each word's tag (softmax over its first piece; None past the
-    truncation point)."""
+    truncation point). `allowed`, per text, says which tags it may hold: the others are
+    masked out of the softmax (labels per kind, synth.deid.analyzer.kind_tags)."""
     model.eval()
     out = []
     for i in range(0, len(texts), batch_size):
@@ -163,6 +165,8 @@ def predict_word_tags(
         enc = encode(tokenizer, chunk)
         enc.pop("offset_mapping")
         logits = model(**enc).logits
+        if allowed is not None:
+            logits = masked_logits(logits, torch.tensor(allowed[i : i + batch_size]))
         predicted = logits.argmax(-1)
         sure = logits.softmax(-1).max(-1).values if scores is not None else None
         for row, text in enumerate(chunk):
@@ -177,6 +181,26 @@ def predict_word_tags(
             if scores is not None:
                 scores.append(probability)
     return out
+
+
+# A masked tag's score: far below any the model gives, finite so a row whose every
+# allowed score is low still has a softmax (and the loss no NaN).
+MASKED = -1e4
+
+
+def masked_logits(logits, allowed):
+    """`logits` (rows × pieces × tags) with the tags a row may not hold (`allowed`: rows ×
+    tags, bool) set to MASKED."""
+    return logits.masked_fill(~allowed.to(logits.device)[:, None, :], MASKED)
+
+
+def masked_token_loss(logits, targets, allowed):
+    """Cross-entropy over the tags each row may hold (-100 targets ignored): the loss a
+    model of per-kind labels trains on."""
+    scores = masked_logits(logits, allowed)
+    return torch.nn.functional.cross_entropy(
+        scores.reshape(-1, scores.shape[-1]), targets.reshape(-1).to(scores.device), ignore_index=-100
+    )
 
 
 def _repair(tags: list[str]) -> list[str]:

@@ -80,6 +80,24 @@ def _batch_targets(task: str, tokenizer, batch, enc, config) -> torch.Tensor:
     return torch.tensor(rows)
 
 
+def _loss(task: str, model, inputs: dict, targets: torch.Tensor, batch, config: dict):
+    """The batch's loss; a BIO model with labels per kind (config `kind_tags`) is trained
+    on each row's softmax over the tags its kind allows (synth.deid.analyzer.kind_tags)."""
+    if task == "bio_ner" and config.get("kind_tags"):
+        logits = model(**inputs).logits
+        return encoder.masked_token_loss(logits, targets, _allowed(list(batch["text"]), config))
+    output = model(**inputs, labels=targets.to(next(iter(inputs.values())).device))
+    return output[0] if isinstance(output, tuple) else output.loss
+
+
+def _allowed(texts: list[str], config: dict) -> torch.Tensor:
+    """Rows × tags: which tags each text's kind allows."""
+    from synth.deid.analyzer.kind_tags import allowed_tags, document_kind
+
+    tags, by_kind = config["tags"], config["kind_tags"]
+    return torch.tensor([allowed_tags(tags, by_kind, document_kind(t)) for t in texts])
+
+
 def _new_model(task: str, config: dict):
     """The task's model on the encoder, before training (or its checkpoint) sets it."""
     if task == "classify":
@@ -99,7 +117,8 @@ def _predictions(task: str, model, tokenizer, config: dict) -> list:
     if task == "cls_entity":
         found = cls_entity.predict_candidates(model, tokenizer, config["test_candidates"])
         return [config["labels"][i] for i in found]
-    return encoder.predict_word_tags(model, tokenizer, texts, config["tags"])
+    allowed = _allowed(texts, config).tolist() if config.get("kind_tags") and texts else None
+    return encoder.predict_word_tags(model, tokenizer, texts, config["tags"], allowed=allowed)
 
 
 def train_loop(config: dict) -> None:
@@ -134,8 +153,7 @@ def train_loop(config: dict) -> None:
             if task == "cls_entity":
                 enc["span_mask"] = cls_entity.span_mask(offsets, batch["start"], batch["end"])
             device = ray.train.torch.get_device()
-            output = model(**{k: v.to(device) for k, v in enc.items()}, labels=targets.to(device))
-            loss = output[0] if isinstance(output, tuple) else output.loss
+            loss = _loss(task, model, {k: v.to(device) for k, v in enc.items()}, targets, batch, config)
             loss.backward()
             optimizer.step()
             optimizer.zero_grad()
@@ -175,6 +193,8 @@ def train_loop(config: dict) -> None:
     if task == "bio_ner":  # the tag names travel with the weights: deidentify reads them
         bare.config.id2label = dict(enumerate(config["tags"]))
         bare.config.label2id = {tag: i for i, tag in enumerate(config["tags"])}
+        if config.get("kind_tags"):
+            bare.config.kind_tags = config["kind_tags"]
     bare = bare.to("cpu")
     _report_model(bare, tokenizer, _predictions(task, bare, tokenizer, config), metrics)
 

@@ -90,6 +90,10 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     assert card["cvs"]["cvs"] == 8 and "B-university" in card["tags"].values()
     assert card["cvs"]["with_slot_error"] == 0  # every CV slot written, by model or data
     assert {"B-name", "B-graduation_year", "B-city", "B-company"} <= set(card["tags"].values())
+    # labels per kind travel with the weights: a ticket's softmax holds no CV label
+    config = json.loads((tmp_path / "d" / "model" / "config.json").read_text())
+    assert "B-company" in config["kind_tags"]["cv"] and "B-company" not in config["kind_tags"]["ticket"]
+    assert "B-complaint" in config["kind_tags"]["ticket"] and "B-complaint" not in config["kind_tags"]["cv"]
     assert set(card["scores"]) == {"dev_people", "dev"}
     assert card["scores"]["dev_people"]["documents"] == 80
     assert 0 <= card["scores"]["dev_people"]["partial"]["f1"] <= 1

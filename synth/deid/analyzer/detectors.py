@@ -154,9 +154,25 @@ class NerDetector:
         self.type_of = personal_types().by_variable
         self.cv_labels = personal_types().cv_variables
         self.kinds = load_kinds(folder)  # None for a detector built without one
+        self.kind_tags = getattr(self.model.config, "kind_tags", None)  # labels per kind
         self.conduct = load_conduct(folder)  # None for a detector built without one
         self.steps = STEPS  # its output steps (synth.deid.analyzer.hygiene); fewer to measure one
         self.clause_gate = clause_gate  # synth.deid.analyzer.kinds.CLAUSE_GATES
+
+    @property
+    def gated_after(self) -> bool:
+        """Whether a CV's types are dropped from tickets after the model: for a detector
+        built before labels per kind (synth.deid.analyzer.kind_tags), unless `all`."""
+        return self.clause_gate != "all" and self.kind_tags is None
+
+    def allowed(self, documents: list[str]) -> list[list[bool]] | None:
+        """Per document, the tags its kind allows (None: every tag, for a detector built
+        before labels per kind, or under the `all` gate)."""
+        from synth.deid.analyzer.kind_tags import allowed_tags, document_kind
+
+        if self.kind_tags is None or self.clause_gate == "all":
+            return None
+        return [allowed_tags(self.tags, self.kind_tags, document_kind(d)) for d in documents]
 
     # A window of a long document is judged by the whole document: its kind, whether it
     # is a CV (synth.deid.analyzer.windows passes `documents`).
@@ -168,7 +184,10 @@ class NerDetector:
 
         documents = documents or texts
         sure: list = []
-        predicted = predict_word_tags(self.model, self.tokenizer, texts, self.tags, scores=sure)
+        allowed = self.allowed(documents)
+        predicted = predict_word_tags(
+            self.model, self.tokenizer, texts, self.tags, scores=sure, allowed=allowed
+        )
         likely = self.kinds.likelihoods(documents) if self.kinds else [None] * len(texts)
         kinds = [sure_kind(p) if p else None for p in likely]  # one classification a batch
         out = []
@@ -180,7 +199,7 @@ class NerDetector:
             held = held_clause_labels(document, p, self.clause_gate)
             if held is not None:
                 tags = without_clauses(tags, held)
-            if self.clause_gate != "all" and not cv_shaped(document):  # a CV's types in CVs
+            if self.gated_after and not cv_shaped(document):  # a CV's types in CVs
                 tags = ["O" if t[2:] in self.cv_labels else t for t in tags]
             spans = spans_from_word_tags(words, tags, self.type_of, self.name)
             out.append(scored(spans, raw, tags, words, probability, self.type_of, self.name))
