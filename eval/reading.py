@@ -44,6 +44,24 @@ def type_fit(gold: list[list[Span]], predicted: list[list[Span]]) -> dict:
     }
 
 
+def off_gold(gold: list[list[Span]], predicted: list[list[Span]]) -> dict:
+    """{replaced, off_gold, share, per_type}: the replacements that touch no gold private
+    span (words replaced that need not be: a shared resume's skills, headings, titles)."""
+    off, per_type, replaced = 0, Counter(), 0
+    for gold_spans, spans in zip(gold, predicted):
+        for p in spans:
+            replaced += 1
+            if not any(p.overlaps(g) for g in gold_spans):
+                off += 1
+                per_type[p.type] += 1
+    return {
+        "replaced": replaced,
+        "off_gold": off,
+        "share": round(off / replaced, 4) if replaced else None,
+        "per_type": dict(per_type.most_common()),
+    }
+
+
 def greetings_replaced(texts: list[str], outputs: list[str]) -> dict:
     """{greetings, replaced, documents}: how many greetings and sign-offs of the inputs
     the outputs no longer hold as written."""

@@ -11,7 +11,8 @@
    written the way people write.
 3. Writes OUTPUT/model: the weights, the ticket-kind classifier that gates the clause
    types (`kinds.json`, synth.deid.analyzer.kinds, trained on the same tickets), the
-   conduct-sentence classifier (`conduct.json`, synth.deid.analyzer.conduct), `detector.json`
+   conduct-sentence classifier (`conduct.json`, synth.deid.analyzer.conduct), the sentence
+   decision (`sentences.json`, synth.deid.analyzer.sentences), `detector.json`
    and a model card (README.md): what it was trained on, the ε of every DP model used,
    its scores, its limits.
 4. Registers it (synth.deid.registry): `hrsynth deidentify` then uses presidio + this
@@ -91,6 +92,7 @@ def _build(args, out: Path, model: Path) -> dict:
     shutil.copytree(out / "eval" / "models" / "bio_ner", model)
     write_kinds(tickets, model, args.seed or 0)
     write_conduct(tickets, model, args.seed or 0)
+    write_sentences(tickets, model, args.seed or 0)
     card = model_card(model, manifest, result["tasks"]["bio_ner"], args, cvs)
     write_text(str(model / "detector.json"), json.dumps(card, indent=2, ensure_ascii=False))
     write_text(str(model / "README.md"), card_markdown(card))
@@ -165,6 +167,19 @@ def write_conduct(tickets: Path, model: Path, seed: int) -> None:
     trained = train_conduct([r for r in rows if r["text"].strip()], seed)
     if trained is not None:
         write_text(str(model / CONDUCT_FILE), json.dumps(trained))
+
+
+def write_sentences(tickets: Path, model: Path, seed: int) -> None:
+    """The sentence decision (synth.deid.analyzer.sentences: does a sentence report conduct,
+    health, a life event or a reason for a change?), trained on the same tickets'
+    sentences, beside the weights."""
+    from synth.deid.analyzer.sentences import SENTENCES_FILE, train_sentences
+    from synth.io.shards import shard_dataset
+
+    rows = shard_dataset(str(tickets), ["text", "entities"]).to_pylist()
+    trained = train_sentences([r for r in rows if r["text"].strip()], seed)
+    if trained is not None:
+        write_text(str(model / SENTENCES_FILE), json.dumps(trained))
 
 
 def quiet_console() -> None:

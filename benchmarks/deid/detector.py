@@ -35,7 +35,7 @@ from pathlib import Path
 from benchmarks.report import RESULTS_DIR, ROOT, print_table, write_results
 from eval.deid import other_words_kept, privacy_summary
 from eval.detector_scores import bio_scores
-from eval.reading import Fluency, greetings_replaced, type_fit
+from eval.reading import Fluency, greetings_replaced, off_gold, type_fit
 from eval.testset import TestDoc, load_testset
 from synth.deid.analyzer.hygiene import OPTIONAL_STEPS, STEPS
 from synth.deid.analyzer.rules import RULES as DECISION_RULES
@@ -168,7 +168,9 @@ def output_scores(texts, s, outputs, spans, kinds=None, fluency=None) -> dict:
         "predicted_spans": sum(len(x) for x in spans),
         "gold_spans": sum(len(g) for g in s["gold"]),
         "type_fit": type_fit(s["gold"], spans),
+        "off_gold": off_gold(s["gold"], spans),
         "greetings": greetings_replaced(texts, outputs),
+        "recall_per_type": recall_per_type(s["labelled"], spans),
     }
     if kinds is not None:
         out["kind_kept"] = kind_kept(kinds, texts, outputs)
@@ -177,6 +179,18 @@ def output_scores(texts, s, outputs, spans, kinds=None, fluency=None) -> dict:
     if fluency is not None:
         out["fluency"] = fluency.change(texts, outputs)
     return out
+
+
+def recall_per_type(labelled: list[list], spans: list[list]) -> dict:
+    """Per gold label: the share of its spans a replaced span overlaps (the descriptive
+    types' recall is the question of issue 83: is the clause found where it stands)."""
+    counts = {}
+    for gold, found in zip(labelled, spans):
+        for start, end, label in gold:
+            hit = any(p.start < end and start < p.end for p in found)
+            k, n = counts.get(label, (0, 0))
+            counts[label] = (k + hit, n + 1)
+    return {label: {"recall": round(k / n, 4), "of": n} for label, (k, n) in sorted(counts.items())}
 
 
 def merged_found(texts, found, rules=DECISION_RULES) -> list:

@@ -14,40 +14,16 @@ in it gets one: its main verb's clause, as the parse completes a complaint
 """
 
 import json
-import re
 from pathlib import Path
 
 from synth.deid.analyzer.kinds import KindClassifier, train_kinds
+from synth.deid.analyzer.sentences import sentences
 
 CONDUCT_FILE = "conduct.json"
 LABEL = "complaint"  # the ticket variable a conduct sentence holds
 MIN_PROBABILITY = 0.5
 # The kinds that hold a complaint, together at least this likely: the ticket may be one.
 COMPLAINT_LIKELY = 0.2
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*[A-Z0-9\-•*])")
-
-
-def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence: ends at ., ! or ? and a space, a blank line, or a
-    line break before a capital (a line break inside a sentence does not end it)."""
-    out, start = [], 0
-    for m in SENTENCE_END.finditer(text):
-        if text[start : m.start()].strip():
-            out.append(_stripped(text, start, m.start()))
-        start = m.end()
-    if text[start:].strip():
-        out.append(_stripped(text, start, len(text)))
-    return out
-
-
-def _stripped(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
-
-
 def training_sentences(rows: list[dict]) -> tuple[list[str], list[str]]:
     """Sentences of generated tickets (`text`, `entities`) and their labels."""
     texts, labels = [], []

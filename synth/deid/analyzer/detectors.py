@@ -22,8 +22,11 @@ from pathlib import Path
 
 from synth import DATA_DIR, ConfigError, plugins
 from synth.deid.analyzer.conduct import load_conduct, may_complain
+from synth.deid.analyzer.described import MIN_PROBABILITY as SENTENCE_BAR
+from synth.deid.analyzer.described import described_spans
 from synth.deid.analyzer.hygiene import STEPS
 from synth.deid.analyzer.kinds import cv_shaped, held_clause_labels, load_kinds, sure_kind
+from synth.deid.analyzer.sentences import load_sentences
 from synth.deid.spans import Span, spans_from_word_tags
 from synth.deid.types import personal_types
 from synth.io.files import read_yaml
@@ -156,6 +159,10 @@ class NerDetector:
         self.kinds = load_kinds(folder)  # None for a detector built without one
         self.kind_tags = getattr(self.model.config, "kind_tags", None)  # labels per kind
         self.conduct = load_conduct(folder)  # None for a detector built without one
+        # the sentence decision (synth.deid.analyzer.sentences); None for a detector built
+        # without one; the bar a sentence's type needs (None: not used, to measure it)
+        self.sentences = load_sentences(folder)
+        self.sentence_bar = SENTENCE_BAR
         self.steps = STEPS  # its output steps (synth.deid.analyzer.hygiene); fewer to measure one
         self.clause_gate = clause_gate  # synth.deid.analyzer.kinds.CLAUSE_GATES
 
@@ -203,6 +210,9 @@ class NerDetector:
                 tags = ["O" if t[2:] in self.cv_labels else t for t in tags]
             spans = spans_from_word_tags(words, tags, self.type_of, self.name)
             out.append(scored(spans, raw, tags, words, probability, self.type_of, self.name))
+        if self.sentences is not None and self.sentence_bar is not None:
+            more = described_spans(texts, out, self.sentences, self.sentence_bar, documents)
+            out = [spans + added for spans, added in zip(out, more)]
         return out
 
 

@@ -125,10 +125,29 @@ def _cv_headings() -> tuple[re.Pattern, int]:
 
 def cv_shaped(text: str) -> bool:
     """Whether `text` is written under a CV's section headings (synth/data/deid/cv_headings.yaml:
-    at least `min_headings` different ones, capitalised as headings are)."""
+    at least `min_headings` different ones, capitalised as headings are; a heading on a
+    line of its own, as Markdown and plain-text resumes set it, counts for two)."""
     pattern, needed = _cv_headings()
-    seen = {m.group().lower() for m in pattern.finditer(text) if m.group()[0].isupper()}
-    return len(seen) >= needed
+    seen, alone = set(), set()
+    for m in pattern.finditer(text):
+        if m.group()[0].isupper():
+            seen.add(m.group().lower())
+            if _on_its_own_line(text, m.start(), m.end()):
+                alone.add(m.group().lower())
+    return len(seen) + len(alone) >= needed
+
+
+# What may stand beside a heading on its line: Markdown's marks, a colon, spaces.
+HEADING_MARKS = " \t#*_:=-"
+
+
+def _on_its_own_line(text: str, start: int, end: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    return not text[line_start:start].strip(HEADING_MARKS) and not text[end:line_end].strip(
+        HEADING_MARKS
+    )
 
 
 def held_clause_labels(

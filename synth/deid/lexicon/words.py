@@ -44,8 +44,10 @@ def greeting_words() -> dict:
     doc = read_yaml(DATA_DIR / "deid" / "greetings.yaml", "greetings")
 
     def alternation(phrases) -> str:
+        # the words of a phrase as people type them: spaced, on two lines, or run
+        # together ("Goodmorning", "Kindregards")
         longest_first = sorted((p.lower() for p in phrases), key=len, reverse=True)
-        return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in longest_first)
+        return "|".join(re.escape(p).replace(r"\ ", r"\s*") for p in longest_first)
 
     return {
         "opener": re.compile(rf"(?:{alternation(doc['openers'])})(?![\w'])", re.IGNORECASE),
@@ -56,7 +58,7 @@ def greeting_words() -> dict:
         "plain": {
             w
             for p in doc["openers"] + doc["sign_offs"] + doc["addressees"]
-            for w in p.lower().split()
+            for w in p.lower().split() + [p.lower().replace(" ", "")]
         },
     }
 
@@ -66,3 +68,35 @@ def airport_words() -> frozenset[str]:
     """Words that end an airport's name (synth/data/deid/places.yaml)."""
     doc = read_yaml(DATA_DIR / "deid" / "places.yaml", "places")
     return frozenset(w.lower() for w in doc["airport_words"])
+
+
+@functools.cache
+def resume_words() -> dict[str, frozenset[str]]:
+    """Words of a resume that name no one (synth/data/deid/resume_words.yaml): `words`, the
+    skills, degrees, titles, headings, bullets and technologies together (never an
+    employer's name, synth/data/cv/companies.yaml); `frequencies`, how often and how long."""
+    doc = read_yaml(DATA_DIR / "deid" / "resume_words.yaml", "resume words")
+    cv = DATA_DIR / "cv"
+    words = {str(w).lower() for key in ("degrees", "subjects", "sections") for w in doc[key]}
+    words |= type_words()["technologies"] | heading_words()
+    for name in ("field_words.txt", "title_words.txt", "title_heads.txt"):
+        lines = (cv / name).read_text(encoding="utf-8").splitlines()
+        words |= {w.lower() for line in lines if not line.startswith("#") for w in line.split()}
+    from synth.deid.lexicon.names import first_names
+    from synth.deid.lexicon.places import gazetteer
+
+    roles = read_yaml(cv / "roles.yaml", "CV roles")
+    skills = set()
+    for role in roles.values():
+        for phrase in [role.get("title", "")] + list(role.get("skills", [])):
+            skills |= {w.lower() for w in str(phrase).replace(",", " ").split()}
+    # a skill's word that is also a place or a first name ("Palo Alto") is not taken
+    words |= skills - gazetteer() - {n.lower() for n in first_names()}
+    employers = read_yaml(cv / "companies.yaml", "CV companies")
+    for name, aliases in employers.items():  # one-word names: Oracle, SAP, Infosys, TCS
+        words -= {str(n).lower() for n in [name, *aliases] if len(str(n).split()) == 1}
+    words -= {"&", "and", "of"}  # small words are read as function words by the rule
+    return {
+        "words": frozenset(words),
+        "frequencies": frozenset(str(w).lower() for w in doc["frequencies"]),
+    }

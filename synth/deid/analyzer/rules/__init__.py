@@ -26,6 +26,7 @@ from synth.deid.analyzer.rules import (
     names,
     parts,
     places,
+    resume_words,
     shapes,
     subject,
     technologies,
@@ -34,14 +35,28 @@ from synth.deid.analyzer.rules import (
 from synth.deid.spans import Span, resolve
 
 # Registered, in the order they run.
-DECIDING = (cv_owner, again, dates, greetings, parts, technologies, shapes, names, places, subject)
-FINISHING = (whole, edges)
+DECIDING = (
+    cv_owner,
+    again,
+    dates,
+    greetings,
+    parts,
+    technologies,
+    shapes,
+    names,
+    places,
+    subject,
+)
+# resume_words finishes: it also drops the parts of a kept name that are a resume's words
+# ("Java" found again after "Java EE JAX-WS" was read as a person).
+FINISHING = (resume_words, whole, edges)
 # Every rule's name, as the docs list them (what `rules=` takes).
 RULES = (
     "greetings",
     "dates",
     "parts",
     "technologies",
+    "resume_words",
     "shapes",
     "names",
     "places",

@@ -16,10 +16,16 @@ def apply(text: str, spans: list[Span]) -> list[Span]:
     return without_greetings(text, spans)
 
 
+# Where a sign-off may start inside a line: after a sentence's end ("… my flight. Kind
+# Regards, Anna").
+AFTER_SENTENCE = re.compile(r"[.!?]+\s+")
+
+
 def greeting_regions(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each greeting and sign-off, one per line at most: an opener at a
-    line's start with the addressee words or names after it, up to its closing mark; a
-    sign-off phrase opening a line that holds nothing else but a name."""
+    """(start, end) of each greeting and sign-off: an opener at a line's start with the
+    addressee words or names after it, up to its closing mark; a sign-off phrase opening
+    a line, or a sentence, whose line holds nothing after it but a name. Phrases match in
+    any capitalisation, their words spaced or run together ("Goodmorning")."""
     g = greeting_words()
     regions = []
     offset = 0
@@ -27,10 +33,8 @@ def greeting_regions(text: str) -> list[tuple[int, int]]:
         lead = len(line) - len(line.lstrip())
         body = line[lead:]
         start = offset + lead
-        if m := g["sign_off"].match(body):
-            rest = body[m.end() :].strip()
-            if not rest or name_like(rest):
-                regions.append((start, start + len(m.group().rstrip())))
+        if sign_off := _sign_off(body, g):
+            regions.append((start, start + sign_off))
         elif m := g["opener"].match(body):
             end = m.end()
             for word in re.finditer(r"\S+", body[m.end() :]):
@@ -42,8 +46,21 @@ def greeting_regions(text: str) -> list[tuple[int, int]]:
                 if closes or end - m.end() > 60:
                     break
             regions.append((start, start + end))
+        for after in AFTER_SENTENCE.finditer(body):
+            if sign_off := _sign_off(body[after.end() :], g):
+                regions.append((start + after.end(), start + after.end() + sign_off))
         offset += len(line)
-    return regions
+    return sorted(regions)
+
+
+def _sign_off(body: str, g: dict) -> int:
+    """The length of the sign-off phrase `body` opens, when nothing but a name follows it
+    on its line; else 0."""
+    m = g["sign_off"].match(body)
+    if not m:
+        return 0
+    rest = body[m.end() :].strip()
+    return len(m.group().rstrip()) if not rest or name_like(rest) else 0
 
 
 def without_greetings(text: str, spans: list[Span]) -> list[Span]:

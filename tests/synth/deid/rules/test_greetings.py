@@ -22,12 +22,36 @@ GREETINGS = [
     ("Hi team - my son is ill today.\nBest regards", "Best regards", "PERSON"),
     ("Dear Sir or Madam,\nmy pay is late.", "Sir or Madam", "PERSON"),
 ]
+# Issue 83: the forms people type that the human tickets held and lost to a company name.
+TYPED_GREETINGS = [
+    ("Goodmorning,\nmy salary is below the band.", "Goodmorning", "ORGANIZATION"),
+    ("goodmorning HR team\nmy salary is below the band.", "goodmorning HR team", "PERSON"),
+    ("GOOD MORNING,\nmy pay is late.", "GOOD MORNING", "ORGANIZATION"),
+    ("Please refund my flight.\nKind Regards\nAnna Lee", "Kind Regards", "ORGANIZATION"),
+    ("Please refund my flight.\nBest Regards\n\nAnna", "Best Regards", "ORGANIZATION"),
+    ("Please refund my flight.\nKINDREGARDS\nAnna", "KINDREGARDS", "ORGANIZATION"),
+    ("Please refund my flight. Kind Regards, Anna", "Kind Regards", "ORGANIZATION"),
+    ("I need the form by Friday! best regards Anna Lee", "best regards", "ORGANIZATION"),
+    ("Can you help? Thank you in advance.\nMark", "Thank you in advance", "ORGANIZATION"),
+]
 
 
-@pytest.mark.parametrize("text, greeting, type_", GREETINGS)
+@pytest.mark.parametrize("text, greeting, type_", GREETINGS + TYPED_GREETINGS)
 def test_a_greeting_is_never_replaced(text, greeting, type_):
     out, key = shared(text, [span_of(text, greeting, type_)])
     assert greeting in out and key == [], (out, key)
+
+
+def test_a_sign_off_keeps_the_name_after_it_replaceable():
+    text = "Please refund my flight. Kind Regards, Anna"
+    out, key = shared(text, [span_of(text, "Kind Regards, Anna", "ORGANIZATION")])
+    assert "Kind Regards, " in out and "Anna" not in out, out
+    assert [k["original"] for k in key] == ["Anna"], key
+
+
+def test_thanks_inside_a_sentence_is_not_a_sign_off():
+    text = "Thanks to Anna Lee my leave was approved."
+    assert greeting_regions(text) == []
 
 
 def test_a_greeting_keeps_the_name_it_holds_as_a_person():
