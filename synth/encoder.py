@@ -199,7 +199,9 @@ def masked_token_loss(logits, targets, allowed):
     model of per-kind labels trains on."""
     scores = masked_logits(logits, allowed)
     return torch.nn.functional.cross_entropy(
-        scores.reshape(-1, scores.shape[-1]), targets.reshape(-1).to(scores.device), ignore_index=-100
+        scores.reshape(-1, scores.shape[-1]),
+        targets.reshape(-1).to(scores.device),
+        ignore_index=-100,
     )
 
 

@@ -122,7 +122,11 @@ def main(argv=None) -> dict:
     earlier.pop("provenance", None)
     path = write_results(RESULTS.name, {**earlier, args.key: results}, indent=2)
     columns = [("set", "set", ""), ("type", "type", ""), ("bar", "bar", ""), ("gold", "gold", "")]
-    columns += [("said", "said", ""), ("precision", "precision", ".3f"), ("recall", "recall", ".3f")]
+    columns += [
+        ("said", "said", ""),
+        ("precision", "precision", ".3f"),
+        ("recall", "recall", ".3f"),
+    ]
     print_table(rows, columns)
     print(f"written: {path}")
     return results

@@ -153,7 +153,9 @@ def train_loop(config: dict) -> None:
             if task == "cls_entity":
                 enc["span_mask"] = cls_entity.span_mask(offsets, batch["start"], batch["end"])
             device = ray.train.torch.get_device()
-            loss = _loss(task, model, {k: v.to(device) for k, v in enc.items()}, targets, batch, config)
+            loss = _loss(
+                task, model, {k: v.to(device) for k, v in enc.items()}, targets, batch, config
+            )
             loss.backward()
             optimizer.step()
             optimizer.zero_grad()

@@ -92,8 +92,14 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     assert {"B-name", "B-graduation_year", "B-city", "B-company"} <= set(card["tags"].values())
     # labels per kind travel with the weights: a ticket's softmax holds no CV label
     config = json.loads((tmp_path / "d" / "model" / "config.json").read_text())
-    assert "B-company" in config["kind_tags"]["cv"] and "B-company" not in config["kind_tags"]["ticket"]
-    assert "B-complaint" in config["kind_tags"]["ticket"] and "B-complaint" not in config["kind_tags"]["cv"]
+    assert (
+        "B-company" in config["kind_tags"]["cv"]
+        and "B-company" not in config["kind_tags"]["ticket"]
+    )
+    assert (
+        "B-complaint" in config["kind_tags"]["ticket"]
+        and "B-complaint" not in config["kind_tags"]["cv"]
+    )
     assert set(card["scores"]) == {"dev_people", "dev"}
     assert card["scores"]["dev_people"]["documents"] == 80
     assert 0 <= card["scores"]["dev_people"]["partial"]["f1"] <= 1
@@ -102,6 +108,10 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     from synth.deid.analyzer.kinds import load_kinds
 
     assert load_kinds(tmp_path / "d" / "model").kinds  # the 16 tickets' labels
+    # and the sentence decision, trained on the same tickets' sentences
+    from synth.deid.analyzer.sentences import NEUTRAL, load_sentences
+
+    assert NEUTRAL in load_sentences(tmp_path / "d" / "model").classes
     assert 0 <= card["kinds"]["dev_people"]["right_when_sure"] <= 1
     default = json.loads((registry / "default.json").read_text())
     assert default["version"] == card["version"] and (registry / card["version"]).is_dir()

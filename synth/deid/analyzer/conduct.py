@@ -17,13 +17,15 @@ import json
 from pathlib import Path
 
 from synth.deid.analyzer.kinds import KindClassifier, train_kinds
-from synth.deid.analyzer.sentences import sentences
+from synth.deid.analyzer.sentence_bounds import sentences
 
 CONDUCT_FILE = "conduct.json"
 LABEL = "complaint"  # the ticket variable a conduct sentence holds
 MIN_PROBABILITY = 0.5
 # The kinds that hold a complaint, together at least this likely: the ticket may be one.
 COMPLAINT_LIKELY = 0.2
+
+
 def training_sentences(rows: list[dict]) -> tuple[list[str], list[str]]:
     """Sentences of generated tickets (`text`, `entities`) and their labels."""
     texts, labels = [], []

@@ -61,7 +61,11 @@ def described_spans(
 
 
 def clause_of(
-    text: str, start: int, end: int, kind: str, classifier: SentenceClassifier | None = None,
+    text: str,
+    start: int,
+    end: int,
+    kind: str,
+    classifier: SentenceClassifier | None = None,
     min_probability: float = MIN_PROBABILITY,
 ) -> tuple[int, int] | None:
     """(start, end) of the clause of the sentence text[start:end] to replace as `kind`:
@@ -82,7 +86,9 @@ def clause_of(
     if classifier is not None and inner:
         neutral = classifier.classes.index(NEUTRAL)
         probs = classifier.probabilities([text[a:b] for a, b in inner])
-        sure = [(b - a, (a, b)) for (a, b), p in zip(inner, probs) if 1 - p[neutral] >= min_probability]
+        sure = [
+            (b - a, (a, b)) for (a, b), p in zip(inner, probs) if 1 - p[neutral] >= min_probability
+        ]
         if sure:
             return min(sure)[1]
     return whole

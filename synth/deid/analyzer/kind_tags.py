@@ -36,7 +36,7 @@ def kind_tags(tags: Sequence[str]) -> dict[str, list[str]]:
 
 
 def document_kind(document: str) -> str:
-    """"cv" for a document written under a CV's headings, else "ticket"."""
+    """ "cv" for a document written under a CV's headings, else "ticket"."""
     from synth.deid.analyzer.kinds import cv_shaped
 
     return "cv" if cv_shaped(document) else "ticket"

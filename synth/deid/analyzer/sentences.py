@@ -25,36 +25,14 @@ from pathlib import Path
 
 import numpy as np
 
+from synth.deid.analyzer.sentence_bounds import sentences
+
 SENTENCES_FILE = "sentences.json"
 NEUTRAL = "neutral"
-# A line break before a capital, a digit or a bullet ends a sentence; one inside a
-# sentence does not.
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*[A-Z0-9\-•*])")
 # The training sentences kept per class at most (a neutral sentence is ten times as
 # common as a descriptive one; the classes are weighed equal in the fit anyway).
 MAX_PER_CLASS = 4000
 REGULARISATION = 1.0  # sklearn's C, on L2-normalised 384-d embeddings
-
-
-def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence: ends at ., ! or ? and a space, a blank line, or a
-    line break before a capital (a line break inside a sentence does not end it)."""
-    out, start = [], 0
-    for m in SENTENCE_END.finditer(text):
-        if text[start : m.start()].strip():
-            out.append(_stripped(text, start, m.start()))
-        start = m.end()
-    if text[start:].strip():
-        out.append(_stripped(text, start, len(text)))
-    return out
-
-
-def _stripped(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 def descriptive_types() -> dict[str, str]:
@@ -77,7 +55,11 @@ def training_sentences(rows: list[dict]) -> tuple[list[str], list[str]]:
     texts, labels = [], []
     for row in rows:
         text = row["text"]
-        spans = [(e["start"], e["end"], types[e["label"]]) for e in row["entities"] if e["label"] in types]
+        spans = [
+            (e["start"], e["end"], types[e["label"]])
+            for e in row["entities"]
+            if e["label"] in types
+        ]
         for a, b in sentences(text):
             held = [(s, e, t) for s, e, t in spans if s < b and a < e]
             texts.append(text[a:b])
@@ -140,7 +122,9 @@ def _capped(texts: list[str], labels: list[str], seed: int) -> tuple[list[str], 
     for label in sorted(by_class):
         unique = sorted(set(by_class[label]))
         if len(unique) > MAX_PER_CLASS:
-            unique = [unique[i] for i in sorted(rng.choice(len(unique), MAX_PER_CLASS, replace=False))]
+            unique = [
+                unique[i] for i in sorted(rng.choice(len(unique), MAX_PER_CLASS, replace=False))
+            ]
         out_t += unique
         out_l += [label] * len(unique)
     return out_t, out_l

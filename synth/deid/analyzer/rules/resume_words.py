@@ -22,7 +22,9 @@ NAME = "resume_words"
 # A resume's words as the rule reads them: letters with the marks skills carry
 # ("C++", "Node.js", "CI/CD" is two), split on spaces, bullets and separators.
 WORDS = re.compile(r"[^\s,;:()\[\]{}*•·|/_`\"“”]+")
-SMALL = frozenset({"a", "an", "the", "and", "or", "of", "in", "on", "for", "with", "to", "&", "+", "-", "–"})
+SMALL = frozenset(
+    {"a", "an", "the", "and", "or", "of", "in", "on", "for", "with", "to", "&", "+", "-", "–"}
+)
 UNIT_TYPES = ("DATE", "SPAN_OF_TIME")
 
 

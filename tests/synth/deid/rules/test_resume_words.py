@@ -6,7 +6,6 @@ import pytest
 
 from synth.deid.analyzer.rules import resume_words as rule
 from synth.deid.analyzer.rules.resume_words import describes_work
-from synth.deid.spans import Span
 from tests.synth.deid.rules.through_rules import shared, span_of
 
 OWNER = "Ana Souza"
