@@ -19,13 +19,26 @@ def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dic
     # Gold spans of a type the model has no tag for count as misses, not as errors here.
     gold = [encoder.word_tags(tokenizer, d.text, d.entities) for d in docs]
     texts = [d.text for d in docs]
-    raw = encoder.predict_word_tags(model, tokenizer, texts, tags)
+    raw = encoder.predict_word_tags(
+        model, tokenizer, texts, tags, allowed=_allowed(model, tags, texts)
+    )
     classifier = load_kinds(model_dir)
     kinds = classifier.sure_kinds(texts) if classifier else None
     scores = ticket_bio_scores(texts, gold, raw, kinds)
     scores["documents"] = len(docs)
     scores["types_without_a_tag"] = sorted({e[2] for d in docs for e in d.entities} - known)
     return scores
+
+
+def _allowed(model, tags: list[str], texts: list[str]) -> list[list[bool]] | None:
+    """The tags each text's kind allows, for a model with labels per kind (its config's
+    `kind_tags`: they are part of what it predicts); None for one without."""
+    from synth.deid.analyzer.kind_tags import allowed_tags, document_kind
+
+    by_kind = getattr(model.config, "kind_tags", None)
+    if by_kind is None:
+        return None
+    return [allowed_tags(tags, by_kind, document_kind(t)) for t in texts]
 
 
 def ticket_bio_scores(

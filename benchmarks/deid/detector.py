@@ -64,6 +64,9 @@ STEP_SETS = {
 RULE_SETS = ("dev_people", "real_writing", "dev_cvs", "resumes_annotated")
 BIO_KEYS = ("exact", "partial", "raw_model", "per_type_exact", "errors", "spans", "without_step")
 PERSONA_TYPES = ("PERSON", "EMAIL", "URL", "ORGANIZATION", "NRP")
+# Sets whose de-identification is measured at each bar of the sentence decision.
+SENTENCE_SETS = ("dev_people", "dev", "real_writing")
+SENTENCE_BARS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def hand_labelled(path: Path, entity_labels: set[str] | None = None) -> dict:
@@ -256,6 +259,8 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None) -> dict:
                 texts, s, [by_presidio, by_ner], ner.detector.kinds, fluency=fluency
             ),
         }
+        if name in SENTENCE_SETS and ner.detector.sentences is not None:
+            entry["deid_sentence_bar"] = sentence_bars(texts, read, s, by_presidio, ner)
         if name in RULE_SETS:  # what each type decision does (synth.deid.analyzer.rules)
             entry["deid_without_rule"] = {
                 rule: deid_scores(
@@ -282,6 +287,25 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None) -> dict:
             ner.detector.steps = STEPS
         out[name] = entry
         print(f"{name}: done", flush=True)
+    return out
+
+
+def sentence_bars(texts, read, s, by_presidio, ner) -> dict:
+    """De-identification with the sentence decision at each bar (SENTENCE_BARS; `off`:
+    without it), on the BIO model's spans of whole documents."""
+    from synth.deid.analyzer.described import described_spans
+
+    bar = ner.detector.sentence_bar
+    ner.detector.sentence_bar = None
+    try:
+        alone = ner.detect(read)
+    finally:
+        ner.detector.sentence_bar = bar
+    out = {"off": deid_scores(texts, s, [by_presidio, alone], ner.detector.kinds)}
+    for b in SENTENCE_BARS:
+        more = described_spans(read, alone, ner.detector.sentences, b)
+        found = [x + y for x, y in zip(alone, more)]
+        out[str(b)] = deid_scores(texts, s, [by_presidio, found], ner.detector.kinds)
     return out
 
 

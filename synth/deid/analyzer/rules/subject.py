@@ -1,6 +1,8 @@
 """`subject`: a conduct clause keeps its subject: a person named or by their role ("my
 manager") becomes their own PERSON span, a pronoun or a thing ("the storage room") is
-left as written; only the predicate is the CONDUCT span."""
+left as written; only the predicate is the CONDUCT span. A CONDUCT span that is a role
+and nothing else ("my team lead") is the person (issue 83: 16 people named by their role
+were replaced by a predicate)."""
 
 from synth.deid.lexicon.work_roles import role_phrases
 from synth.deid.parsing import parsed
@@ -19,6 +21,8 @@ def with_subject(text: str, span: Span) -> list[Span]:
     writes a predicate of the same shape after the writer's subject)."""
     if span.type != "CONDUCT":
         return [span]
+    if _only_a_role(text, span):
+        return [Span(span.start, span.end, "PERSON", span.detector, span.score)]
     doc = parsed(text)
     inside = [t for t in doc if span.start <= t.idx < span.end and not t.is_space]
     if len(inside) < 2:
@@ -42,3 +46,11 @@ def with_subject(text: str, span: Span) -> list[Span]:
 def _a_role(text: str, span: Span) -> bool:
     """Whether a role phrase of work_roles.yaml ("my manager") lies in the span."""
     return any(span.start <= a and b <= span.end for a, b in role_phrases(text))
+
+
+def _only_a_role(text: str, span: Span) -> bool:
+    """Whether the span's words are a role phrase of work_roles.yaml and nothing else."""
+    words = text[span.start : span.end].strip(" ,.;:!?")
+    lead = len(text[span.start : span.end]) - len(text[span.start : span.end].lstrip(" ,.;:!?"))
+    start = span.start + lead
+    return any(a <= start and start + len(words) <= b for a, b in role_phrases(text))

@@ -39,3 +39,13 @@ def test_a_complaint_about_a_thing_keeps_the_thing_and_names_no_one():
     )
     out, key = shared(text, [clause])
     assert out.startswith("The storage room ") and [k["type"] for k in key] == ["CONDUCT"], out
+
+
+def test_a_role_read_as_conduct_is_the_person():
+    """Issue 83: "my team lead" typed CONDUCT became "complain about has been treating me"."""
+    text = "I want to complain about my team lead. He has been treating me unfairly."
+    out, key = shared(text, [span_of(text, "my team lead", "CONDUCT")])
+    assert [k["type"] for k in key] == ["PERSON"], key
+    assert out.startswith("I want to complain about ") and out.endswith(
+        ". He has been treating me unfairly."
+    ), out
