@@ -1,6 +1,7 @@
 """`shapes`: a span whose words have a shape of their own is of its type: an e-mail
 address EMAIL, a web address URL, a year or a range of years DATE (a general NER reads
-"2016-2019" as a phone), a length of time SPAN_OF_TIME ("three days" is no date)."""
+"2016-2019" as a phone), a length of time SPAN_OF_TIME ("three days" is no date). A unit of time alone ("how many
+[days]") is no one's data and is left as written."""
 
 import re
 
@@ -26,8 +27,21 @@ YEARS_SHAPE = re.compile(
 )
 
 
+# A unit of time and nothing else ("how many [days]", "per [week]"): no length, no date.
+UNIT_ALONE = re.compile(
+    r"(?:days?|nights?|weeks?|fortnights?|months?|years?|hours?|working days?)", re.IGNORECASE
+)
+
+
 def apply(text: str, spans: list[Span]) -> list[Span]:
-    return [shaped(text, s) for s in spans]
+    return [shaped(text, s) for s in spans if not unit_alone(text, s)]
+
+
+def unit_alone(text: str, span: Span) -> bool:
+    """Whether a DATE or SPAN_OF_TIME span is a unit of time alone: it says how long
+    nothing is (issue 83: "how many days" became "how many a couple of weeks")."""
+    words = text[span.start : span.end].strip(" ,.;:!?")
+    return span.type in ("DATE", "SPAN_OF_TIME") and UNIT_ALONE.fullmatch(words) is not None
 
 
 def shaped(text: str, span: Span) -> Span:
