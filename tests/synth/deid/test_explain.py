@@ -45,3 +45,12 @@ def test_explained_documents_name_detector_score_and_rules(presidio_detectors):
 def test_without_explain_there_are_no_decisions(presidio_detectors):
     (done,) = deidentify(["a"], [CITY], presidio_detectors, "tag", 0)
     assert done.decisions is None
+
+
+def test_a_skill_kept_in_a_cv_is_explained_by_its_rule():
+    cv = "Ana Souza\n\nSkills\n------\nFormal Concept Analysis\n\nEducation\n---------\nBSc"
+    at = cv.index("Formal")
+    trace = Trace()
+    spans = [Span(at, at + 23, "ORGANIZATION", "presidio", 0.85)]
+    assert [s.detector for s in decided(cv, spans, trace=trace)] == ["cv owner"]  # Ana Souza
+    assert [(s.detector, rule) for s, rule in trace.dropped] == [("presidio", "resume_words")]
