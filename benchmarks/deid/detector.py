@@ -462,6 +462,7 @@ def main(argv=None) -> dict:
         "--steps", action="store_true", help="also leave each output step out (slow; round 3)"
     )
     p.add_argument("--no-fluency", action="store_true", help="skip SmolLM2's token loss")
+    p.add_argument("--only", help="measure these sets alone (comma-separated; a trial run)")
     p.add_argument(
         "--previous", help="outputs of benchmarks/deid/previous_release.py to score the same way"
     )
@@ -485,6 +486,8 @@ def main(argv=None) -> dict:
         sets["cv_dev_resumes"] = cvs
     if args.synthetic:
         sets["synthetic"] = synthetic(args.synthetic, args.max_synthetic)
+    if args.only:
+        sets = {k: v for k, v in sets.items() if k in args.only.split(",")}
     started = time.time()
     fluency = None if args.no_fluency else Fluency()
     measured = measure(args.model, sets, STEP_SETS if args.steps else {}, fluency)

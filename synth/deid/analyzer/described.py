@@ -79,6 +79,8 @@ def clause_of(
     if root is None:
         return _fragment(text, start, end)
     if kind == "CONDUCT":
+        if _writer_or_being(root):
+            return None  # what the writer did, or what someone is, is no one's conduct
         return _bounds(start, _predicate(root))
     whole = _bounds(start, _clause(root))
     inner = [_bounds(start, _clause(t)) for t in root.subtree if t.dep_ in INNER_CLAUSES]
@@ -118,6 +120,15 @@ def _bounds(start: int, tokens: list) -> tuple[int, int] | None:
         return None
     a, b = start + tokens[0].idx, start + tokens[-1].idx + len(tokens[-1])
     return (a, b) if b > a else None
+
+
+def _writer_or_being(root) -> bool:
+    """Whether the main verb's subject is the writer ("I contacted the bank") or the verb
+    says what someone is ("My name is …"): a conduct predicate after it would read "I
+    treated me …"."""
+    subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    first_person = any(c.lower_ in ("i", "we") for c in subjects)
+    return first_person or (root.lemma_ == "be" and not any(c.pos_ == "VERB" for c in root.children))
 
 
 def _predicate(root) -> list:

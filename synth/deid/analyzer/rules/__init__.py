@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from synth.deid.analyzer.rules import (
     again,
+    cv_facts,
     cv_owner,
     dates,
     edges,
@@ -37,6 +38,7 @@ from synth.deid.spans import Span, resolve
 # Registered, in the order they run.
 DECIDING = (
     cv_owner,
+    cv_facts,
     again,
     dates,
     greetings,
@@ -61,6 +63,7 @@ RULES = (
     "names",
     "places",
     "cv_owner",
+    "cv_facts",
     "again",
     "subject",
     "whole",

@@ -53,7 +53,11 @@ def describes_work(words: str, type_: str) -> bool:
 
 
 def _how_often(words: list[str]) -> bool:
+    """Frequency and unit words with small counts ("every 2 weeks"); digits alone are a
+    date ("11/14/23")."""
     frequencies = resume_words()["frequencies"]
+    if not any(re.search(r"[^\W\d]", w) for w in words):
+        return False
     for word in words:
         for part in re.findall(r"\d+|[^\W\d]+", word):
             if part.isdigit():

@@ -18,8 +18,7 @@ def test_a_name_type_span_holding_two_things_is_cut_and_each_part_typed():
     assert [(text[s.start : s.end], s.type) for s in spans] == [
         ("Amazon", "ORGANIZATION"),
         ("Seattle, WA", "LOCATION"),
-        ("2021-02", "DATE"),
-        ("2022-03", "DATE"),
+        ("2021-02 - 2022-03", "DATE"),  # the range, one span (cv_facts)
     ]
     across = "I work in Munich\n\nTechnical skills"
     (cut,) = decided(across, [span_of(across, "Munich\n\nTechnical", "ORGANIZATION")])

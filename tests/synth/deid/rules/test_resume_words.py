@@ -35,8 +35,8 @@ CV = (
 )
 def test_a_resumes_own_words_are_kept_in_a_cv(words, type_):
     out, key = shared(CV, [span_of(CV, words, type_)])
-    # the owner's name heading the CV is replaced whatever was found (rule cv_owner)
-    assert words in out and [k["original"] for k in key] == [OWNER], (words, key)
+    # the owner's name and the years are replaced whatever was found (cv_owner, cv_facts)
+    assert words in out and [k["original"] for k in key] == [OWNER, "2019", "2016"], (words, key)
 
 
 @pytest.mark.parametrize(
@@ -70,4 +70,8 @@ def test_a_name_read_again_in_a_cv_keeps_its_skill_words():
     spans = [span_of(cv, "Java EE JAX-WS", "PERSON")]
     out, key = shared(cv, spans)
     assert "Java on Linux" in out and "Java 8" in out, out
-    assert [k["original"] for k in key] == [OWNER, "Java EE JAX-WS"], key
+    assert [k["original"] for k in key] == [OWNER, "2019", "2016", "Java EE JAX-WS"], key
+
+
+def test_a_date_of_digits_alone_is_still_a_date():
+    assert not describes_work("11/14/23", "DATE") and describes_work("every 2 weeks", "DATE")
