@@ -128,7 +128,9 @@ def _writer_or_being(root) -> bool:
     treated me …"."""
     subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
     first_person = any(c.lower_ in ("i", "we") for c in subjects)
-    return first_person or (root.lemma_ == "be" and not any(c.pos_ == "VERB" for c in root.children))
+    return first_person or (
+        root.lemma_ == "be" and not any(c.pos_ == "VERB" for c in root.children)
+    )
 
 
 def _predicate(root) -> list:

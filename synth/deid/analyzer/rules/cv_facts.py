@@ -16,7 +16,7 @@ import re
 from synth import DATA_DIR
 from synth.calendar import MONTHS
 from synth.deid.analyzer.kinds import cv_shaped
-from synth.deid.lexicon.words import resume_words
+from synth.deid.lexicon.words import type_words
 from synth.deid.spans import Span, resolve
 from synth.io.files import read_yaml
 
@@ -26,7 +26,7 @@ _MONTH = "|".join(sorted({m[:3] for m in MONTHS} | set(MONTHS), key=len, reverse
 _SEASON = "spring|summer|autumn|fall|winter"
 _YEAR = r"(?:19|20)\d\d"
 _ONE = (
-    rf"(?:(?:{_MONTH})\.?,?\s+{_YEAR}|(?:{_SEASON})\s+{_YEAR}|(?:0?[1-9]|1[0-2])[./]{_YEAR}"
+    rf"(?:(?:{_MONTH})\.?,?\s+{_YEAR}|(?:{_MONTH})\s?['’]?\d\d(?!\d)|(?:{_SEASON})\s+{_YEAR}|(?:0?[1-9]|1[0-2])[./]{_YEAR}"
     rf"|{_YEAR}[-/](?:0[1-9]|1[0-2])(?!\d)|{_YEAR})"
 )
 CV_DATE = re.compile(
@@ -44,7 +44,9 @@ def apply(text: str, spans: list[Span]) -> list[Span]:
 def cv_facts(text: str) -> list[Span]:
     """The CV's dates and listed employers and universities, as spans of the rule."""
     found = [
-        Span(m.start(), m.end(), "DATE", NAME) for m in CV_DATE.finditer(text) if not _version(text, m.start())
+        Span(m.start(), m.end(), "DATE", NAME)
+        for m in CV_DATE.finditer(text)
+        if not _version(text, m.start())
     ]
     for m in listed_organisations().finditer(text):
         found.append(Span(m.start(), m.end(), "ORGANIZATION", NAME))
@@ -52,9 +54,11 @@ def cv_facts(text: str) -> list[Span]:
 
 
 def _version(text: str, at: int) -> bool:
-    """Whether the word before `at` is a technology (the year is its version)."""
-    before = re.search(r"([\w.+#-]+)\s+$", text[max(0, at - 40) : at])
-    return before is not None and before.group(1).lower() in resume_words()["words"]
+    """Whether the words before `at` on its line name a technology (the year is its
+    version: "Windows 2000", "SQL Server 2016")."""
+    known = type_words()["technologies"]
+    before = re.search(r"((?:[\w.+#-]+[ \t]+)?([\w.+#-]+))[ \t]+$", text[max(0, at - 40) : at])
+    return before is not None and (before[1].lower() in known or before[2].lower() in known)
 
 
 @functools.cache
