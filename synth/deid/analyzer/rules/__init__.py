@@ -24,6 +24,7 @@ from synth.deid.analyzer.rules import (
     dates,
     edges,
     greetings,
+    job_lines,
     names,
     parts,
     places,
@@ -39,6 +40,7 @@ from synth.deid.spans import Span, resolve
 DECIDING = (
     cv_owner,
     cv_facts,
+    job_lines,
     again,
     dates,
     greetings,
@@ -64,6 +66,7 @@ RULES = (
     "places",
     "cv_owner",
     "cv_facts",
+    "job_lines",
     "again",
     "subject",
     "whole",
