@@ -22,11 +22,8 @@ from pathlib import Path
 
 from synth import DATA_DIR, ConfigError, plugins
 from synth.deid.analyzer.conduct import load_conduct, may_complain
-from synth.deid.analyzer.described import MIN_PROBABILITY as SENTENCE_BAR
-from synth.deid.analyzer.described import described_spans
 from synth.deid.analyzer.hygiene import STEPS
 from synth.deid.analyzer.kinds import cv_shaped, held_clause_labels, load_kinds, sure_kind
-from synth.deid.analyzer.sentences import load_sentences
 from synth.deid.spans import Span, spans_from_word_tags
 from synth.deid.types import personal_types
 from synth.io.files import read_yaml
@@ -161,8 +158,11 @@ class NerDetector:
         self.conduct = load_conduct(folder)  # None for a detector built without one
         # the sentence decision (synth.deid.analyzer.sentences); None for a detector built
         # without one; the bar a sentence's type needs (None: not used, to measure it)
+        from synth.deid.analyzer.described import MIN_PROBABILITY
+        from synth.deid.analyzer.sentences import load_sentences
+
         self.sentences = load_sentences(folder)
-        self.sentence_bar = SENTENCE_BAR
+        self.sentence_bar = MIN_PROBABILITY
         self.steps = STEPS  # its output steps (synth.deid.analyzer.hygiene); fewer to measure one
         self.clause_gate = clause_gate  # synth.deid.analyzer.kinds.CLAUSE_GATES
 
@@ -211,6 +211,8 @@ class NerDetector:
             spans = spans_from_word_tags(words, tags, self.type_of, self.name)
             out.append(scored(spans, raw, tags, words, probability, self.type_of, self.name))
         if self.sentences is not None and self.sentence_bar is not None:
+            from synth.deid.analyzer.described import described_spans
+
             more = described_spans(texts, out, self.sentences, self.sentence_bar, documents)
             out = [spans + added for spans, added in zip(out, more)]
         return out
