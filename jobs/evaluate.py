@@ -76,6 +76,23 @@ def _check_presets(doc_type: str, presets) -> None:
         )
 
 
+def _check_train_all(locations: list[str]) -> None:
+    """Each --train source readable and named once: the same output under two spellings
+    (`A` and `A/../A/`) would train on each of its rows twice."""
+    from synth.io.locations import canonical
+
+    seen: dict[str, str] = {}
+    for location in locations:
+        _check_train(location)
+        key = canonical(location).rstrip("/")
+        if key in seen:
+            raise ConfigError(
+                f"--train {location}: the same output as --train {seen[key]}; give each "
+                "output once (its rows would be trained on twice)"
+            )
+        seen[key] = location
+
+
 def _check_train(location: str) -> None:
     from synth.io.storage import filesystem, join, list_names
 
@@ -164,8 +181,7 @@ def _shards_context(args, tasks: list[str]) -> dict:
     private = (
         _load_private(args) if any(eval_tasks.registered()[t].private for t in tasks) else None
     )
-    for location in args.train:
-        _check_train(location)
+    _check_train_all(args.train)
     connect(log_to_driver=False)
     ds, manifest = _read_train(args.train[0])
     if len(args.train) > 1:  # --tasks bio_ner alone (_tasks): more rows, more entity types
@@ -201,8 +217,7 @@ def _corpora_context(args) -> dict:
     from jobs.on_ray.datasets import from_rows
 
     test = load_testset(args.test, None)
-    for location in args.train:
-        _check_train(location)
+    _check_train_all(args.train)
     rows = read_sources(args.train)
     if args.mask_roles:
         texts, labels = [r["text"] for r in rows], [r["label"] for r in rows]

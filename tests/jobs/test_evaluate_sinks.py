@@ -96,3 +96,19 @@ def test_a_second_evaluation_into_the_same_output_is_refused(tmp_path, capsys):
         assert _evaluate(tmp_path) == 2
     assert "--output" in capsys.readouterr().err
     assert not (tmp_path / "eval").exists()  # the holder made it; nothing else was written
+
+
+def test_the_same_output_twice_is_refused_whatever_its_spelling(tmp_path, capsys):
+    """Issue 84: `--train A --train A/../A/` trained every row twice."""
+    train = tmp_path / "A"
+    train.mkdir()
+    pq.write_table(
+        pa.table({"text": ["x"], "label": ["y"], "entities": [[]]}), train / "part-00000.parquet"
+    )
+    out = tmp_path / "eval"
+    again = f"{train}/../A/"
+    argv = ["--train", str(train), "--train", again, "--test", TEST, "--output", str(out)]
+    assert evaluate.main([*argv, "--tasks", "bio_ner"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"--train {again}: the same output as --train {train}" in err and "\n" not in err
+    assert not out.exists()
