@@ -10,6 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from synth import ConfigError
+from synth.io.files import undecodable_at
 
 SPAN = pa.struct(
     [
@@ -154,6 +155,7 @@ def _documents(source: str, fields: dict, encoding: str, variables_field: str | 
     else:
         raise ConfigError(f"--input {source}: no such file or folder")
     id_given, any_read = None, False  # whether the first record had an id: the others agree
+    field_held = False  # whether any record holds variables_field: a mistyped name holds none
     for file in files:
         for where, record in _records(file, encoding):
             row = _checked(record, fields, f"--input {file}: {where}")
@@ -175,10 +177,16 @@ def _documents(source: str, fields: dict, encoding: str, variables_field: str | 
             row["where"] = f"{file}: {where}"
             if variables_field is not None:
                 row["variables"] = _variables(record, variables_field, f"--input {file}: {where}")
+                field_held = field_held or variables_field in record
             any_read = True
             yield row
     if not any_read:
         raise ConfigError(f"--input {source}: no documents in it")
+    if variables_field is not None and not field_held:
+        raise ConfigError(
+            f"--variables-field {variables_field}: no record of --input {source} holds "
+            "the field; name the field the records write their variables in"
+        )
 
 
 def _check_unique(source: str, id_field: str, ids) -> None:
@@ -302,7 +310,7 @@ def _records(path: Path, encoding: str):
     except ConfigError:
         raise
     except UnicodeDecodeError as e:
-        raise ConfigError(_not_encoded(path, encoding, f"byte offset {e.start}")) from None
+        raise ConfigError(_not_encoded(path, encoding)) from None
     except json.JSONDecodeError as e:  # its message is fixed text and a position
         raise ConfigError(
             f"--input {path}: cannot read it as JSON ({e.msg}, line {e.lineno} column {e.colno})"
@@ -375,13 +383,17 @@ def _csv_records(path: Path, encoding: str):
                     )
                 yield f"line {reader.line_num}", dict(zip(header, row))
     except UnicodeDecodeError as e:
-        raise ConfigError(_not_encoded(path, encoding, f"byte offset {e.start}")) from None
+        raise ConfigError(_not_encoded(path, encoding)) from None
     except csv.Error as e:
         raise ConfigError(f"--input {path}: not a CSV file ({type(e).__name__})") from None
 
 
-def _not_encoded(path: Path, encoding: str, where: str) -> str:
+def _not_encoded(path: Path, encoding: str) -> str:
+    """The line and byte where the file stops being `encoding`: the decoder's own offset
+    counts from the start of its read buffer, not of the file (issue 84)."""
+    line, byte, offset = undecodable_at(path, without_bom(encoding))
     return (
-        f"--input {path}: not {encoding} text ({where}); set --encoding to the file's "
+        f"--input {path}: not {encoding} text (line {line}, byte {byte} of the line, "
+        f"byte {offset:,} of the file); set --encoding to the file's "
         "encoding (e.g. --encoding latin-1) or save it as UTF-8"
     )

@@ -12,6 +12,7 @@ A categorical value that differs from a declared one only in case ('ADVOCATE' fo
 """
 
 import codecs
+from pathlib import Path
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -119,10 +120,13 @@ def read_private_table(path, doc: dict, option: str) -> pd.DataFrame:
         return pd.read_csv(
             path, sep=doc.get("separator", ","), encoding=encoding, dtype=text_columns
         )
-    except UnicodeDecodeError as e:
+    except UnicodeDecodeError:
+        from synth.io.files import undecodable_at
+
+        line, byte, offset = undecodable_at(Path(path), encoding)
         raise ConfigError(
-            f"{option} {path}: not {encoding} text (byte "
-            f"{e.object[e.start : e.start + 1]!r} at offset {e.start}); set "
+            f"{option} {path}: not {encoding} text (line {line}, byte {byte} of the line, "
+            f"byte {offset:,} of the file); set "
             "'encoding:' in the schema (e.g. latin-1) or save the file as "
             "UTF-8"
         ) from None

@@ -1,4 +1,5 @@
-"""Reading the project's own data files: YAML with one-line errors that name the file."""
+"""Reading the project's own data files: YAML with one-line errors that name the file;
+where a user's file stops being its encoding."""
 
 from pathlib import Path
 
@@ -101,3 +102,23 @@ def read_yaml(path: Path, what: str) -> object:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise ConfigError(f"{what} {path} is not valid YAML{where}: fix the syntax") from None
+
+
+def undecodable_at(path: Path, encoding: str) -> tuple[int, int, int]:
+    """(line, byte in the line, byte in the file) of the first byte `encoding` cannot
+    decode, all counted from 1; read line by line, one line held at a time. Bytes a
+    decoder holds over from the line before count where they stand."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder(encoding)()
+    start, number, line = 0, 1, b""
+    with path.open("rb") as f:
+        for number, line in enumerate(f, 1):
+            held = len(decoder.getstate()[0])
+            try:
+                decoder.decode(line)
+            except UnicodeDecodeError as e:
+                return number, max(e.start - held, 0) + 1, start + e.start - held + 1
+            start += len(line)
+    held = len(decoder.getstate()[0])  # the file ends inside a character
+    return number, len(line) - held + 1, start - held + 1

@@ -147,6 +147,28 @@ def test_errors_say_where_never_what(tmp_path, capsys, name, content, args, mess
     assert "Smith" not in printed and "6789" not in printed, printed
 
 
+@pytest.mark.parametrize("name", ["rows.jsonl", "rows.csv"])
+def test_an_undecodable_byte_is_named_by_its_line_and_place(tmp_path, name):
+    """Two long lines, then a latin-1 byte on line 3: the message names line 3, the
+    byte's place in it and in the file (the decoder's own offset counts from its read
+    buffer: it said "byte offset 1656" where the byte is at 190,072; issue 84)."""
+    from synth import ConfigError
+    from synth.deid.corpus import read_documents
+
+    long = "x" * 95_000
+    lines = ["text", long, long, "Jos\xe9"] if name == "rows.csv" else [
+        json.dumps({"text": t}) for t in (long, long)
+    ] + ['{"text": "Jos\xe9"}']
+    data = "\n".join(lines).encode("latin-1")
+    (tmp_path / name).write_bytes(data)
+    line = 4 if name == "rows.csv" else 3
+    in_line = data.split(b"\n")[line - 1].index(b"\xe9") + 1
+    at = data.index(b"\xe9") + 1
+    with pytest.raises(ConfigError) as e:
+        read_documents(str(tmp_path / name))
+    assert f"(line {line}, byte {in_line} of the line, byte {at:,} of the file)" in str(e.value)
+
+
 def test_a_latin1_csv_reads_with_its_encoding(tmp_path):
     from synth.deid.corpus import read_documents
 

@@ -88,6 +88,11 @@ def test_unlabelled_tickets_give_no_label_mix(tmp_path):
             ["--variables-field", "vars"],
             "--variables-field vars: 1 variable names are not the taxonomy's ('who')",
         ),
+        (  # a mistyped field: every ticket would read as writing no variable (issue 84)
+            [{"text": TEXTS[0], "label": "Complaint_Complaint", "vars": ["to_who"]}],
+            ["--variables-field", "varibles"],
+            "--variables-field varibles: no record of --input",
+        ),
     ],
 )
 def test_bad_input_is_one_line_before_any_work(tmp_path, capsys, rows, extra, message):
