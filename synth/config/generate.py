@@ -208,9 +208,27 @@ def check_endpoint(model: str, engine: dict) -> None:
 # What JSON Schema cannot say (issue 72): YAML's .nan and .inf are numbers to a schema
 # validator, and no keyword refuses them.
 FINITE_NOTE = (
-    "Every number must be finite: `hrsynth generate` refuses .nan and .inf (YAML), which "
-    "JSON Schema cannot; rules between two settings are also the command's alone."
+    "Every number must be finite: `hrsynth generate` refuses .nan and .inf (YAML). This "
+    "schema refuses .nan too (each number carries a `not` guard only NaN matches) and .inf "
+    "where a setting has a bound; rules between two settings are the command's alone."
 )
+
+# No real number is both <= 0 and >= 1; NaN passes every comparison, so it alone
+# matches this schema, and `not` refuses it (JSON Schema has no finiteness keyword).
+NOT_NAN = {"type": "number", "maximum": 0, "minimum": 1}
+
+
+def _refusing_nan(node):
+    """`node` with the NaN guard on every schema that admits a number."""
+    if isinstance(node, list):
+        return [_refusing_nan(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    node = {k: _refusing_nan(v) for k, v in node.items()}
+    kinds = node.get("type")
+    if kinds == "number" or (isinstance(kinds, list) and "number" in kinds):
+        node["not"] = NOT_NAN
+    return node
 
 
 def json_schema() -> dict:
@@ -223,7 +241,7 @@ def json_schema() -> dict:
         "title": "hrsynth generation config",
         "description": FINITE_NOTE,
         "type": "object",
-        "properties": properties,
+        "properties": _refusing_nan(properties),
         "additionalProperties": False,
     }
 

@@ -79,12 +79,52 @@ PARITY = [
     ({"tickets": {"traits": {"length": {"mean": 80, "sd": 20}}}}, True),
     ({"tickets": {"traits": {"omission": "yes"}}}, False),
     ({"tickets": {"traits": {"greetings": 1}}}, False),
+    # issue 84: YAML's .nan passed every range the schema carried
+    *[
+        (doc, False)
+        for doc in (
+            {"generator": {"generation": {"temperature": float("nan")}}},
+            {"generator": {"generation": {"top_p": float("nan")}}},
+            {"generator": {"generation": {"min_p": float("nan")}}},
+            {"scale": {"actor_memory_gb": float("nan")}},
+            {"tickets": {"traits": {"greeting": float("nan")}}},
+        )
+    ],
+    ({"scale": {"actor_memory_gb": 2.5}}, True),
 ]
 
 
 def test_the_schema_says_numbers_must_be_finite():
-    """What JSON Schema cannot refuse (.nan, .inf), its description says (issue 72)."""
+    """What JSON Schema cannot refuse (.inf where a setting has no bound), its description
+    says (issue 72)."""
     assert ".nan and .inf" in json_schema()["description"]
+
+
+def test_every_number_in_the_schema_refuses_nan():
+    """Each schema admitting a number carries the NaN guard, and the guard admits every
+    real number (issue 84)."""
+    from synth.config.generate import NOT_NAN
+
+    numbers = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            kinds = node.get("type")
+            if kinds == "number" or (isinstance(kinds, list) and "number" in kinds):
+                numbers.append(node)
+            for k, v in node.items():
+                if k != "not":  # the guard's own schema admits a number
+                    walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(json_schema())
+    assert len(numbers) > 10 and all(n.get("not") == NOT_NAN for n in numbers)
+    for value in (-1e308, -1, 0, 0.5, 1, 1e308):
+        jsonschema.validate(value, {"not": NOT_NAN})
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(float("nan"), {"not": NOT_NAN})
 
 
 @pytest.mark.parametrize(("doc", "accepted"), PARITY, ids=lambda v: json.dumps(v)[:60])
