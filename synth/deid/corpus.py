@@ -309,7 +309,7 @@ def _records(path: Path, encoding: str):
             yield where, _object(path, where, row)
     except ConfigError:
         raise
-    except UnicodeDecodeError as e:
+    except UnicodeDecodeError:
         raise ConfigError(_not_encoded(path, encoding)) from None
     except json.JSONDecodeError as e:  # its message is fixed text and a position
         raise ConfigError(
@@ -382,7 +382,7 @@ def _csv_records(path: Path, encoding: str):
                         f"the header has {len(header)}; quote fields that hold a comma"
                     )
                 yield f"line {reader.line_num}", dict(zip(header, row))
-    except UnicodeDecodeError as e:
+    except UnicodeDecodeError:
         raise ConfigError(_not_encoded(path, encoding)) from None
     except csv.Error as e:
         raise ConfigError(f"--input {path}: not a CSV file ({type(e).__name__})") from None

@@ -12,8 +12,11 @@ that a program decodes what no person sees (issue 72):
 So every document is read in display order (an override's run turned round, the bidi
 controls gone: `display_order`), the detectors read that, and what is written holds no
 invisible character (`visible`): format characters (category Cf: zero-width spaces and
-joiners, soft hyphens, bidi controls, tag characters, the byte-order mark), variation
-selectors, the combining grapheme joiner and the Hangul fillers. The one exception:
+joiners, soft hyphens, bidi controls, tag characters, the byte-order mark) and every
+other default-ignorable code point (variation selectors, the combining grapheme joiner,
+Mongolian free variation selectors, Khmer inherent vowels, the Hangul fillers), and the
+blank-looking symbols such as the braille blank (synth/data/deid/invisible.yaml; issue
+84: these hid an SSN and a name from every detector). The one exception:
 a zero-width joiner or non-joiner between two letters of a script that spells with them
 (Persian, the Indic scripts) or inside an emoji sequence stays. The key keeps the
 original as written.
@@ -21,6 +24,12 @@ original as written.
 
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from synth.io.files import read_yaml
+
+INVISIBLE_FILE = Path(__file__).resolve().parents[1] / "data" / "deid" / "invisible.yaml"
 
 RLO, LRO, PDF = "\u202e", "\u202d", "\u202c"
 RLI, LRI, FSI, PDI = "\u2067", "\u2066", "\u2068", "\u2069"
@@ -28,17 +37,22 @@ JOINERS = {"\u200c", "\u200d"}  # zero-width non-joiner, joiner
 # Letters from here on spell with joiners (Greek and Cyrillic do not, but neither hides
 # Latin text behind them); below it a joiner between letters only hides.
 JOINING_SCRIPTS_FROM = "\u0590"
-FILLERS = {"\u034f", "\u115f", "\u1160", "\u3164", "\uffa0"}  # CGJ, Hangul fillers
+
+
+@cache
+def shows_nothing() -> frozenset[str]:
+    """The characters of invisible.yaml's ranges (default-ignorable and blank-looking)."""
+    doc = read_yaml(INVISIBLE_FILE, "invisible characters")
+    chars = set()
+    for first_last in doc["default_ignorable"] + doc["blank_looking"]:
+        first, last = (int(part, 16) for part in first_last.split(".."))
+        chars.update(map(chr, range(first, last + 1)))
+    return frozenset(chars)
 
 
 def invisible(ch: str) -> bool:
-    """A character that shows nothing (format, variation selector, filler)."""
-    return (
-        unicodedata.category(ch) == "Cf"
-        or "\ufe00" <= ch <= "\ufe0f"
-        or "\U000e0100" <= ch <= "\U000e01ef"
-        or ch in FILLERS
-    )
+    """A character that shows nothing (format, default-ignorable, blank-looking)."""
+    return ch in shows_nothing() or unicodedata.category(ch) == "Cf"
 
 
 def _spells(before: str, after: str) -> bool:

@@ -12,8 +12,8 @@ A categorical value that differs from a declared one only in case ('ADVOCATE' fo
 """
 
 import codecs
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd

@@ -156,9 +156,11 @@ def test_an_undecodable_byte_is_named_by_its_line_and_place(tmp_path, name):
     from synth.deid.corpus import read_documents
 
     long = "x" * 95_000
-    lines = ["text", long, long, "Jos\xe9"] if name == "rows.csv" else [
-        json.dumps({"text": t}) for t in (long, long)
-    ] + ['{"text": "Jos\xe9"}']
+    lines = (
+        ["text", long, long, "Jos\xe9"]
+        if name == "rows.csv"
+        else [json.dumps({"text": t}) for t in (long, long)] + ['{"text": "Jos\xe9"}']
+    )
     data = "\n".join(lines).encode("latin-1")
     (tmp_path / name).write_bytes(data)
     line = 4 if name == "rows.csv" else 3

@@ -14,7 +14,7 @@ from dataclasses import replace
 from synth.deid.analyzer.normalise import normalise
 from synth.deid.analyzer.rules import RULES as DECISION_RULES
 from synth.deid.analyzer.rules import Trace, decided, finished, traced
-from synth.deid.lexicon.names import first_names
+from synth.deid.lexicon.names import first_names, name_word
 from synth.deid.spans import Span, checked_spans, joined_clauses, resolve
 
 
@@ -60,15 +60,34 @@ def _to_original(plain, span: Span) -> Span:
     return replace(span, start=start, end=end)
 
 
+HYPHENATED_SURNAME = re.compile(r"[A-Z][\w'’]+(?:-[A-Z][\w'’]+)+")
+
+
+def _first_name_before(text: str, span: Span) -> bool:
+    """Whether the word just before a person's span is their first name: a known first
+    name, or a capitalised name-like word before a hyphenated surname whose parts are
+    capitalised. spaCy reads `Fergus McAllister-Byrne` as the surname alone (issue 84:
+    the first name was kept); a capitalised word before any other name (`Senior`,
+    `See`, `Migrate`) is no first name by its case alone."""
+    before = re.search(r"(?<![\w-])([\w'’-]+) $", text[max(0, span.start - 40) : span.start])
+    if not before:
+        return False
+    word = before[1]
+    if word in first_names():
+        return True
+    hyphenated = HYPHENATED_SURNAME.fullmatch(text[span.start : span.end])
+    return bool(hyphenated) and name_word(word) and "-" not in word
+
+
 def name_parts_alone(text: str, spans: list[Span]) -> list[Span]:
     """`Ana` where the document also names `Ana Souza` (or `Ana`) as a person: a first
     name alone identifies her to anyone who read the full one, and detectors miss it
     without context. Capitalised parts of two or more letters, as whole words, case as
     written."""
     people = [s for s in spans if s.type == "PERSON"]
-    for s in list(people):  # "Ana Souza" found as "Souza": a known first name just before
-        before = re.search(r"(?<![\w-])([\w'’-]+) $", text[max(0, s.start - 40) : s.start])
-        if before and before[1] in first_names():
+    for s in list(people):  # "Ana Souza" found as "Souza": her first name just before
+        if _first_name_before(text, s):
+            before = re.search(r"(?<![\w-])([\w'’-]+) $", text[max(0, s.start - 40) : s.start])
             people.append(Span(s.start - len(before[0]), s.end, "PERSON", s.detector))
     parts = {
         word

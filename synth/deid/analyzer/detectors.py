@@ -70,9 +70,20 @@ class PresidioDetector:
         self.type_of = personal_types().by_presidio
 
     def detect(self, texts: list[str]) -> list[list[Span]]:
+        from synth.deid.analyzer.capitals import name_case_view
+
         out = []
         for text in texts:
             found = self.analyzer.analyze(text, language="en", score_threshold=self.min_score)
+            view, changed = name_case_view(text)
+            if changed:  # names in capitals: what the view finds over a changed word
+                found += [
+                    r
+                    for r in self.analyzer.analyze(
+                        view, language="en", score_threshold=self.min_score
+                    )
+                    if any(r.start < end and start < r.end for start, end in changed)
+                ]
             out.append(
                 [
                     Span(r.start, r.end, self.type_of[r.entity_type], self.name, round(r.score, 4))

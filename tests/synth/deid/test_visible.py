@@ -78,3 +78,37 @@ def test_offsets_of_a_reversed_run_map_back_to_the_original():
     assert shown.text == "ok abc x"
     assert shown.original(3, 6) == "cba"
     assert normalise(shown.text).text == "ok abc x"
+
+
+def test_every_default_ignorable_code_point_is_invisible():
+    """The whole Default_Ignorable_Code_Point property (the `regex` module's Unicode
+    tables, not hrsynth's list) and the blank-looking symbols: each is removed, save a
+    joiner that spells (issue 84: Mongolian free variation selectors and Khmer inherent
+    vowels were kept)."""
+    import sys
+
+    import regex
+
+    ignorable = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    every = [chr(c) for c in range(sys.maxunicode + 1) if ignorable.match(chr(c))]
+    assert len(every) > 4000
+    kept = [f"U+{ord(ch):04X}" for ch in every if not invisible(ch)]
+    assert kept == []
+    for blank in ("\u2800", "\u3164", "\uffa0", "\u115f", "\u1160"):
+        assert visible(f"a{blank}b") == "ab"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("My SSN is 078-05\u180b-1120, please update payroll.", "1120"),
+        ("My SSN is 078-05\u2800-1120, please update payroll.", "1120"),
+        ("My SSN is 078-05\u17b4-1120, please update payroll.", "1120"),
+        ("Please ask John Sm\u17b5ith about my badge.", "Smith"),
+        ("Please ask John Sm\u180fith about my badge.", "Smith"),
+    ],
+)
+def test_a_value_split_by_a_character_that_shows_nothing_is_found(presidio, text, value):
+    result = deidentify(["d0"], [text], presidio, "tag", seed=0)[0]
+    assert value not in result.text and hidden(result.text) == [], result.text
+    assert "\u2800" not in result.text
