@@ -71,14 +71,19 @@ def resume(model: torch.nn.Module, config: dict) -> tuple[dict, dict | None]:
         except Exception as e:  # noqa: BLE001 (a file cut short fails in json, pickle or zip)
             # A rerun cannot get past a checkpoint that cannot be read: it is skipped, once,
             # with a line saying so, and the next epoch's checkpoint replaces it (issue 72).
-            print(
-                f"warning: the checkpoint in {checkpoint.path} cannot be read "
-                f"({type(e).__name__}: damaged or cut short); training starts again at epoch 1",
-                file=sys.stderr,
-                flush=True,
-            )
-            return start, None
+            # The worker's own stderr reaches Ray's log, not always the console: the
+            # line travels back in the metrics too, for the driver to print (issue 84).
+            warning = unreadable_warning(checkpoint.path, e)
+            print(warning, file=sys.stderr, flush=True)
+            return {**start, "unreadable": warning}, None
     return state, saved["optimizer"]
+
+
+def unreadable_warning(path, error: Exception) -> str:
+    return (
+        f"warning: the checkpoint in {path} cannot be read "
+        f"({type(error).__name__}: damaged or cut short); training starts again at epoch 1"
+    )
 
 
 def unwrapped(model):

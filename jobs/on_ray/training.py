@@ -10,6 +10,7 @@ model head, how a batch becomes labels, how predictions are scored) is in eval/.
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -186,6 +187,7 @@ def train_loop(config: dict) -> None:
         "examples_per_s": seen / max(seconds, 1e-9),
         "workers": workers,
         "resumed_after_epoch": resumed["epoch"],
+        "unreadable_checkpoint": resumed.get("unreadable", ""),
         "examples_per_s_all_workers": seen * workers / max(seconds, 1e-9),
     }
     if ray.train.get_context().get_world_rank() != 0:
@@ -274,14 +276,17 @@ def fit(
     finally:
         done.set()
         reporter.join(timeout=10)
-    after = result.metrics.get("resumed_after_epoch", 0)
+    metrics = dict(result.metrics)
+    if metrics.pop("unreadable_checkpoint", ""):
+        print(result.metrics["unreadable_checkpoint"], file=sys.stderr, flush=True)
+    after = metrics.get("resumed_after_epoch", 0)
     if after:
         print(f"{task}: resumed after epoch {after} of {config['epochs']} from its checkpoint")
     with result.checkpoint.as_directory() as folder:
         predicted = json.loads(Path(folder, "predictions.json").read_text())
         # A stable path for the fine-tuned model (`deidentify --ner-model OUT/models/bio_ner`)
         shutil.copytree(folder, Path(output, "models", task), dirs_exist_ok=True)
-    return dict(result.metrics), predicted
+    return metrics, predicted
 
 
 def _user_error(error: BaseException) -> bool:

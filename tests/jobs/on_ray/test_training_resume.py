@@ -180,7 +180,37 @@ def test_a_checkpoint_that_cannot_be_read_is_skipped_in_one_line(
     path = tmp_path / damage
     path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
     capsys.readouterr()
-    assert resume(torch.nn.Linear(2, 2), {"fingerprint": "f"}) == ({"epoch": 0, "step": 0}, None)
+    state, optimizer = resume(torch.nn.Linear(2, 2), {"fingerprint": "f"})
+    assert (state["epoch"], state["step"], optimizer) == (0, 0, None)
     err = capsys.readouterr().err.strip()
+    assert state["unreadable"] == err  # the line the driver prints
     assert err.startswith("warning: the checkpoint in ") and "cannot be read" in err
     assert "starts again at epoch 1" in err and "\n" not in err
+
+
+def test_a_damaged_checkpoint_is_skipped_with_the_warning_on_the_console(
+    ray_local, tmp_path, monkeypatch, capsys
+):
+    """Issue 84: the rerun over a damaged checkpoint trained from epoch 1, but its warning
+    was printed inside the Ray Train worker, where the console never showed it. The
+    driver prints it now, once."""
+    from jobs.on_ray import training
+    from synth import RunFailed
+
+    monkeypatch.setattr(training, "TRAIN_RETRIES", 0)
+    rows, config = rows_and_config()
+    with pytest.raises(RunFailed):
+        _fit_killed(ray_local, rows, config, tmp_path)
+    states = list((tmp_path / "checkpoints" / "bio_ner").glob("*/resume.json"))
+    assert states
+    for state in states:  # cut short, as a full disk leaves it
+        state.write_text(state.read_text()[:7])
+    capsys.readouterr()
+    metrics, _ = training.fit(
+        "bio_ner", ray_local.data.from_items(rows), config, tmp_path, 1, False
+    )
+    assert metrics["resumed_after_epoch"] == 0 and "unreadable_checkpoint" not in metrics
+    err = capsys.readouterr().err
+    warnings = [line for line in err.splitlines() if "cannot be read" in line]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: the checkpoint in ")
+    assert "starts again at epoch 1" in warnings[0]
