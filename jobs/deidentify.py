@@ -14,7 +14,7 @@ none built they refuse, unless --detectors names what to use (the first line and
 manifest then say which types nothing looks for). On a cluster, pass --ner-model a folder
 every node can read (the registry is the driver's cache).
 
-Writes part-*.parquet (id, text, label, spans of what was replaced, method, error) and
+Writes data/part-*.parquet (id, text, label, spans of what was replaced, method, error) and
 _manifest.json into --output; the key (original → replacement) only into --key-output,
 when given. A rerun with the same input and options resumes after the shards written;
 other input or options in the same --output are refused.
@@ -85,8 +85,8 @@ def _write(
     driver holds the shards in flight, never the whole input."""
     from jobs.progress import Progress
     from synth.deid.corpus import DEID_SCHEMA
-    from synth.io.shards import finished_shards, open_output, shard_name
-    from synth.io.storage import exists, filesystem, join, write_json
+    from synth.io.shards import finished_shards, open_output, shard_path
+    from synth.io.storage import exists, filesystem, write_json
 
     run_info = open_output(out, {**settings, "documents": scan.documents}, fingerprint)
     size, count = args.shard_size, scan.documents
@@ -100,7 +100,7 @@ def _write(
     )
     if keys:  # a shard counts as done only with its key (written before it)
         fs, path = filesystem(keys)
-        done = {shard for shard in done if exists(fs, join(path, shard_name(shard)))}
+        done = {shard for shard in done if exists(fs, shard_path(path, shard))}
     done -= shards_with_failures(out)  # a rerun gives failed documents another try
     todo = sum(rows for shard, rows in sizes.items() if shard not in done)
     print(

@@ -100,15 +100,24 @@ def _check_train(location: str) -> None:
         if not Path(location).is_file():
             raise ConfigError(f"--train {location}: file not found; check the path")
         return
+    from synth.io.shards import data_folder, refuse_old_layout
+
+    refuse_old_layout(location, "--train")
     fs, folder = filesystem(location)
-    shards = [n for n in list_names(fs, folder) if n.endswith(".parquet") and not n.startswith("_")]
+
+    def parquet_in(where: str) -> list[str]:
+        return [n for n in list_names(fs, where) if n.endswith(".parquet") and n[0] not in "_."]
+
+    # a generate output's shards lie in data/; a folder of the user's Parquet files, in it
+    where = data_folder(folder) if parquet_in(data_folder(folder)) else folder
+    shards = parquet_in(where)
     if not shards:
         raise ConfigError(
             f"--train {location}: no Parquet shards there; run `hrsynth generate` into it first"
         )
     import pyarrow.parquet as pq
 
-    with fs.open_input_file(join(folder, shards[0])) as f:
+    with fs.open_input_file(join(where, shards[0])) as f:
         columns = set(pq.read_schema(f).names)
     missing = sorted({"text", "label", "entities"} - columns)
     if missing:

@@ -5,7 +5,7 @@
     ray job submit --working-dir . -- python -m jobs.generate --config configs/tickets.yaml \
         --num-docs 100000 --output /shared/tickets --num-actors 8
 
-Writes part-*.parquet (the output contract), _manifest.json and, when a DP model is
+Writes data/part-*.parquet (the output contract), _manifest.json and, when a DP model is
 used, _dp_samples.parquet (its sampled rows, for evaluate's privacy task; joined from
 _dp_samples/part-*.parquet) into --output. The driver hands out shard numbers only, so its
 memory does not grow with --num-docs. A rerun with the same config resumes: finished

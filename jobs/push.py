@@ -40,7 +40,7 @@ def own_shards(output: Path) -> list[str]:
     """The run's own shards, by the footer and planned-id test generate uses; refused in
     one line when any other Parquet file (a private table, another run's shard, a copy
     edited elsewhere) or a folder lies among them, or when one of the run's is missing."""
-    from synth.io.shards import read_run, shard_name, sort_shards
+    from synth.io.shards import DATA, read_run, shard_name, sort_shards
     from synth.kinds import planned_shard_ids, shard_count
 
     run = read_run(output)
@@ -58,7 +58,7 @@ def own_shards(output: Path) -> list[str]:
         )
     config = run["config"]
     expected = shard_count(int(config["num_docs"]), int(config["shard_size"]))
-    missing = [shard_name(s) for s in range(expected) if shard_name(s) not in own]
+    missing = [n for s in range(expected) if (n := f"{DATA}/{shard_name(s)}") not in own]
     if missing:
         raise ConfigError(
             f"--output {output}: {missing[0]} of the run's {expected} shards is missing; "
@@ -132,6 +132,7 @@ def run(options) -> dict:
         target = Path(args.to_folder)
         target.mkdir(parents=True, exist_ok=True)
         for name, path in files.items():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)  # data/
             shutil.copy2(path, target / name)
         print(f"{len(names)} files written to {target} as repository {args.repo_id}")
         return {"repo_id": args.repo_id, "files": names, "where": str(target)}

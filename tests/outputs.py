@@ -4,7 +4,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from synth.contract import SCHEMA
-from synth.io.shards import _shard_names, iter_summaries
+from synth.io.shards import _shard_names, data_folder, iter_summaries
 from synth.io.storage import filesystem, join
 
 
@@ -14,7 +14,7 @@ def read_output(folder) -> pa.Table:
     names = sorted(_shard_names(fs, path))
     tables = []
     for name in names:
-        with fs.open_input_file(join(path, name)) as f:
+        with fs.open_input_file(join(data_folder(path), name)) as f:
             tables.append(pq.read_table(f, schema=SCHEMA))
     return pa.concat_tables(tables) if tables else SCHEMA.empty_table()
 

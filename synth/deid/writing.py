@@ -2,6 +2,7 @@
 and, only when a key folder is given, the key shard beside it there. The key is written
 first, so a shard that exists always has its key."""
 
+import re
 from collections import defaultdict
 
 import pyarrow as pa
@@ -15,7 +16,7 @@ from synth.deid.corpus import DEID_SCHEMA, EXPLAIN_SCHEMA, KEY_SCHEMA
 from synth.deid.llm import LlmDetector, LlmTask, make_engine
 from synth.deid.pipeline import deidentify
 from synth.io.shards import shard_path, write_recorded, writer_mark
-from synth.io.storage import join
+from synth.io.storage import filesystem, join, owner_only_folder
 
 ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
 EXPLAIN = (
@@ -29,8 +30,9 @@ def check_key_folder(key_output: str) -> None:
     `_explain/`, its lock): the key's folder is made owner-only and the key written among
     whatever is there, so $HOME or a folder of the user's files is never taken for
     one."""
-    from synth import ConfigError
+    from synth.io.shards import refuse_old_layout
 
+    refuse_old_layout(key_output, "--key-output")
     stranger = _not_ours(key_output, KEY_SCHEMA, {EXPLAIN: EXPLAIN_SCHEMA})
     if stranger:
         raise ConfigError(
@@ -40,46 +42,63 @@ def check_key_folder(key_output: str) -> None:
 
 
 def _not_ours(folder: str, schema: pa.Schema, subfolders: dict) -> str | None:
-    """The first entry of `folder` this job did not write, or None."""
-    import re
-
-    import pyarrow.parquet as pq
-
-    from synth.io.shards import WRITTEN
+    """The first entry of `folder` this job did not write, or None: its shards in
+    `data/`, their digests in `_written/`, `subfolders` (name: their schema) alike."""
+    from synth.io.shards import DATA, WRITTEN
     from synth.io.storage import filesystem, join
 
     fs, path = filesystem(folder)
     for entry in fs.get_file_info(pafs.FileSelector(path, allow_not_found=True)):
         name = entry.base_name
-        if name == "_lock.json" or name.startswith(".") and ".tmp" in name:
+        if name == "_lock.json" or _temporary(name):
             continue
-        if entry.type == pafs.FileType.Directory:
-            if name == WRITTEN:
-                inside = fs.get_file_info(pafs.FileSelector(join(path, name)))
-                odd = [
-                    e.base_name
-                    for e in inside
-                    if not re.fullmatch(r"part-\d{5}\.parquet\.sha256(\.tmp.*)?", e.base_name)
-                ]
-                if odd:
-                    return f"{name}/{odd[0]}"
-                continue
-            if name in subfolders:
-                inner = _not_ours(join(path, name), subfolders[name], {})
-                if inner:
-                    return f"{name}/{inner}"
-                continue
+        if entry.type != pafs.FileType.Directory:
             return name
-        ours = entry.type == pafs.FileType.File and re.fullmatch(r"part-\d{5}\.parquet", name)
-        if ours:
-            try:
-                with fs.open_input_file(join(path, name)) as f:
-                    ours = pq.read_schema(f).remove_metadata() == schema
-            except (OSError, pa.ArrowInvalid):
-                ours = False
-        if not ours:
+        if name == WRITTEN:
+            odd = _odd_entries(fs, join(path, name), _digest)
+        elif name == DATA:
+            odd = _odd_entries(fs, join(path, name), lambda e: _shard_of(fs, e, schema))
+        elif name in subfolders:
+            odd = _not_ours(join(path, name), subfolders[name], {})
+        else:
             return name
+        if odd:
+            return f"{name}/{odd}"
     return None
+
+
+_DIGEST = re.compile(r"part-\d{5}\.parquet\.sha256(\.tmp.*)?")
+
+
+def _digest(entry) -> bool:
+    return entry.type == pafs.FileType.File and bool(_DIGEST.fullmatch(entry.base_name))
+
+
+def _temporary(name: str) -> bool:
+    return name.startswith(".") and ".tmp" in name
+
+
+def _odd_entries(fs, path: str, ours) -> str | None:
+    """The first entry of `path` that `ours` refuses (atomic writes' temporaries aside)."""
+    for entry in fs.get_file_info(pafs.FileSelector(path)):
+        if not _temporary(entry.base_name) and not ours(entry):
+            return entry.base_name
+    return None
+
+
+def _shard_of(fs, entry, schema: pa.Schema) -> bool:
+    """Whether `entry` is a shard in `schema` (its name and columns)."""
+    import pyarrow.parquet as pq
+
+    if entry.type != pafs.FileType.File or not re.fullmatch(
+        r"part-\d{5}\.parquet", entry.base_name
+    ):
+        return False
+    try:
+        with fs.open_input_file(entry.path) as f:
+            return pq.read_schema(f).remove_metadata() == schema
+    except (OSError, pa.ArrowInvalid):
+        return False
 
 
 def make_tools(options: dict) -> tuple[list, LlmTask | None]:
@@ -141,6 +160,8 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
                 {"id": doc_id, "type": ID_TYPE, "original": original, "replacement": doc_id}
             )
     counts = {"shard": [], "rows": [], "spans": []}
+    if key_output and isinstance(filesystem(key_output)[0], pafs.LocalFileSystem):
+        owner_only_folder(filesystem(key_output)[1])  # its shards lie a folder down
     for shard in sorted(rows):
         if key_output and options.get("explain"):  # before the key: a key has its decisions
             write_recorded(

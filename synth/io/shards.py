@@ -1,6 +1,11 @@
 """The output folder: Parquet shards written atomically, a run file, and the manifest.
 
-The folder is a local path or a URI (file://, s3://, gs://: synth.io.storage). `_run.json`
+The folder is a local path or a URI (file://, s3://, gs://: synth.io.storage). The shards
+lie in `data/` (`data/part-00000.parquet`, the Hub's layout), alone: DuckDB's
+`read_parquet`, Polars, Spark, Arrow datasets and `datasets.load_dataset(data_dir=...)`
+pointed at `FOLDER/data` read the documents and nothing else; the run file, the
+manifest, the DP samples and the digests stay beside it (issue 84: the folder itself
+read as 80 rows, the DP samples' among them). `_run.json`
 records the resolved config and its fingerprint when a run starts. A rerun into the same
 folder with the same fingerprint skips the shards already written, so an interrupted job
 resumes without duplicates; a different config is refused.
@@ -43,6 +48,7 @@ RUN_KEY = b"hrsynth.run_id"  # which run wrote it: only that run's rerun may del
 # a footer survives an edit with pyarrow (a column added), a digest does not. Only a file
 # whose bytes are still those is deleted or written over.
 WRITTEN = "_written"
+DATA = "data"  # the shards' folder inside an output (the documents alone)
 
 
 def writer_mark(job: str, run_id: str) -> dict:
@@ -55,7 +61,12 @@ def shard_name(shard: int) -> str:
 
 def shard_path(folder, shard: int) -> str:
     """Where shard `shard` of an output lives (a path or URI, like the folder)."""
-    return join(str(folder), shard_name(shard))
+    return join(data_folder(folder), shard_name(shard))
+
+
+def data_folder(folder) -> str:
+    """The folder of an output's shards: what a reader of the documents is pointed at."""
+    return join(str(folder), DATA)
 
 
 # Settings outside the fingerprint that still decide the text of an engine whose text
@@ -70,10 +81,14 @@ def open_output(folder, config: dict, fingerprint: str, batch_free=lambda: True)
     folder = _writable_folder(str(folder))
     fs, path = filesystem(folder)
     run_file = join(path, RUN_FILE)
+    refuse_old_layout(folder)
+    check_written(folder)
     shards = _shard_names(fs, path)
-    if shards and not exists(fs, run_file):
+    top = [n for n in _entries(fs, path) if SHARD_NAME.fullmatch(n)]
+    if (top or shards) and not exists(fs, run_file):
+        stranger = f"{DATA}/{shards[0]}" if shards else top[0]
         raise ConfigError(
-            f"--output {folder} holds {shards[0]} but no {RUN_FILE}: files this job did not "
+            f"--output {folder} holds {stranger} but no {RUN_FILE}: files this job did not "
             "write (it never deletes or mixes them); use a new or empty --output"
         )
     # A run that wrote no shard has nothing to protect: a corrected rerun takes the folder.
@@ -109,10 +124,32 @@ def _check_batch_settings(folder, before: dict, now: dict, batch_free) -> None:
         key = changed[0]
         raise ConfigError(
             f"{key}: output {folder} was begun with {key} {before[key]}, and this engine "
-            "writes other text in other batches (only hf's rows written in place do not); "
+            "writes other text in other batches (only hf in float32 on a CPU does not); "
             f"resume with {key} {before[key]} (--{key.replace('_', '-')} "
             f"{before[key]}), or use a new --output"
         )
+
+
+def check_written(folder) -> None:
+    """`_written` must be a folder of files (the digests): a file in its place, or a
+    folder where a digest goes, is one line here, before any work (issue 84: a 32-line
+    traceback, or a failure inside an actor after the work)."""
+    fs, path = filesystem(str(folder))
+    where = join(path, WRITTEN)
+    kind = fs.get_file_info(where).type
+    if kind == pafs.FileType.NotFound:
+        return
+    if kind != pafs.FileType.Directory:
+        raise ConfigError(
+            f"--output {folder}: {WRITTEN} is a file, where the job keeps the digests of the "
+            f"shards it wrote; move it out of the folder (or use a new --output)"
+        )
+    for entry in fs.get_file_info(pafs.FileSelector(where)):
+        if entry.type != pafs.FileType.File:
+            raise ConfigError(
+                f"--output {folder}: {WRITTEN}/{entry.base_name} is a folder, where the job "
+                "keeps a shard's digest; move it out of the folder (or use a new --output)"
+            )
 
 
 def _changed(before: dict, now: dict) -> list[str]:
@@ -165,7 +202,26 @@ def _entries(fs: pafs.FileSystem, path: str) -> list[str]:
 
 
 def _shard_names(fs: pafs.FileSystem, path: str) -> list[str]:
-    return [n for n in _entries(fs, path) if re.fullmatch(r"part-\d+\.parquet", n)]
+    """The shard names in output `path`'s data folder."""
+    return [n for n in _entries(fs, join(path, DATA)) if SHARD_NAME.fullmatch(n)]
+
+
+SHARD_NAME = re.compile(r"part-\d+\.parquet")
+
+
+def refuse_old_layout(folder, flag: str = "--output") -> None:
+    """An output of a release before issue 84 (its run file there), its shards at the top
+    of the folder: one line naming the move (the digests in `_written/` stay valid:
+    they are by name). Shard-named files with no run file are a stranger's: open_output
+    refuses them as such."""
+    fs, path = filesystem(str(folder))
+    old = [n for n in _entries(fs, path) if SHARD_NAME.fullmatch(n)]
+    if old and exists(fs, join(path, RUN_FILE)):
+        raise ConfigError(
+            f"{flag} {folder} holds {old[0]} at its top, where releases before this one "
+            f"wrote shards; they now live in {DATA}/: move them there (mkdir {DATA} && "
+            f"mv part-*.parquet {DATA}/, in that folder) to resume or read it"
+        )
 
 
 def shard_dataset(folder, columns: list[str], with_file: bool = False) -> pa.Table:
@@ -174,7 +230,7 @@ def shard_dataset(folder, columns: list[str], with_file: bool = False) -> pa.Tab
     fs, path = filesystem(str(folder))
     tables = []
     for name in _shard_names(fs, path):
-        with fs.open_input_file(join(path, name)) as f:
+        with fs.open_input_file(join(join(path, DATA), name)) as f:
             table = pq.read_table(f, columns=columns)
         if with_file:
             table = table.append_column("file", pa.array([name] * table.num_rows, pa.string()))
@@ -195,7 +251,7 @@ def landed_shards(folder, wanted: Callable[[int], bool], seen: set[int]) -> list
         if shard in seen or not wanted(shard):
             continue
         try:
-            with fs.open_input_file(join(path, name)) as f:
+            with fs.open_input_file(join(join(path, DATA), name)) as f:
                 metadata = pq.read_schema(f).metadata or {}
             landed.append((shard, json.loads(metadata[SUMMARY_KEY])))
         except (OSError, KeyError, ValueError, pa.ArrowInvalid):
@@ -251,7 +307,7 @@ def finished_shards(
     fs, path = filesystem(str(folder))
     done = set()
     for name in _shard_names(fs, path):
-        where = join(path, name)
+        where = join(join(path, DATA), name)
         problem = _foreign(fs, where, planned_ids(shard_number(name)), run_id, schema)
         if problem:
             raise ConfigError(
@@ -287,7 +343,12 @@ def write_recorded(location: str, table: pa.Table, owner_only: bool = False) -> 
 
 
 def _record_of(location: str) -> str:
+    """`_written/NAME.sha256` beside the data folder (where releases before it kept the
+    shards, so their records hold for shards moved into it): the data folder holds the
+    shards alone."""
     folder, name = str(location).rsplit("/", 1)
+    if folder.rsplit("/", 1)[-1] == DATA:
+        folder = folder.rsplit("/", 1)[0]
     return join(join(folder, WRITTEN), f"{name}.sha256")
 
 
@@ -309,26 +370,27 @@ def written_as_recorded(fs, where: str) -> bool | None:
 def sort_shards(
     folder, planned_ids: Callable[[int], list[str] | None], run_id: str
 ) -> tuple[list[str], dict[str, str]]:
-    """A run's own shards (names, in order) by the test `finished_shards` applies, and
-    every other Parquet file or shard-named entry in the folder with why it is not one of
-    them: what `push` publishes and `evaluate` trains on is the run's own, never a
-    private table or another run's shard that lies beside it."""
+    """A run's own shards (`data/part-00000.parquet`: paths in the output, in order) by
+    the test `finished_shards` applies, and every other Parquet file or shard-named
+    entry in the data folder with why it is not one of them: what `push` publishes and
+    `evaluate` trains on is the run's own, never a private table or another run's shard
+    that lies beside it."""
     fs, path = filesystem(str(folder))
     own, other = [], {}
-    for name in _entries(fs, path):
-        if name.startswith(("_", ".")) or not (
-            name.endswith(".parquet") or re.fullmatch(r"part-\d+\.parquet", name)
-        ):
+    refuse_old_layout(folder)
+    for name in _entries(fs, join(path, DATA)):
+        where = f"{DATA}/{name}"
+        if name.startswith(("_", ".")) or not name.endswith(".parquet"):
             continue
-        if not re.fullmatch(r"part-\d+\.parquet", name):
-            other[name] = "is not a shard (hrsynth names its shards part-NNNNN.parquet)"
+        if not SHARD_NAME.fullmatch(name):
+            other[where] = "is not a shard (hrsynth names its shards part-NNNNN.parquet)"
             continue
         ids = planned_ids(shard_number(name))
-        problem = _foreign(fs, join(path, name), ids, run_id, SCHEMA)
+        problem = _foreign(fs, join(join(path, DATA), name), ids, run_id, SCHEMA)
         if problem:
-            other[name] = problem
+            other[where] = problem
         else:
-            own.append(name)
+            own.append(where)
     return own, other
 
 
@@ -470,7 +532,7 @@ def iter_summaries(folder) -> Iterator[dict]:
     summarised from its rows), its number under `shard`, one at a time."""
     fs, path = filesystem(str(folder))
     for name in sorted(_shard_names(fs, path)):
-        with fs.open_input_file(join(path, name)) as f:
+        with fs.open_input_file(join(join(path, DATA), name)) as f:
             metadata = pq.read_schema(f).metadata or {}
             if SUMMARY_KEY in metadata:
                 summary = json.loads(metadata[SUMMARY_KEY])

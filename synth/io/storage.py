@@ -67,10 +67,12 @@ def write_atomic(location: str, write: Callable, owner_only: bool = False) -> No
     object stores have no such bits (their bucket policy decides)."""
     fs, path = filesystem(str(location))
     folder, name = path.rsplit("/", 1)
+    local_owner_only = owner_only and isinstance(fs, pafs.LocalFileSystem)
+    if local_owner_only:
+        owner_only_folder(folder)
     fs.create_dir(folder, recursive=True)
     temporary = f"{folder}/.{name}.tmp{os.getpid()}-{time.time_ns()}"
-    if owner_only and isinstance(fs, pafs.LocalFileSystem):
-        os.chmod(folder, 0o700)
+    if local_owner_only:
         os.close(os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     try:
         with fs.open_output_stream(temporary) as stream:
@@ -79,6 +81,18 @@ def write_atomic(location: str, write: Callable, owner_only: bool = False) -> No
     finally:
         if exists(fs, temporary):
             fs.delete_file(temporary)
+
+
+def owner_only_folder(folder: str) -> None:
+    """A local folder made 0700, and so is each folder above it this call creates (a
+    key's `data/` and the key folder itself), whatever the umask."""
+    missing, at = [], os.path.abspath(folder)
+    while not os.path.exists(at):
+        missing.append(at)
+        at = os.path.dirname(at)
+    os.makedirs(folder, exist_ok=True)
+    for created in [*missing, os.path.abspath(folder)]:
+        os.chmod(created, 0o700)
 
 
 def write_json(location: str, doc) -> None:

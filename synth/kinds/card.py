@@ -41,7 +41,8 @@ def size_category(rows: int) -> str:
 def header(manifest: dict, prefix: str = "") -> dict:
     """The card's YAML metadata; `prefix`: where the files lie relative to the card (a
     refresh root's card points into its latest version)."""
-    configs = [{"config_name": "default", "data_files": f"{prefix}part-*.parquet", "default": True}]
+    shards = f"{prefix}data/part-*.parquet"  # synth.io.shards.DATA: the shards alone
+    configs = [{"config_name": "default", "data_files": shards, "default": True}]
     if manifest.get("dp_samples"):
         configs.append({"config_name": "dp_samples", "data_files": prefix + manifest["dp_samples"]})
     doc_kind = kind(manifest["config"].get("doc_type", "ticket"))

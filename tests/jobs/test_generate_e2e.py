@@ -94,6 +94,27 @@ def test_generated_dataset_meets_the_contract(generated):
     assert ledger["holdout"] == {"fraction": 0.2, "seed": 0, "rows_held_out": 148}
 
 
+def test_the_data_folder_reads_as_the_tickets_alone_in_every_reader(generated):
+    """The shards lie alone in `data/`: DuckDB, Polars, pandas, pyarrow and `datasets`
+    pointed at it read the 16 tickets and nothing else (issue 84: DuckDB read the folder
+    as 80 rows, the DP samples' among them, and Polars and `datasets` failed on it)."""
+    import duckdb
+    import polars as pl
+
+    data = generated / "data"
+    assert sorted(p.name for p in data.iterdir()) == ["part-00000.parquet", "part-00001.parquet"]
+    for where in (data, data / "*.parquet"):
+        count = duckdb.execute(f"SELECT count(*) FROM read_parquet('{where}')").fetchone()
+        assert count == (16,), where
+    assert duckdb.execute(f"SELECT count(DISTINCT id) FROM '{data}/*.parquet'").fetchone() == (16,)
+    assert pl.read_parquet(data).height == 16
+    assert pl.scan_parquet(data / "*.parquet").select(pl.len()).collect().item() == 16
+    assert len(pd.read_parquet(data)) == 16 == pq.read_table(data).num_rows
+    assert len(pd.read_parquet(generated)) == 16  # the folder: pyarrow skips `_` names
+    loaded = datasets.load_dataset("parquet", data_dir=str(data), split="train", cache_dir=FRESH)
+    assert loaded.num_rows == 16 and loaded.column_names == SCHEMA.names
+
+
 def run_job(*args):
     return subprocess.run(
         [sys.executable, "-m", "jobs.generate", *args],
@@ -115,19 +136,19 @@ def test_interrupted_run_resumes_without_duplicates(generated_run, dp_model, tmp
         assert noise not in first.stderr, first.stderr[-2000:]
     out = tmp_path / "copy"
     shutil.copytree(finished, out)
-    kept = pq.read_table(out / "part-00000.parquet")
-    (out / "part-00001.parquet").unlink()  # as if the job died before this shard
+    kept = pq.read_table(out / "data" / "part-00000.parquet")
+    (out / "data" / "part-00001.parquet").unlink()  # as if the job died before this shard
     args = generate_args(dp_model, out)[3:]
     second = run_job(*args)
     assert second.returncode == 0, second.stderr[-2000:]
     assert "1 already written, 8 documents to generate" in second.stdout
     ids = pq.read_table(out)["id"].to_pylist()
     assert len(ids) == len(set(ids)) == 16
-    assert pq.read_table(out / "part-00000.parquet").equals(kept)  # untouched
+    assert pq.read_table(out / "data" / "part-00000.parquet").equals(kept)  # untouched
     # the same batch size as the first run: the text it would have written (issue 64)
     columns = ["id", "label", "text", "entities"]
-    resumed = pq.read_table(out / "part-00001.parquet", columns=columns)
-    assert resumed.equals(pq.read_table(finished / "part-00001.parquet", columns=columns))
+    resumed = pq.read_table(out / "data" / "part-00001.parquet", columns=columns)
+    assert resumed.equals(pq.read_table(finished / "data" / "part-00001.parquet", columns=columns))
     refused = run_job(*args, "--prompt-style", "chat")
     assert refused.returncode == 2 and "differs in: prompt_style" in refused.stderr
 
@@ -241,7 +262,7 @@ def test_a_run_killed_mid_way_resumes_to_the_full_count(tmp_path, dp_model):
         start_new_session=True,  # its own process group: the kill reaches Ray's processes
     )
     deadline = time.time() + 600
-    while len(list(tmp_path.glob("part-*.parquet"))) < 2 and job.poll() is None:
+    while len(list(tmp_path.glob("data/part-*.parquet"))) < 2 and job.poll() is None:
         assert time.time() < deadline, "no shard within 10 minutes"
         time.sleep(0.5)
     os.killpg(job.pid, signal.SIGKILL)
@@ -276,7 +297,7 @@ def test_a_resume_with_another_batch_size_writes_the_text_of_one_run(tmp_path, d
     first = run_job(*common, "--batch-size", "2", "--output", str(resumed))
     assert first.returncode == 0, first.stderr[-2000:]
     for shard in ("part-00001.parquet", "part-00003.parquet"):
-        (resumed / shard).unlink()  # as if the job had died before them
+        (resumed / "data" / shard).unlink()  # as if the job had died before them
     second = run_job(*common, "--batch-size", "4", "--output", str(resumed))
     assert second.returncode == 0, second.stderr[-2000:]
     assert "2 already written, 4 documents to generate" in second.stdout

@@ -24,15 +24,15 @@ def test_push_to_a_folder_publishes_what_loads(output, tmp_path, capsys):
     target = tmp_path / "repo"
     result = push.run({"output": str(output), "repo_id": "team/tickets", "to_folder": str(target)})
     assert (
-        sorted(p.name for p in target.iterdir())
+        sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
         == sorted(result["files"])
         == [
             ".huggingface.yaml",
             "README.md",
             "_dp_samples.parquet",
             "_manifest.json",
-            "part-00000.parquet",
-            "part-00001.parquet",
+            "data/part-00000.parquet",
+            "data/part-00001.parquet",
         ]
     )
     assert (
@@ -116,6 +116,7 @@ def test_a_hub_push_is_one_commit_of_the_files_as_they_lie(output, monkeypatch):
     assert result["where"] == "commit-url" and calls["token"] == "t"
     assert calls["repo"] == ("team/t", {"repo_type": "dataset", "private": True, "exist_ok": True})
     assert calls["operations"]["README.md"] == str(output / "_README.md")
-    assert calls["operations"]["part-00001.parquet"] == str(output / "part-00001.parquet")
+    shard = "data/part-00001.parquet"
+    assert calls["operations"][shard] == str(output / shard)
     assert sorted(calls["operations"]) == sorted(result["files"])
     assert len(result["files"]) == 6

@@ -36,7 +36,7 @@ def test_two_refreshes_make_two_versions_and_move_latest(refreshed):
     loaded = datasets.load_dataset(str(refreshed["folder"]), split="train", cache_dir=FRESH)
     assert sorted(loaded["id"]) == sorted(pq.read_table(latest).column("id").to_pylist())
     card = (refreshed["folder"] / "README.md").read_text()
-    assert f"data_files: {done[-1]['version']}/data/part-*.parquet" in card
+    assert f"data_files: {done[-1]['version']}/data/data/part-*.parquet" in card
     assert "## Evaluation" in (latest / "_README.md").read_text()  # the scores, per version
 
 

@@ -235,12 +235,12 @@ def killed_midway(cluster: TwoNodes, job: subprocess.Popen, out: Path, shards: i
     run finish or, when it does not go on by itself within a deadline, kill it too.
     Returns the shards on disk when the node was killed."""
     deadline = time.time() + RUN_S
-    while len(list(out.glob("part-*.parquet"))) < shards:
+    while len(list(out.glob("data/part-*.parquet"))) < shards:
         assert job.poll() is None, job.communicate()[0][-3000:]
         assert time.time() < deadline, "no shard was written in time"
         time.sleep(0.2)
     cluster.kill_worker()
-    on_disk = len(list(out.glob("part-*.parquet")))
+    on_disk = len(list(out.glob("data/part-*.parquet")))
     cluster.start_worker()
     try:
         console, _ = job.communicate(timeout=RUN_S)
@@ -256,7 +256,7 @@ def killed_midway(cluster: TwoNodes, job: subprocess.Popen, out: Path, shards: i
 
 
 def rows_by_id(folder: Path) -> list[dict]:
-    table = pq.ParquetDataset(sorted(folder.glob("part-*.parquet"))).read()
+    table = pq.ParquetDataset(sorted(folder.glob("data/part-*.parquet"))).read()
     return table.sort_by("id").to_pylist()
 
 
@@ -315,7 +315,7 @@ def test_a_node_lost_for_good_ends_in_one_line_without_ray_tracebacks(cluster, d
     args += ["--num-actors", "1", "--dp-model", str(dp_model), "--backend", "ct2"]
     job = cluster.job("jobs.generate", *args, "--output", str(out))
     deadline = time.time() + RUN_S
-    while len(list(out.glob("part-*.parquet"))) < 2:
+    while len(list(out.glob("data/part-*.parquet"))) < 2:
         assert job.poll() is None, job.communicate()[0][-3000:]
         assert time.time() < deadline, "no shard was written in time"
         time.sleep(0.2)
@@ -329,4 +329,4 @@ def test_a_node_lost_for_good_ends_in_one_line_without_ray_tracebacks(cluster, d
     said = [line for line in console.splitlines() if line.startswith("error: ")]
     assert len(said) == 1 and "lost a node or worker" in said[0], console[-3000:]
     assert "Traceback" not in console, console[-3000:]
-    assert len(list(out.glob("part-*.parquet"))) >= 2
+    assert len(list(out.glob("data/part-*.parquet"))) >= 2

@@ -30,7 +30,7 @@ def test_shareable_output_and_the_key_only_when_asked(ray_local, corpus, tmp_pat
     options = {"input": str(corpus), "text_field": "body", "shard_size": 2, "detectors": "presidio"}
     out = tmp_path / "shareable"
     manifest = deidentify.run({**options, "output": str(out)})
-    assert sorted(p.name for p in out.glob("part-*")) == [
+    assert sorted(p.name for p in out.glob("data/part-*")) == [
         "part-00000.parquet",
         "part-00001.parquet",
     ]
@@ -69,12 +69,12 @@ def test_a_rerun_resumes_after_the_shards_written(ray_local, corpus, tmp_path, c
     deidentify.run({**options, "output": str(out)})
     first = pq.read_table(out).sort_by("id")
     assert first.column("id").to_pylist() == ["t0", "t1", "t2"]
-    (out / "part-00001.parquet").unlink()  # as if the job had died before writing it
+    (out / "data" / "part-00001.parquet").unlink()  # as if the job had died before writing it
     (out / "notes.txt").write_text("a user's note beside the shards, never read as rows")
     capsys.readouterr()
     deidentify.run({**options, "output": str(out)})
     assert "3 documents in 3 shards; 2 already written, 1 to do" in capsys.readouterr().out
-    shards = pq.ParquetDataset(sorted(out.glob("part-*.parquet"))).read()
+    shards = pq.ParquetDataset(sorted(out.glob("data/part-*.parquet"))).read()
     assert shards.sort_by("id") == first  # same rows, none twice
     with pytest.raises(ConfigError, match="different config"):
         deidentify.run({**options, "output": str(out), "method": "surrogate"})
@@ -124,12 +124,12 @@ def test_failed_documents_are_counted_fail_the_run_and_a_rerun_retries_them(
         assert deidentify.main(argv) == 1
         err = capsys.readouterr().err
         assert "1 of 2 documents failed" in err and "more than --max-error-share 0" in err
-        rows = pq.ParquetDataset(sorted(out.glob("part-*"))).read().sort_by("id").to_pylist()
+        rows = pq.ParquetDataset(sorted(out.glob("data/part-*"))).read().sort_by("id").to_pylist()
         assert [r["text"] is None for r in rows].count(True) == 1
         assert json.loads((out / "_manifest.json").read_text())["rows_with_error"] == 1
         assert deidentify.main(argv) == 0  # the endpoint answers now
         assert "2 documents in 2 shards; 1 already written, 1 to do" in capsys.readouterr().out
-        rows = pq.ParquetDataset(sorted(out.glob("part-*"))).read().to_pylist()
+        rows = pq.ParquetDataset(sorted(out.glob("data/part-*"))).read().to_pylist()
         assert all(r["text"] and r["error"] is None for r in rows)
     finally:
         server.close()

@@ -54,9 +54,9 @@ def test_shards_written_by_the_actors_equal_the_in_process_rows(ray_local, tmp_p
     )
     assert reported == dict(shard_sizes)  # every shard once, complete
     assert tallies == sorted(tallies)  # the live count only grows
-    files = sorted(p.name for p in tmp_path.glob("part-*.parquet"))
+    files = sorted(p.name for p in tmp_path.glob("data/part-*.parquet"))
     assert files == [f"part-{s:05d}.parquet" for s in sorted(shard_sizes)]
-    assert all(pq.read_schema(tmp_path / f).remove_metadata() == SCHEMA for f in files)
+    assert all(pq.read_schema(tmp_path / "data" / f).remove_metadata() == SCHEMA for f in files)
     in_process = []
     for shard in sorted(shard_sizes):  # one shard of 5 per call under batches of 8
         chunk = [d for d in docs if d.shard == shard]
@@ -166,7 +166,7 @@ class WaitsAfterTwoShards(test_golden.ScriptedEngine):
         import glob
         import time
 
-        while len(glob.glob(f"{self.output}/part-*.parquet")) >= 2 and not os.path.exists(
+        while len(glob.glob(f"{self.output}/data/part-*.parquet")) >= 2 and not os.path.exists(
             self.gate
         ):
             time.sleep(0.05)

@@ -78,16 +78,16 @@ def test_resume_skips_finished_shards_and_refuses_other_configs(tmp_path):
     plan = lambda s: shard_ids("r", 5, 2, s)
     assert finished_shards(tmp_path, plan, "r") == {0}
     # our writes are atomic: an unreadable shard is not ours, and is named, never deleted
-    (tmp_path / "part-00001.parquet").write_bytes(b"torn")
+    (tmp_path / "data" / "part-00001.parquet").write_bytes(b"torn")
     with pytest.raises(ConfigError, match="part-00001.parquet was not written by this job"):
         finished_shards(tmp_path, plan, "r")
-    assert (tmp_path / "part-00001.parquet").read_bytes() == b"torn"
-    (tmp_path / "part-00001.parquet").unlink()
+    assert (tmp_path / "data" / "part-00001.parquet").read_bytes() == b"torn"
+    (tmp_path / "data" / "part-00001.parquet").unlink()
     assert open_output(tmp_path, {"seed": 1}, "f1")["run_id"] == run["run_id"]
     with pytest.raises(ConfigError, match=r"different config \(differs in: seed\)"):
         open_output(tmp_path, {"seed": 2}, "f2")
     write_shard(tmp_path, 0, [row(0), row(1)])  # rewriting a shard replaces it
-    assert pq.read_table(tmp_path / "part-00000.parquet").num_rows == 2
+    assert pq.read_table(tmp_path / "data" / "part-00000.parquet").num_rows == 2
     assert [check_row(r) for r in read_output(tmp_path).to_pylist()] == [[], []]
 
 
@@ -134,7 +134,7 @@ def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
         },
         "planted_values_without_span": 0,
     }
-    pq.write_table(to_table([row(2)]), tmp_path / "part-00001.parquet")  # no summary in it
+    pq.write_table(to_table([row(2)]), tmp_path / "data" / "part-00001.parquet")  # no summary in it
     assert read_summaries(tmp_path)[0] == summary | {"shard": 0}
     assert read_summaries(tmp_path)[1]["rows"] == 1 and read_summaries(tmp_path)[1]["shard"] == 1
     manifest = write_manifest(tmp_path, {"run_id": "r", "config": {"seed": 0}}, {}, {})

@@ -14,7 +14,14 @@ import pytest
 from synth import ConfigError
 from synth.contract import SCHEMA
 from synth.io.lock import LOCK, output_lock
-from synth.io.shards import RUN_FILE, finished_shards, open_output, read_run, write_recorded
+from synth.io.shards import (
+    RUN_FILE,
+    finished_shards,
+    open_output,
+    read_run,
+    sort_shards,
+    write_recorded,
+)
 from synth.kinds import shard_ids
 
 
@@ -33,6 +40,47 @@ def test_a_folder_with_a_foreign_shard_and_no_run_record_is_refused(tmp_path):
     assert part.read_bytes() == before and not (tmp_path / "out" / RUN_FILE).exists()
 
 
+def test_an_output_of_the_layout_before_data_is_refused_naming_the_move(tmp_path):
+    """Shards at the top of a folder with its run file: an output of a release before
+    issue 84 is refused in one line naming the move, left as it is, and resumes once
+    moved (its digests in `_written/` still hold)."""
+    out = tmp_path / "out"
+    open_output(str(out), {"seed": 0}, "f" * 64)
+    moved = ours(out, 0)
+    old = moved.rename(out / moved.name)
+    with pytest.raises(ConfigError, match=r"holds part-00000.parquet at its top.*mv part-\*"):
+        open_output(str(out), {"seed": 0}, "f" * 64)
+    with pytest.raises(ConfigError, match=r"now live in data/"):
+        sort_shards(str(out), plan, "r")
+    assert old.is_file() and read_run(str(out))["resumed"] == 0
+    old.rename(moved)
+    assert open_output(str(out), {"seed": 0}, "f" * 64)["resumed"] == 1
+    assert finished_shards(str(out), plan, "r") == {0}
+
+
+@pytest.mark.parametrize("damage", ["file", "digest folder"])
+def test_a_damaged_written_folder_is_one_line_before_any_work(tmp_path, damage):
+    """Issue 84: `_written/part-00000.parquet.sha256` made a folder was a 32-line
+    traceback; `_written` made a file was found after the work, inside an actor."""
+    out = tmp_path / "out"
+    open_output(str(out), {"seed": 0}, "f" * 64)
+    ours(out, 0)
+    written = out / "_written"
+    if damage == "file":
+        for digest in written.iterdir():
+            digest.unlink()
+        written.rmdir()
+        written.write_text("notes")
+        message = r"_written is a file, where the job keeps the digests"
+    else:
+        (written / "part-00000.parquet.sha256").unlink()
+        (written / "part-00000.parquet.sha256").mkdir()
+        message = r"_written/part-00000.parquet.sha256 is a folder, where the job keeps"
+    with pytest.raises(ConfigError, match=message):
+        open_output(str(out), {"seed": 0}, "f" * 64)
+    assert read_run(str(out))["resumed"] == 0
+
+
 def plan(shard):
     """This run's plan: shards 0 and 1 of three documents each, run 'r'."""
     return shard_ids("r", 6, 3, shard)
@@ -45,7 +93,7 @@ def ours(out, shard, run_id="r", ids=None, writer=b"generate", schema=SCHEMA):
         {n: pa.nulls(len(ids), schema.field(n).type) for n in schema.names}
     ).set_column(schema.names.index("id"), "id", pa.array(ids, pa.string()))
     footer = {b"hrsynth.writer": writer} | ({b"hrsynth.run_id": run_id.encode()} if run_id else {})
-    path = out / f"part-{shard:05d}.parquet"
+    path = out / "data" / f"part-{shard:05d}.parquet"
     write_recorded(str(path), table.replace_schema_metadata(footer))
     return path
 
@@ -53,7 +101,7 @@ def ours(out, shard, run_id="r", ids=None, writer=b"generate", schema=SCHEMA):
 def test_a_foreign_shard_beside_our_run_record_is_refused_not_deleted(tmp_path):
     out = tmp_path / "out"
     open_output(str(out), {"seed": 0}, "f" * 64)
-    part = foreign_part(out, "part-00000.parquet")
+    part = foreign_part(out / "data", "part-00000.parquet")
     with pytest.raises(ConfigError, match=r"part-00000.parquet was not written by this job"):
         finished_shards(str(out), plan, "r")
     assert part.is_file()
@@ -78,7 +126,7 @@ def test_a_shard_of_another_hrsynth_run_is_refused_and_kept(tmp_path, writer):
 
 def test_a_copy_of_shard_0_placed_as_shard_1_is_refused_not_counted(tmp_path):
     shard0 = ours(tmp_path, 0)
-    copy = tmp_path / "part-00001.parquet"
+    copy = tmp_path / "data" / "part-00001.parquet"
     copy.write_bytes(shard0.read_bytes())
     with pytest.raises(
         ConfigError, match=r"part-00001.parquet does not hold the documents this run"
@@ -206,7 +254,7 @@ def test_a_resume_keeps_the_batch_size_of_an_engine_whose_text_depends_on_it(tmp
     out = tmp_path / "out"
     begun = {"seed": 0, "batch_size": 2, "gpu_batch_size": 8192}
     open_output(str(out), begun, "f" * 64)
-    foreign_part(out, "part-00000.parquet")  # a shard there: the next open is a resume
+    foreign_part(out / "data", "part-00000.parquet")  # a shard there: the next open is a resume
     asked = []
 
     def engine_says(answer):

@@ -101,7 +101,8 @@ RUN_KEYS = {
 @given(data=content(RUN_KEYS))
 def test_any_run_record_beside_a_shard_resumes_or_is_one_line(tmp_path, data):
     (tmp_path / RUN_FILE).write_bytes(data)
-    (tmp_path / "part-00000.parquet").write_bytes(b"x")  # a run that wrote a shard
+    (tmp_path / "data").mkdir(exist_ok=True)
+    (tmp_path / "data" / "part-00000.parquet").write_bytes(b"x")  # a run that wrote a shard
     try:
         open_output(str(tmp_path), {"seed": 0}, "f" * 64)
     except ConfigError as e:

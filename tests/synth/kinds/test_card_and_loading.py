@@ -64,7 +64,7 @@ def test_the_card_says_what_was_spent_and_counts_every_label(doc_type, per_label
     head = yaml.safe_load(card.split("---\n")[1])
     assert head["configs"][0] == {
         "config_name": "default",
-        "data_files": "part-*.parquet",
+        "data_files": "data/part-*.parquet",
         "default": True,
     }
     assert head["size_categories"] == ["n<1K"] and head["license"] == "other"
@@ -150,13 +150,14 @@ def test_an_older_contract_shard_is_rewritten(output):
     plan[2] = ["r-00000000"]
     # Without hrsynth's footer it cannot be proven ours (a copy saved by another tool):
     # refused and kept (issue 64).
-    pq.write_table(v1, output / "part-00002.parquet")
+    pq.write_table(v1, output / "data" / "part-00002.parquet")
     with pytest.raises(ConfigError, match="part-00002.parquet was not written by this job"):
         finished_shards(str(output), plan.get, "r")
-    assert (output / "part-00002.parquet").exists()
+    assert (output / "data" / "part-00002.parquet").exists()
     # With it (this run's shard in the old types): rewritten, never mixed with version 2.
     write_recorded(  # as the job writes it: its bytes recorded (issue 72)
-        str(output / "part-00002.parquet"), v1.replace_schema_metadata(writer_mark("generate", "r"))
+        str(output / "data" / "part-00002.parquet"),
+        v1.replace_schema_metadata(writer_mark("generate", "r")),
     )
     assert finished_shards(str(output), plan.get, "r") == {0, 1}
-    assert not (output / "part-00002.parquet").exists()
+    assert not (output / "data" / "part-00002.parquet").exists()

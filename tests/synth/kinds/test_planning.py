@@ -70,11 +70,13 @@ def test_the_driver_plans_no_document_even_for_a_hundred_million(dp_model, tmp_p
     mine = pa.table({n: pa.nulls(64, older.field(n).type) for n in older.names})
     mine = mine.set_column(older.names.index("id"), "id", pa.array(ids))
     footer = {b"hrsynth.writer": b"generate", b"hrsynth.run_id": b"big"}
-    write_recorded(str(tmp_path / "part-00001.parquet"), mine.replace_schema_metadata(footer))
+    write_recorded(
+        str(tmp_path / "data" / "part-00001.parquet"), mine.replace_schema_metadata(footer)
+    )
     run, todo = generate._plan(cfg, {"run_id": "big"}, str(tmp_path))
     assert isinstance(run.planner, TicketPlanner) and todo.dtype == np.int64
     assert len(todo) == 1_562_500 and todo[0] == 0 and todo[-1] == 1_562_499
-    assert not (tmp_path / "part-00001.parquet").exists()
+    assert not (tmp_path / "data" / "part-00001.parquet").exists()
 
 
 def test_a_run_record_of_the_first_planner_is_refused_naming_the_planner(dp_model, tmp_path):
@@ -86,6 +88,7 @@ def test_a_run_record_of_the_first_planner_is_refused_naming_the_planner(dp_mode
     record = cfg.run_record()
     old = {k: v for k, v in record.items() if k != "planner_version"}
     write_json(str(tmp_path / RUN_FILE), {"fingerprint": "v1", "config": old, "run_id": "v1"})
-    (tmp_path / "part-00000.parquet").write_bytes(b"x")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "part-00000.parquet").write_bytes(b"x")
     with pytest.raises(ConfigError, match="planner_version"):
         open_output(str(tmp_path), record, cfg.fingerprint())
