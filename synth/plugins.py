@@ -107,25 +107,92 @@ def log_folder() -> Path:
     return Path(os.environ.get("HRSYNTH_LOG_DIR") or Path(tempfile.gettempdir(), "hrsynth-logs"))
 
 
+# Groups whose calls read the user's documents (a detector's texts, a method's spans, a
+# task's real test set): an exception's message may quote them (`fails for Marguerite
+# Oyelaran`, issue 84), so the console line names its type, the plugin and the call
+# only, and the message stays in the owner-only log.
+READS_DOCUMENTS = ("detectors", "methods", "tasks")
+
+
 def _keep_traceback(label: str, call: str, error: BaseException) -> str:
-    """The traceback written to a log file of its own; its path (or why there is none)."""
+    """The traceback written to a log file of its own, owner-only (0600 in a 0700
+    folder: it may quote a document); its path (or why there is none)."""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     path = log_folder() / f"plugin-{stamp}-{os.getpid()}-{id(error):x}.log"
     text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"{label}, {call}\n\n{text}", encoding="utf-8")
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if path.parent.stat().st_uid == os.getuid():  # a folder of ours made 0755 before
+            path.parent.chmod(0o700)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as f:
+            f.write(f"{label}, {call}\n\n{text}")
     except OSError as e:
         return f"no log file ({e.strerror} writing {path})"
     return f"traceback in {path}"
 
 
+# How long one call into plugin code may take (seconds; HRSYNTH_PLUGIN_DEADLINE_S, 0 for
+# none): a method that sleeps, or a backend that hangs after passing the driver's trial,
+# held a run with no bound and no line (issue 84). Generous: a plugin backend's batch on
+# a CPU takes minutes.
+DEADLINE_S = 900.0
+
+
+def deadline_s() -> float | None:
+    raw = os.environ.get("HRSYNTH_PLUGIN_DEADLINE_S", "")
+    try:
+        limit = float(raw) if raw.strip() else DEADLINE_S
+    except ValueError:
+        raise ConfigError(
+            f"HRSYNTH_PLUGIN_DEADLINE_S must be a number of seconds, got {raw!r}"
+        ) from None
+    return limit if limit > 0 else None
+
+
+_pool = None  # the threads plugin calls run on, so a call past its deadline can be left
+
+
+def bounded(label: str, call: str, function: Callable, *args, **kwargs):
+    """`function(*args, **kwargs)`, given deadline_s() to return: past it, one line naming
+    the plugin and the call (the call is left running on its thread; the run stops).
+    The calling thread's cancel check (a served batch's) goes with the call."""
+    global _pool
+    limit = deadline_s()
+    if limit is None:
+        return function(*args, **kwargs)
+    import concurrent.futures
+
+    from synth.generation import cancel
+
+    if _pool is None:
+        _pool = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="hrsynth-plugin")
+    check = cancel.current() if cancel.watched() else None
+
+    def run():
+        if check is None:
+            return function(*args, **kwargs)
+        with cancel.cancel_when(check):
+            return function(*args, **kwargs)
+
+    future = _pool.submit(run)
+    try:
+        return future.result(timeout=limit)
+    except concurrent.futures.TimeoutError:
+        raise ConfigError(
+            f"{label} did not return from {call} within {limit:g} s (the plugin deadline, "
+            "HRSYNTH_PLUGIN_DEADLINE_S); fix the package that registers it, or raise the "
+            "deadline for a call that is slow by nature"
+        ) from None
+
+
 @contextlib.contextmanager
-def calling(label: str | None, call: str):
+def calling(label: str | None, call: str, private: bool = False):
     """Run plugin code: anything it raises but a ConfigError or RunFailed (its own one
     line for the user) becomes one ConfigError naming the plugin (`label`, from `who`),
-    the call and the exception. `label` None: hrsynth's own code, whose errors stay
-    tracebacks (a bug to report)."""
+    the call and the exception; `private`: a call that reads documents, whose
+    exception's message stays in the log (READS_DOCUMENTS). `label` None: hrsynth's own
+    code, whose errors stay tracebacks (a bug to report)."""
     if label is None:
         yield
         return
@@ -136,9 +203,14 @@ def calling(label: str | None, call: str):
     # SystemExit too: a plugin's sys.exit() must not end the job as if it had finished.
     except (Exception, SystemExit) as e:  # noqa: BLE001 (plugin code may raise anything)
         kept = _keep_traceback(label, call, e)
+        said = (
+            " (its message may quote a document: it is in the log only)"
+            if private
+            else (f": {_first_line(e)}")
+        )
         raise ConfigError(
-            f"{label} raised {type(e).__name__} in {call}: {_first_line(e)}; fix the "
-            f"package that registers it ({kept})"
+            f"{label} raised {type(e).__name__} in {call}{said}; fix the package that "
+            f"registers it ({kept})"
         ) from None
 
 
@@ -158,12 +230,13 @@ class Guarded:
     engine its build() makes, a planner its kind makes). isinstance and pickling see the
     object inside, so Ray actors and protocol checks take it as the plugin's own."""
 
-    __slots__ = ("_home", "_label", "_target")
+    __slots__ = ("_home", "_label", "_private", "_target")
 
-    def __init__(self, target, label: str, home: str):
+    def __init__(self, target, label: str, home: str, private: bool = False):
         object.__setattr__(self, "_target", target)
         object.__setattr__(self, "_label", label)
         object.__setattr__(self, "_home", home)
+        object.__setattr__(self, "_private", private)  # its calls read documents
 
     @property
     def __class__(self):  # isinstance(guarded, EngineBase) is the plugin object's answer
@@ -175,43 +248,54 @@ class Guarded:
         except AttributeError:  # absent: getattr(…, default) and hasattr answer as usual
             raise
         except (Exception, SystemExit) as e:
-            with calling(self._label, f"reading {name}"):
+            with calling(self._label, f"reading {name}", self._private):
                 raise e from None
         if callable(value) and not isinstance(value, type):
             return self._method(value, name)
         return value
 
-    def _method(self, function, name: str):
-        label, home = self._label, self._home
+    def _method(self, function, name: str, about: str = ""):
+        label, home, private = self._label, self._home, self._private
         owner = getattr(self._target, "__name__", None) or type(self._target).__name__
 
         def through_the_seam(*args, **kwargs):
-            with calling(label, f"{owner}.{name}"):
-                return _guard_result(function(*args, **kwargs), label, home)
+            call = f"{owner}.{name}{about}"
+            with calling(label, call, private):
+                made = bounded(label, call, function, *args, **kwargs)
+                return _guard_result(made, label, home, private)
 
         return through_the_seam
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args, **kwargs):  # making the plugin's object: no document yet
         owner = getattr(self._target, "__name__", type(self._target).__name__)
         with calling(self._label, f"{owner}()"):
-            return _guard_result(self._target(*args, **kwargs), self._label, self._home)
+            made = bounded(self._label, f"{owner}()", self._target, *args, **kwargs)
+            return _guard_result(made, self._label, self._home, self._private)
 
     def __setattr__(self, name: str, value) -> None:
         setattr(self._target, name, value)
 
     def __reduce__(self):
-        return (Guarded, (self._target, self._label, self._home))
+        return (Guarded, (self._target, self._label, self._home, self._private))
 
     def __repr__(self) -> str:
         return f"<{self._label}: {self._target!r}>"
 
 
-def _guard_result(value, label: str, home: str):
+def _guard_result(value, label: str, home: str, private: bool = False):
     """A call's result, guarded when it is an object of the plugin's own package."""
     module = getattr(type(value), "__module__", "") or ""
     if module.split(".")[0] == home and not isinstance(value, Guarded):
-        return Guarded(value, label, home)
+        return Guarded(value, label, home, private)
     return value
+
+
+def call_for(value, name: str, about: str, *args):
+    """`value.name(*args)`, through the seam when `value` is guarded, its line naming
+    what the call was for (`about`: a span's type, never its text)."""
+    if not isinstance(value, Guarded):
+        return getattr(value, name)(*args)
+    return value._method(getattr(value._target, name), name, f" for {about}")(*args)
 
 
 def guard(value, group: str, name: str):
@@ -220,7 +304,8 @@ def guard(value, group: str, name: str):
     target = installed(group).get(name)
     if target is None or isinstance(value, Guarded):
         return value
-    return Guarded(value, who(group, name), target.split(":")[0].split(".")[0])
+    home = target.split(":")[0].split(".")[0]
+    return Guarded(value, who(group, name), home, group in READS_DOCUMENTS)
 
 
 def seam(group: str, name: str) -> str | None:

@@ -94,6 +94,12 @@ class Engine:
     def made(self):
         return Engine()
 
+    def stalls(self, seconds):
+        import time
+
+        time.sleep(seconds)
+        return "late"
+
     @property
     def broken(self):
         raise RuntimeError("no property today")
@@ -124,6 +130,70 @@ def test_what_a_plugin_raises_is_one_line_naming_it_with_the_traceback_in_a_log(
     assert isinstance(engine, Engine) and engine.name == "tiny"
     assert isinstance(engine.made(), plugins.Guarded)  # its own objects are guarded too
     assert pickle.loads(pickle.dumps(engine)).name == "tiny"  # it travels to Ray actors
+
+
+class LeakyMethod:
+    """A method whose error quotes the span it was given."""
+
+    def replace(self, kind, original):
+        raise ValueError(f"fails for {original}")
+
+
+def test_a_method_error_names_the_span_type_never_its_text_and_its_log_is_owner_only(
+    monkeypatch, tmp_path
+):
+    """Issue 84: `… fails for Marguerite Oyelaran` was printed on the console and kept in
+    a 0644 log in a 0755 folder. The line names the exception's type, the plugin and the
+    span's type; the message stays in a 0600 log in a 0700 folder (made so if it was not)."""
+    from synth.deid.anonymizer.methods import replacer
+
+    logs = tmp_path / "logs"
+    logs.mkdir(mode=0o755)
+    monkeypatch.setenv("HRSYNTH_LOG_DIR", str(logs))
+    monkeypatch.setattr(plugins, "installed", lambda group: {"leaky": f"{__name__}:LeakyMethod"})
+    monkeypatch.setattr(
+        "synth.deid.anonymizer.methods.installed_method",
+        lambda name: plugins.guard(LeakyMethod, "methods", name),
+    )
+    with pytest.raises(ConfigError) as raised:
+        replacer("leaky")("PERSON", "Marguerite Oyelaran")
+    line = str(raised.value)
+    assert "Marguerite" not in line and "Oyelaran" not in line, line
+    assert line.startswith(
+        "method 'leaky' (tests.synth.test_plugins:LeakyMethod) raised ValueError in "
+        "LeakyMethod.replace for a PERSON span (its message may quote a document"
+    ), line
+    log = Path(line.split("traceback in ")[1].rstrip(")"))
+    assert "fails for Marguerite Oyelaran" in log.read_text()  # for whoever fixes the plugin
+    assert log.stat().st_mode & 0o777 == 0o600 and logs.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_plugin_call_past_its_deadline_is_one_line_naming_it(monkeypatch, tmp_path):
+    """Issue 84: a method that sleeps, or a backend that hangs after the driver's trial,
+    held a run with no bound and no line."""
+    import time
+
+    from synth.generation.cancel import cancel_when, current
+
+    engine = guarded_engine(monkeypatch, tmp_path)
+    monkeypatch.setenv("HRSYNTH_PLUGIN_DEADLINE_S", "0.5")
+    start = time.monotonic()
+    with pytest.raises(ConfigError) as raised:
+        engine.stalls(30)
+    assert time.monotonic() - start < 5
+    assert str(raised.value).startswith(
+        "backend 'tiny' (tests.synth.test_plugins:Engine) did not return from Engine.stalls "
+        "within 0.5 s (the plugin deadline, HRSYNTH_PLUGIN_DEADLINE_S)"
+    )
+    assert engine.stalls(0) == "late"  # within it: the answer, as before
+    seen = []
+    monkeypatch.setattr(Engine, "stalls", lambda self, s: seen.append(current()()), raising=True)
+    with cancel_when(lambda: True):  # a served batch's check goes with the call
+        engine.stalls(0)
+    assert seen == [True]
+    monkeypatch.setenv("HRSYNTH_PLUGIN_DEADLINE_S", "soon")
+    with pytest.raises(ConfigError, match="HRSYNTH_PLUGIN_DEADLINE_S must be a number"):
+        engine.stalls(0)
 
 
 def test_hrsynths_own_code_is_not_wrapped(monkeypatch):

@@ -151,9 +151,8 @@ def replacer(method: str, surrogates=None):
     made = installed_method(method)()
 
     def replace(kind, original, context=None):
-        written = (
-            made.replace(kind, original, context) if wants_context else made.replace(kind, original)
-        )
+        args = (kind, original, context) if wants_context else (kind, original)
+        written = plugins.call_for(made, "replace", f"a {kind} span", *args)
         return checked_replacement(method, original, written)
 
     return replace
