@@ -88,20 +88,47 @@ def summary(shares: dict[str, float]) -> dict:
 
 
 def _cache_path(names: list[str], ner_model: str | None, clause_gate: str) -> Path:
-    """Keyed by the detectors, the built one's card, and the code and data that decide
-    what they find (synth/deid and its data files): another release measures again."""
+    """Keyed by the detectors, the built one's card, the code and data that decide what
+    they find (synth/deid, its subpackages and its data files), and each installed
+    detector plugin's code and version: another release, or a plugin's changed code,
+    measures again (issue 84: a plugin's code changed and the cache still said
+    OCCUPATION 1.0)."""
     model = None
     if ner_model:
         card = Path(ner_model, "detector.json")
         model = hashlib.sha256(card.read_bytes()).hexdigest() if card.is_file() else ner_model
     code = hashlib.sha256()
     here = Path(__file__).parent
-    for file in sorted([*here.glob("*.py"), *(DATA_DIR / "deid").glob("*.yaml")]):
+    for file in sorted([*here.rglob("*.py"), *(DATA_DIR / "deid").glob("*.yaml")]):
         code.update(file.read_bytes())
-    from synth import plugins
-
-    installed = plugins.installed("detectors")
-    identity = json.dumps([names, model, clause_gate, code.hexdigest(), installed], sort_keys=True)
+    plugins = plugin_code("detectors")
+    identity = json.dumps([names, model, clause_gate, code.hexdigest(), plugins], sort_keys=True)
     digest = hashlib.sha256(identity.encode()).hexdigest()[:24]
     cache = Path(os.environ.get("HRSYNTH_CACHE", Path.home() / ".cache" / "hrsynth"))
     return cache / "coverage" / f"{digest}.json"
+
+
+def plugin_code(group: str) -> dict[str, list]:
+    """{name: [target, its distribution's version, a hash of its package's files]} for
+    each installed plugin of `group`, found without importing it."""
+    import importlib.util
+    from importlib.metadata import entry_points
+
+    found = {}
+    for point in entry_points(group=f"hrsynth.{group}"):
+        top = point.value.split(":")[0].split(".")[0]
+        files = hashlib.sha256()
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None:
+            roots = list(spec.submodule_search_locations or [])
+            paths = [p for r in roots for p in Path(r).rglob("*") if p.is_file()]
+            if not roots and spec.origin and Path(spec.origin).is_file():
+                paths = [Path(spec.origin)]
+            for path in sorted(p for p in paths if "__pycache__" not in p.parts):
+                files.update(str(path.name).encode() + path.read_bytes())
+        version = point.dist.version if point.dist is not None else None
+        found[point.name] = [point.value, version, files.hexdigest()]
+    return found
