@@ -23,7 +23,7 @@ OPTIONS = ServeOptions
 def run(options) -> None:
     args = options_from(ServeOptions, options)
     from synth.generation.backends import Backend
-    from synth.generation.server import Limits, make_server
+    from synth.generation.server import Limits, bounds_for, make_server
 
     spec = args.engine  # decided once, when the options were checked
     if spec.backend == "llama":
@@ -34,7 +34,10 @@ def run(options) -> None:
     engine.fix_slots(args.max_batch)  # llama.cpp: a slot per prompt of a batch
     context = engine.max_context  # read now (llama.cpp: from its GGUF), not in a request
     name = args.name or args.model
+    bounds = bounds_for(spec.backend)
     limits = Limits(
+        max_prompt_tokens=args.max_prompt_tokens or bounds["max_prompt_tokens"],
+        max_request_tokens=args.max_request_tokens or bounds["max_request_tokens"],
         max_body_bytes=args.max_request_bytes,
         max_tokens=args.max_tokens_limit,
         max_queue=args.max_queue,
@@ -53,6 +56,11 @@ def run(options) -> None:
     print(Backend(spec).start_line(args.threads or os.cpu_count()), flush=True)
     if context:
         print(f"a prompt and its max_tokens may take {context:,} tokens; longer: 400", flush=True)
+    print(
+        f"a prompt may hold {limits.max_prompt_tokens:,} tokens, and a request's prompts "
+        f"with their max_tokens {limits.max_request_tokens:,}; more: 400",
+        flush=True,
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -105,6 +105,16 @@ class ServeOptions:
         30.0, "a request must arrive whole within this many seconds of its first byte"
     )
     max_connections: Positive = option(64, "open connections at most (503 beyond)")
+    max_prompt_tokens: Positive | None = option(
+        None,
+        "the longest prompt answered, in tokens (400 above; default: the backend's bound "
+        "measured on 2 cores, synth/data/serve_bounds.yaml)",
+    )
+    max_request_tokens: Positive | None = option(
+        None,
+        "a request's prompts and their max_tokens together, in tokens (400 above; default: "
+        "the backend's measured bound)",
+    )
     api_key_env: str | None = option(
         None,
         "an environment variable holding a key clients must send as 'Authorization: Bearer "

@@ -260,7 +260,16 @@ class LlamaEngine(EngineBase):
         of 9,000 tokens on SmolLM2 (8,192) grew the slots to 16,384, took the server from
         1.3 to 12.5 GB and came back empty with 200 (issue 72)."""
         trained = trained_context(str(self.path))
-        return min(MAX_CONTEXT_PER_SLOT, trained or MAX_CONTEXT_PER_SLOT)
+        return min(MAX_CONTEXT_PER_SLOT, trained or MAX_CONTEXT_PER_SLOT, self._slot_room())
+
+    def _slot_room(self) -> int:
+        """The longest a slot may grow: with fixed slots (serve), KV_TOKENS shared by all
+        of them. A served prompt of 8,188 tokens grew 32 slots to 8,192 each, and the
+        server from 1.26 to 6.4 GB (issue 84); at 2,048 each, 32 slots hold 1.5 GB."""
+        if not self.fixed_slots:
+            return MAX_CONTEXT_PER_SLOT
+        room = max(CONTEXT_PER_SLOT, KV_TOKENS // self.slots)
+        return 1 << (room.bit_length() - 1)  # a power of two, as slots grow
 
     def prompt_tokens(self, text: str) -> int:
         """Tokens of `text` by the GGUF's own vocabulary (transformers reads it; loaded on
@@ -380,7 +389,9 @@ class LlamaEngine(EngineBase):
         empties the prompt cache; the text does not change)."""
         with self._lock:
             context = min(MAX_CONTEXT_PER_SLOT, max(self.context_per_slot, _power_of_two(tokens)))
-            if not self.fixed_slots:
+            if self.fixed_slots:  # within KV_TOKENS: serve's memory stays bounded
+                context = min(context, max(self.context_per_slot, KV_TOKENS // slots))
+            else:
                 slots = max(1, min(slots, MAX_SLOTS, KV_TOKENS // context))
             if self.calls_in_flight > 1 or (slots, context) == (
                 self.slots,

@@ -60,6 +60,23 @@ class Limits:
     read_deadline_s: float = 30.0  # the whole request read, from its first byte
     max_connections: int = 64  # open at once; more get 503 and are closed
     api_key: str | None = None
+    # The work a request may ask for, in tokens (None: no bound but the context): its
+    # longest prompt, and its prompts with their max_tokens together (bounds_for).
+    max_prompt_tokens: int | None = None
+    max_request_tokens: int | None = None
+
+
+BOUNDS_FILE = "serve_bounds.yaml"
+
+
+def bounds_for(backend: str) -> dict:
+    """The measured bounds of `backend` (synth/data/serve_bounds.yaml): the longest prompt
+    it answers within the deadline on 2 cores, and a request's tokens in all."""
+    from synth import DATA_DIR
+    from synth.io.files import read_yaml
+
+    bounds = read_yaml(DATA_DIR / BOUNDS_FILE, "serve bounds")["backends"]
+    return bounds.get(backend, bounds["default"])
 
 
 class Rejected(Exception):
@@ -147,23 +164,48 @@ def _check_text(texts) -> None:
             raise Rejected(400, "the text holds a lone surrogate (not Unicode text)") from None
 
 
-def check_context(engine, prompts: list[str], max_new_tokens: int) -> None:
-    """A 400 for a prompt that with max_tokens exceeds the model's context: such prompts
-    took this machine to 22.6 GB. A token is at least one byte, so only prompts whose
-    bytes could exceed it are tokenized."""
-    limit = engine.max_context
-    if not limit:
-        return
+def check_context(engine, prompts: list[str], max_new_tokens: int, limits=None) -> None:
+    """A 400 for a prompt that with max_tokens exceeds the model's context (such prompts
+    took this machine to 22.6 GB), for one longer than `limits.max_prompt_tokens`, and
+    for a request whose prompts and max_tokens together exceed
+    `limits.max_request_tokens` (issue 84: 8,188 tokens on llama.cpp, within the context,
+    got no answer in 300 s and held the server; four prompts of 2,000 words in one
+    request did the same). A token is at least one byte, so only prompts whose bytes
+    could exceed a bound are tokenized."""
+    context = engine.max_context or None
+    longest = getattr(limits, "max_prompt_tokens", None)
+    total = getattr(limits, "max_request_tokens", None)
+    bounds = [b for b in (context, longest and longest + max_new_tokens) if b]
+    each = min(bounds) if bounds else None  # a prompt's tokens with its max_tokens
+    in_bytes = sum(len(p.encode()) for p in prompts) + len(prompts) * max_new_tokens
+    count_all = bool(total) and in_bytes > total
+    asked = len(prompts) * max_new_tokens
     for prompt in prompts:
-        if len(prompt.encode()) + max_new_tokens <= limit:
+        could = each is not None and len(prompt.encode()) + max_new_tokens > each
+        tokens = engine.prompt_tokens(prompt) if could or count_all else None
+        if tokens is None:
+            count_all = False  # an engine that cannot count: its context decides
             continue
-        tokens = engine.prompt_tokens(prompt)
-        if tokens is not None and tokens + max_new_tokens > limit:
+        asked += tokens
+        if context and tokens + max_new_tokens > context:
             raise Rejected(
                 400,
                 f"the prompt is {tokens} tokens; with max_tokens {max_new_tokens} it exceeds "
-                f"the model's context of {limit} tokens",
+                f"the model's context of {context} tokens",
             )
+        if longest and tokens > longest:
+            raise Rejected(
+                400,
+                f"the prompt is {tokens} tokens; this server answers prompts of at most "
+                f"{longest} tokens (serve --max-prompt-tokens)",
+            )
+    if count_all and asked > total:
+        raise Rejected(
+            400,
+            f"the request's {len(prompts)} prompts and their max_tokens take {asked} tokens; "
+            f"this server takes at most {total} a request (serve --max-request-tokens): "
+            "send fewer or shorter prompts",
+        )
 
 
 class Batcher:
@@ -389,7 +431,7 @@ class Handler(BaseHTTPRequestHandler):
             if body.get("model") not in (None, name):
                 raise Rejected(404, f"the model served here is {name!r}")
             params = params_of(body, limits.max_tokens, self.server.sampling)
-            check_context(self.server.engine, prompts, params.max_new_tokens)
+            check_context(self.server.engine, prompts, params.max_new_tokens, limits)
             jobs = self.server.batcher.enqueue(prompts, params, seed_of(body))
             results = self._wait(jobs)
         except Rejected as e:

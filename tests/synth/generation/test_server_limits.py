@@ -238,6 +238,48 @@ def test_a_prompt_longer_than_the_context_is_a_400():
         server.server_close()
 
 
+def test_a_prompt_or_a_request_past_its_work_bound_is_a_400_within_the_context():
+    """Issue 84: 8,188 tokens with max_tokens 4 fit llama.cpp's 8,192 and got no answer in
+    300 s; four prompts of 2,000 words in one request, each within the check, held the
+    server too. The bounds are the work a request asks for: its longest prompt, and its
+    prompts with their max_tokens together."""
+    engine = ShortContextEngine()
+    engine.gate.set()
+    limits = Limits(max_prompt_tokens=20, max_request_tokens=40)
+    server = make_server(engine, "m", "127.0.0.1", 0, 8, 0.0, limits)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        reply = post(url, {"prompt": "word " * 21, "max_tokens": 4})
+        assert reply.status_code == 400
+        assert reply.json()["error"]["message"] == (
+            "the prompt is 21 tokens; this server answers prompts of at most 20 tokens "
+            "(serve --max-prompt-tokens)"
+        )
+        many = post(url, {"prompt": ["word " * 15] * 3, "max_tokens": 4})
+        assert many.status_code == 400
+        assert many.json()["error"]["message"].startswith(
+            "the request's 3 prompts and their max_tokens take 57 tokens; this server takes "
+            "at most 40 a request (serve --max-request-tokens)"
+        )
+        assert engine.decoded == []  # refused before the engine saw them
+        assert post(url, {"prompt": ["word " * 15] * 2, "max_tokens": 4}).status_code == 200
+        assert post(url, {"prompt": "word " * 20, "max_tokens": 4}).status_code == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_every_backend_ships_a_measured_bound_within_its_context():
+    from synth.generation.backends import BACKENDS
+    from synth.generation.server import bounds_for
+
+    for backend in [*BACKENDS, "default"]:
+        bounds = bounds_for(backend)
+        assert 0 < bounds["max_prompt_tokens"] < 8192, backend  # under SmolLM2's context
+        assert bounds["max_request_tokens"] >= bounds["max_prompt_tokens"], backend
+
+
 @pytest.mark.parametrize(
     "body, named",
     [
