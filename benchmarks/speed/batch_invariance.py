@@ -19,7 +19,9 @@ import subprocess
 import sys
 from dataclasses import replace
 
-from benchmarks.report import FORCED_AVX2, print_table, write_results
+from benchmarks.report import FORCED_AVX2, RESULTS_DIR, print_table, write_results
+
+RESULTS = RESULTS_DIR / "batch_invariance.json"
 
 ROWS = "hf:float32,hf:bfloat16,ct2:int8,ct2:float32,llama:auto"
 
@@ -32,7 +34,7 @@ def one_row(backend: str, dtype: str, num_docs: int, max_new_tokens: int) -> dic
     from synth.generation.render import render
     from synth.kinds import plan_documents
 
-    cfg = load_config("configs/tickets.yaml", {"num_docs": num_docs, "seed": 5, "dp_model": None})
+    cfg = load_config("configs/tickets.yaml", {"num_docs": num_docs, "seed": 5})
     docs, _ = plan_documents(cfg, "batch-invariance")
     params = cfg.generation_params()
     params = replace(params, max_new_tokens=max_new_tokens)
@@ -51,7 +53,7 @@ def one_row(backend: str, dtype: str, num_docs: int, max_new_tokens: int) -> dic
     return {
         "engine": backend,
         "dtype": dtype,
-        "described": backend_of.describe(),
+        "described": backend_of.module.describe(backend_of.spec),
         "cpu": f"{cpu_info()['name']} ({cpu_info()['kind']})",
         "texts": len(four),
         "same_text_4_vs_2": same,
@@ -73,11 +75,11 @@ def main(argv=None) -> dict:
         return {}
     from benchmarks.speed.engines import cpu_info
 
-    rows = []
+    rows = []  # this run's; other engines' rows of the file are kept
     for path, env in (("native", {}), ("forced AVX2", FORCED_AVX2)):
         for pair in args.rows.split(","):
             bf16 = pair.endswith("bfloat16")
-            if bf16 and (env or cpu_info()["kind"] != "AVX-512 BF16"):
+            if bf16 and (env or "bf16" not in cpu_info()["kind"]):
                 continue
             command = [sys.executable, "-m", "benchmarks.speed.batch_invariance", "--one", pair]
             command += ["--num-docs", str(args.num_docs)]
@@ -89,13 +91,17 @@ def main(argv=None) -> dict:
                 raise SystemExit(f"{pair} ({path}) failed:\n{done.stderr[-3000:]}")
             rows.append({"cpu_path": path, **json.loads(done.stdout.strip().splitlines()[-1])})
             print(json.dumps(rows[-1]), flush=True)
+    previous = RESULTS.exists() and json.loads(RESULTS.read_text()).get("rows") or []
+    key = lambda r: (r["cpu_path"], r["engine"], r["dtype"], r["cpu"])
+    rows += [r for r in previous if key(r) not in {key(n) for n in rows}]
+    rows.sort(key=lambda r: (r["cpu_path"] != "native", r["engine"], r["dtype"]))
     columns = [("engine", "engine", ""), ("dtype", "dtype", ""), ("described", "runs as", "")]
     columns += [("cpu_path", "CPU path", ""), ("same_text_4_vs_2", "same text (of 8)", "")]
     columns += [("resume_at_other_batch_size", "resume at another batch size", "")]
     columns += [("sound", "sound", "")]
     print_table(rows, columns)
     doc = {"num_docs": args.num_docs, "max_new_tokens": args.max_new_tokens, "rows": rows}
-    write_results("batch_invariance.json", doc)
+    write_results(RESULTS.name, doc)
     return doc
 
 
