@@ -13,7 +13,9 @@ prompt, as the OpenAI API answers.
 
 Limits an operator expects (`Limits`): a body over `max_body_bytes` is refused unread
 (413), and so is one framed by Transfer-Encoding (400: with a Content-Length beside it,
-a request-smuggling shape); an empty prompt or a lone surrogate is bad input (400); `max_tokens` outside [1, max_tokens] is refused (400); the queue of waiting
+a request-smuggling shape); an empty prompt or a lone surrogate is bad input (400); `max_tokens` outside [1, max_tokens] is refused (400); so is a prompt past the
+model's context or `max_prompt_tokens`, and a request whose prompts with their max_tokens
+pass `max_request_tokens` (the work bounds measured per backend, `bounds_for`); the queue of waiting
 prompts is bounded (429 with Retry-After when full); a request that waits longer than
 `request_timeout_s` gets 504 and its prompts are dropped if not yet decoding; a client
 that disconnects has its waiting prompts dropped, and a batch decoding stops once all
