@@ -150,40 +150,43 @@ def deadline_s() -> float | None:
     return limit if limit > 0 else None
 
 
-_pool = None  # the threads plugin calls run on, so a call past its deadline can be left
-
-
 def bounded(label: str, call: str, function: Callable, *args, **kwargs):
     """`function(*args, **kwargs)`, given deadline_s() to return: past it, one line naming
-    the plugin and the call (the call is left running on its thread; the run stops).
-    The calling thread's cancel check (a served batch's) goes with the call."""
-    global _pool
+    the plugin and the call. The call runs on a daemon thread of its own, so one past
+    its deadline is left behind without holding the process at exit; the calling
+    thread's cancel check (a served batch's) goes with it."""
     limit = deadline_s()
     if limit is None:
         return function(*args, **kwargs)
-    import concurrent.futures
+    import threading
 
     from synth.generation import cancel
 
-    if _pool is None:
-        _pool = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="hrsynth-plugin")
     check = cancel.current() if cancel.watched() else None
+    outcome: dict = {}
 
     def run():
-        if check is None:
-            return function(*args, **kwargs)
-        with cancel.cancel_when(check):
-            return function(*args, **kwargs)
+        try:
+            if check is None:
+                outcome["value"] = function(*args, **kwargs)
+            else:
+                with cancel.cancel_when(check):
+                    outcome["value"] = function(*args, **kwargs)
+        except BaseException as e:  # noqa: BLE001 (raised again on the calling thread)
+            outcome["error"] = e
 
-    future = _pool.submit(run)
-    try:
-        return future.result(timeout=limit)
-    except concurrent.futures.TimeoutError:
+    worker = threading.Thread(target=run, name="hrsynth-plugin", daemon=True)
+    worker.start()
+    worker.join(limit)
+    if worker.is_alive():
         raise ConfigError(
             f"{label} did not return from {call} within {limit:g} s (the plugin deadline, "
             "HRSYNTH_PLUGIN_DEADLINE_S); fix the package that registers it, or raise the "
             "deadline for a call that is slow by nature"
-        ) from None
+        )
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 @contextlib.contextmanager

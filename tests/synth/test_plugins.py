@@ -1,5 +1,6 @@
 """Installed registrations join hrsynth's own, and may not replace one."""
 
+import os
 import pickle
 import sys
 from pathlib import Path
@@ -194,6 +195,33 @@ def test_a_plugin_call_past_its_deadline_is_one_line_naming_it(monkeypatch, tmp_
     monkeypatch.setenv("HRSYNTH_PLUGIN_DEADLINE_S", "soon")
     with pytest.raises(ConfigError, match="HRSYNTH_PLUGIN_DEADLINE_S must be a number"):
         engine.stalls(0)
+
+
+def test_a_process_whose_plugin_call_overran_exits_at_once():
+    """The call left behind does not hold the process at exit (a pool's threads would:
+    the command would print its line and then hang)."""
+    import subprocess
+    import time
+
+    script = (
+        "from synth import plugins\n"
+        "from tests.synth.test_plugins import Engine\n"
+        "engine = plugins.Guarded(Engine(), \"backend 'tiny' (x)\", 'x')\n"
+        "try:\n    engine.stalls(60)\nexcept Exception as e:\n    print(e)\n"
+    )
+    env = {**os.environ, "HRSYNTH_PLUGIN_DEADLINE_S": "0.5"}
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=50,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert "did not return from Engine.stalls within 0.5 s" in done.stdout, done.stderr
+    assert time.monotonic() - start < 30  # not the 60 s the call sleeps
 
 
 def test_hrsynths_own_code_is_not_wrapped(monkeypatch):
