@@ -42,14 +42,18 @@ def deidentify(
     done = anonymized(ids, texts, found, method, seed, country, kinds, shown, options)
     if explain:
         for result, spans, text, trace in zip(done, found, texts, traces):
-            result.decisions = decisions(text, spans, trace)
+            result.decisions = decisions(text, spans, trace, result.notes)
     return done
 
 
-def decisions(text: str, spans: list[Span], trace: Trace) -> list[dict]:
+def decisions(text: str, spans: list[Span], trace: Trace, notes: list | None = None) -> list[dict]:
     """Per span replaced, and per span a rule dropped, in text order: its words, type,
-    detector, score and the rules that changed it."""
+    detector, score and the rules that changed it, then, where a surrogate of its type
+    did not fit (a date it cannot read), what was written instead (`surrogate: …`)."""
     rows = [_decision(text, s, "replaced", None) for s in spans]
+    for row, note in zip(sorted(rows, key=lambda r: (r["start"], r["end"])), notes or []):
+        if note:
+            row["rules"].append(f"surrogate: {note}")
     seen = {(s.start, s.end, s.type) for s in spans}
     for span, rule in trace.dropped:
         if (span.start, span.end, span.type) not in seen and rule != "overlap":

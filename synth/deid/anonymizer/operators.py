@@ -30,6 +30,9 @@ class Replaced:
     key: list[dict]  # {type, original, replacement}: never in the shareable output
     error: str | None = None
     decisions: list[dict] | None = None  # with --explain (synth.deid.pipeline): beside the key
+    # per span, in `key`'s order: what a surrogate did where no fake of its type fits
+    # ("not a date this reads: tagged [DATE]"), else None
+    notes: list[str | None] | None = None
 
 
 def replace_spans(
@@ -137,12 +140,21 @@ def surrogated(
             surrogates = Surrogates(seed, name, country)
             with_draw = {**operators, "surrogate": replacer("surrogate", surrogates)}
             done = replace_spans(text, spans, with_draw, None, shown and shown[i], context)
+            done.notes = _notes(done, text, spans, surrogates)
             first = first or done
             if draws == 1 or _same_kind(kinds, text, done.text):
                 first = done
                 break
         out.append(first)
     return out
+
+
+def _notes(done: Replaced, text: str, spans: list[Span], surrogates: Surrogates) -> list:
+    """Per span replaced, the surrogate's note on it (Surrogates.notes), else None."""
+    return [
+        surrogates.notes.get((s.type, " ".join(text[s.start : s.end].lower().split())))
+        for s in sorted(spans)
+    ]
 
 
 def _same_kind(kinds, original: str, shared: str) -> bool:

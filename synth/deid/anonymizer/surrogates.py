@@ -8,7 +8,10 @@ document's id, so a rerun gives the same output and nothing links two documents.
 
 Dates move by one offset per document (−180…+180 days, never 0), written in the form
 they had (03/06/2027 stays dd/mm/yyyy, "the 3rd of March" stays an ordinal, "next
-Monday" moves its weekday), so intervals between dates survive. Money is scaled by one
+Monday" moves its weekday), so intervals between dates survive; dates without a day (a
+CV's "Jan 2016 to Mar 2017", "Summer 2018", "2016-Present") move back the document's
+whole number of years (synth.deid.anonymizer.years). A DATE span read as no date is
+never given random digits: its words are kept, or it is tagged, and `notes` says which. Money is scaled by one
 factor per document (0.85…1.15) and written with the original's currency, grouping and
 "k"; percentages move by a few points and stay within 0–100. Health reasons and life
 events become another value of their kind from the lay-phrase lists; a complaint and a
@@ -27,7 +30,8 @@ import numpy as np
 from faker import Faker
 
 from synth import DATA_DIR
-from synth.calendar import MONTH_WORD, NUMBER_WORDS, shift_date
+from synth.calendar import MONTH_WORD, NUMBER_WORDS, ordinal, shift_date
+from synth.deid.anonymizer.years import moved_years
 from synth.deid.lexicon.connectives import opening_connective
 from synth.deid.lexicon.words import LENGTH_OF_TIME
 from synth.deid.parsing import parsed
@@ -38,14 +42,12 @@ from synth.kinds.tickets.forms import load_catalogue
 # em dash; then, inside an end, a hyphen after a day or a year ("3-7 March",
 # "03/03/2024-07/03/2024"). Captured: a range is written back with its own separators.
 RANGE_SEPARATORS = [
-    re.compile(r"(\s+(?:to|until|till|through|and|-)\s+|\s*[–—]\s*)", re.IGNORECASE),
+    re.compile(r"(\s+(?:to|until|till|through|and|-)\s+|\s*[–—]\s*|\s*\n\s*)", re.IGNORECASE),
     re.compile(r"((?<=^\d)-|(?<=^\d\d)-|(?<=\dst|\dnd|\drd|\dth)-|(?<=\d{4})-(?=\d{1,2}[/.]))"),
 ]
-UNIT = r"days?|nights?|weeks?|months?|years?"
-# Years and what a CV writes between them ("2016-Present", "2011 - 2015", "2019 to now").
-YEARS_ONLY = re.compile(
-    r"(?:(?:19|20)\d\d|present|now|today|current|ongoing|to|until|[-–—/ ])+", re.IGNORECASE
-)
+UNIT = r"days?|nights?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|secs?"
+# A count of a unit of time a date detector reads as a date ("15 minutes", "2 weeks").
+COUNT_OF_TIME = re.compile(rf"\b\d+\s*(?:{UNIT})\b", re.IGNORECASE)
 LOCALES = {"US": "en_US", "GB": "en_GB", "DE": "de_DE", "IT": "it_IT", "ES": "es_ES",
            "FR": "fr_FR", "NL": "nl_NL"}  # fmt: skip
 
@@ -76,6 +78,9 @@ class Surrogates:
         self.key: dict[tuple[str, str], str] = {}
         self.role_swaps: dict[str, str] = {}  # a role at work -> its surrogate role
         self.used_phrases: set[str] = set()  # neutral phrases written in this document
+        # (type, original's words) -> what was done, where no fake of the type fits
+        self.notes: dict[tuple[str, str], str] = {}
+        self._replacing: tuple[str, str] = ("", "")
 
     def replace(self, type_: str, original: str) -> str:
         from synth.deid.lexicon.work_roles import role_surrogate
@@ -87,6 +92,7 @@ class Surrogates:
                 self.key[(type_, norm)] = role
                 return role
         if (type_, norm) not in self.key:
+            self._replacing = (type_, norm)
             self.key[(type_, norm)] = self._new(type_, original)
         return self.key[(type_, norm)]
 
@@ -195,7 +201,7 @@ class Surrogates:
         "two days off", "a couple of weeks" → "a few weeks"); a length with no count ("a
         fortnight") one of the listed ones."""
         words = "|".join(NUMBER_WORDS[1:13])
-        m = re.search(rf"\b(\d+|{words}|an?)\s+({UNIT})\b", original, re.IGNORECASE)
+        m = re.search(rf"\b(\d+|{words}|an?)\s*({UNIT})\b", original, re.IGNORECASE)
         if m is None:
             swapped = {"a couple of": "a few", "a few": "a couple of"}
             for old, new in swapped.items():
@@ -243,16 +249,28 @@ class Surrogates:
 
     def _date(self, original: str) -> str:
         """Every date in the span moved by the document's one offset, a range end to end,
-        so intervals survive (a span that read as no date became a random one). A length
-        of time a date detector typed as a date ("about three weeks") is one."""
+        so intervals survive; a date without a day (a CV's "Jan 2016 - Present") moves back
+        the document's whole years (synth.deid.anonymizer.years). A length of time a date
+        detector typed as a date ("about three weeks") is one. What reads as no date is
+        never given random digits: `notes` says what it became."""
         if LENGTH_OF_TIME.fullmatch(original.strip()):
             return self._span_of_time(original)
-        return self._range(original, RANGE_SEPARATORS)
+        if COUNT_OF_TIME.search(original) and not re.search(
+            rf"\b(?:{MONTH_WORD})\b|(?:19|20)\d\d", original, re.IGNORECASE
+        ):  # "every 15 minutes", "4 and 6 months", "180 days late": how long, not when
+            self.note(original, "a length of time: its counts changed")
+            return COUNT_OF_TIME.sub(lambda m: self._span_of_time(m.group()), original)
+        said = dict(self.notes)
+        moved = self._range(original, RANGE_SEPARATORS)
+        if "[DATE]" in moved and moved != "[DATE]":  # an end read as no date: the span is none
+            self.notes = said
+            return self._unread_date(original)
+        return moved
 
     def _range(self, text: str, separators: list) -> str:
         """`text` as a date, else split at the first kind of separator that splits it and
         each end moved on its own (then at the next kind, inside an end)."""
-        if (whole := shift_date(text, self.date_offset, self.month_first)) is not None:
+        if (whole := self._one_date(text)) is not None:
             return whole
         for i, separator in enumerate(separators):
             parts = separator.split(text)
@@ -267,18 +285,19 @@ class Surrogates:
             return "".join(parts)
         return self._range_end(text, "", [])
 
+    def _one_date(self, text: str) -> str | None:
+        """`text` moved when it is one date with a day, or dates without one."""
+        if (new := shift_date(text, self.date_offset, self.month_first)) is not None:
+            return new
+        return moved_years(text, self.years_back)
+
     def _range_end(self, part: str, neighbour: str, separators: list) -> str:
         """One end of a range: a date, a bare day that takes its month from the other end
-        ('March 3 to 7, 2024'), a range itself, or no date: its digits redrawn (an IP
-        address stays an address), its words kept (a holiday's name identifies no one)."""
+        ('March 3 to 7, 2024'), a range itself, or no date it can read."""
         lead = re.match(r"\s*(?:(?:from|between|since|on|the)\s+)?", part, re.IGNORECASE).group()
         body = part[len(lead) :]
-        if (new := shift_date(body, self.date_offset, self.month_first)) is not None:
+        if (new := self._one_date(body)) is not None:
             return lead + new
-        if YEARS_ONLY.fullmatch(body):  # years alone ("2016-Present"): all moved back alike
-            return lead + re.sub(
-                r"(?:19|20)\d\d", lambda m: str(int(m.group()) - self.years_back), body
-            )
         month = re.search(rf"\b({MONTH_WORD})\b", neighbour or "", re.IGNORECASE)
         day = re.fullmatch(r"(\d{1,2})(st|nd|rd|th)?(,? \d{4})?", body)
         if month and day:
@@ -289,7 +308,40 @@ class Surrogates:
                 return lead + (moved[2] if same_month else new)
         if separators and len(separators[0].split(body)) > 1:
             return lead + self._range(body, separators)
-        return lead + re.sub(r"\d", lambda m: str(int(self.rng.integers(10))), body)
+        return lead + self._unread_date(body)
+
+    def _unread_date(self, body: str) -> str:
+        """What stands for a DATE span this reads as no date: its words when it has no
+        digit (a holiday's name identifies no one), a day of the month moved like the
+        document's dates ("the 15th"), an address's or id's digits redrawn one for one
+        (an IP address typed as a date), else the type's tag: never random digits in a
+        date's place."""
+        if not re.search(r"\d", body):
+            self.note(body, "no date to move: its words kept")
+            return body
+        day = re.fullmatch(r"(?P<lead>the )?(?P<day>\d{1,2})(?P<o>st|nd|rd|th)?", body, re.I)
+        if day and 1 <= int(day["day"]) <= 31:  # read in a month of 31 days
+            new = dt.date(2001, 1, int(day["day"])) + self.date_offset
+            self.note(body, "a day of the month: moved with the document's dates")
+            return (day["lead"] or "") + (ordinal(new.day) if day["o"] else str(new.day))
+        if re.fullmatch(
+            r"\d{1,3}\+|\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d", body, re.I
+        ):
+            self.note(body, "a count or a time of day, no date: kept")
+            return body
+        if len(re.findall(r"\d", body)) >= 5 and not re.search(
+            rf"\b(?:{MONTH_WORD})\b", body, re.I
+        ):
+            self.note(body, "not a date (an address, a number or an id): its digits redrawn")
+            return self._shape(body)
+        self.note(body, "not a date this reads: tagged [DATE]")
+        return "[DATE]"
+
+    def note(self, part: str, what: str) -> None:
+        """What was done with `part` of the span being replaced, where no fake of its type
+        fits (`--explain` writes it beside the span)."""
+        said = self.notes.get(self._replacing)
+        self.notes[self._replacing] = f"{said}; {what}" if said else what
 
 
 def is_clause(words: str) -> bool:
