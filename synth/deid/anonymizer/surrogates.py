@@ -319,18 +319,18 @@ class Surrogates:
         if not re.search(r"\d", body):
             self.note(body, "no date to move: its words kept")
             return body
-        day = re.fullmatch(r"(?P<lead>the )?(?P<day>\d{1,2})(?P<o>st|nd|rd|th)?", body, re.I)
+        day = re.fullmatch(r"(?P<lead>the )?(?P<day>\d{1,2})(?P<o>st|nd|rd|th)?", body, re.IGNORECASE)
         if day and 1 <= int(day["day"]) <= 31:  # read in a month of 31 days
             new = dt.date(2001, 1, int(day["day"])) + self.date_offset
             self.note(body, "a day of the month: moved with the document's dates")
             return (day["lead"] or "") + (ordinal(new.day) if day["o"] else str(new.day))
         if re.fullmatch(
-            r"\d{1,3}\+|\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d", body, re.I
+            r"\d{1,3}\+|\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d", body, re.IGNORECASE
         ):
             self.note(body, "a count or a time of day, no date: kept")
             return body
         if len(re.findall(r"\d", body)) >= 5 and not re.search(
-            rf"\b(?:{MONTH_WORD})\b", body, re.I
+            rf"\b(?:{MONTH_WORD})\b", body, re.IGNORECASE
         ):
             self.note(body, "not a date (an address, a number or an id): its digits redrawn")
             return self._shape(body)
