@@ -18,6 +18,7 @@ writes beside the key.
 from dataclasses import dataclass, field, replace
 
 from synth.deid.analyzer.rules import (
+    addressed,
     again,
     cv_facts,
     cv_owner,
@@ -49,6 +50,7 @@ DECIDING = (
     shapes,
     names,
     places,
+    addressed,
     subject,
 )
 # resume_words finishes: it also drops the parts of a kept name that are a resume's words
@@ -57,6 +59,7 @@ FINISHING = (resume_words, whole, edges)
 # Every rule's name, as the docs list them (what `rules=` takes).
 RULES = (
     "greetings",
+    "addressed",
     "dates",
     "parts",
     "technologies",

@@ -1,6 +1,7 @@
 """`resume_words`: in a CV, skills, degrees, job titles, section headings, bullets and
 technologies are not personal data: a span made only of their words (and small words) is
-left as written (synth/data/deid/resume_words.yaml). So are a percentage, and a DATE or
+left as written (synth/data/deid/resume_words.yaml), unless a person stands there
+(synth.deid.lexicon.person_cues: "Ruby Swift" on the CV's first line). So are a percentage, and a DATE or
 SPAN_OF_TIME that says how often or how long with no year ("weekly", "from minutes to
 seconds", "over 5 years"). A word outside them (a name, an employer, a city) keeps the
 span, whole.
@@ -15,6 +16,7 @@ import re
 from synth.calendar import NUMBER_WORDS
 from synth.deid.analyzer.kinds import cv_shaped
 from synth.deid.analyzer.rules.technologies import NAME_TYPES
+from synth.deid.lexicon.person_cues import person_cue
 from synth.deid.lexicon.words import resume_words
 from synth.deid.spans import Span
 
@@ -31,7 +33,12 @@ UNIT_TYPES = ("DATE", "SPAN_OF_TIME")
 def apply(text: str, spans: list[Span]) -> list[Span]:
     if not spans or not cv_shaped(text):
         return spans
-    return [s for s in spans if not describes_work(text[s.start : s.end], s.type)]
+    return [
+        s
+        for s in spans
+        if not describes_work(text[s.start : s.end], s.type)
+        or person_cue(text, s.start, s.end, cv=True) is not None
+    ]
 
 
 def describes_work(words: str, type_: str) -> bool:
