@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from synth.deid.analyzer.normalise import normalise
 from synth.deid.analyzer.rules import RULES as DECISION_RULES
-from synth.deid.analyzer.rules import Trace, decided, finished, traced
+from synth.deid.analyzer.rules import Trace, decided, finished, traced, unmerged
 from synth.deid.lexicon.names import first_names, name_word
 from synth.deid.spans import Span, checked_spans, joined_clauses, resolve
 
@@ -46,6 +46,7 @@ def merged(
     for i, (text, spans) in enumerate(zip(texts, found)):
         trace = traces[i] if traces is not None else None
         plain = normalise(text)
+        spans = unmerged(plain.text, spans, rules, trace)
         spans = decided(plain.text, traced("overlap", spans, resolve(spans), trace), rules, trace)
         more = resolve(spans + name_parts_alone(plain.text, spans))
         spans = traced("name parts", spans, more, trace)

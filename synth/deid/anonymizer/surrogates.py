@@ -10,7 +10,7 @@ Dates move by one offset per document (−180…+180 days, never 0), written in 
 they had (03/06/2027 stays dd/mm/yyyy, "the 3rd of March" stays an ordinal, "next
 Monday" moves its weekday), so intervals between dates survive; dates without a day (a
 CV's "Jan 2016 to Mar 2017", "Summer 2018", "2016-Present") move back the document's
-whole number of years (synth.deid.anonymizer.years). A DATE span read as no date is
+whole number of years (synth.deid.lexicon.years). A DATE span read as no date is
 never given random digits: its words are kept, or it is tagged, and `notes` says which. Money is scaled by one
 factor per document (0.85…1.15) and written with the original's currency, grouping and
 "k"; percentages move by a few points and stay within 0–100. Health reasons and life
@@ -31,9 +31,9 @@ from faker import Faker
 
 from synth import DATA_DIR
 from synth.calendar import MONTH_WORD, NUMBER_WORDS, ordinal, shift_date
-from synth.deid.anonymizer.years import moved_years
 from synth.deid.lexicon.connectives import opening_connective
 from synth.deid.lexicon.words import LENGTH_OF_TIME
+from synth.deid.lexicon.years import moved_years
 from synth.deid.parsing import parsed
 from synth.io.files import read_yaml
 from synth.kinds.tickets.forms import load_catalogue
@@ -250,7 +250,7 @@ class Surrogates:
     def _date(self, original: str) -> str:
         """Every date in the span moved by the document's one offset, a range end to end,
         so intervals survive; a date without a day (a CV's "Jan 2016 - Present") moves back
-        the document's whole years (synth.deid.anonymizer.years). A length of time a date
+        the document's whole years (synth.deid.lexicon.years). A length of time a date
         detector typed as a date ("about three weeks") is one. What reads as no date is
         never given random digits: `notes` says what it became."""
         if LENGTH_OF_TIME.fullmatch(original.strip()):
@@ -319,13 +319,17 @@ class Surrogates:
         if not re.search(r"\d", body):
             self.note(body, "no date to move: its words kept")
             return body
-        day = re.fullmatch(r"(?P<lead>the )?(?P<day>\d{1,2})(?P<o>st|nd|rd|th)?", body, re.IGNORECASE)
+        day = re.fullmatch(
+            r"(?P<lead>the )?(?P<day>\d{1,2})(?P<o>st|nd|rd|th)?", body, re.IGNORECASE
+        )
         if day and 1 <= int(day["day"]) <= 31:  # read in a month of 31 days
             new = dt.date(2001, 1, int(day["day"])) + self.date_offset
             self.note(body, "a day of the month: moved with the document's dates")
             return (day["lead"] or "") + (ordinal(new.day) if day["o"] else str(new.day))
         if re.fullmatch(
-            r"\d{1,3}\+|\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d", body, re.IGNORECASE
+            r"\d{1,3}\+|\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d",
+            body,
+            re.IGNORECASE,
         ):
             self.note(body, "a count or a time of day, no date: kept")
             return body

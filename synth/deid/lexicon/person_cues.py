@@ -25,7 +25,7 @@ def person_cues() -> dict:
 
     doc = read_yaml(DATA_DIR / "deid" / "person_cues.yaml", "person cues")
     relations = sorted(set(doc["relations"]) | set(work_roles()["group_of"]), key=len, reverse=True)
-    alternation = lambda words: "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)  # noqa: E731
+    alternation = lambda words: "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
     return {
         # as a title is written ("Ms", "ms"), never in capitals ("MS Student" is a degree)
         "title": re.compile(
@@ -61,7 +61,11 @@ def person_cue(text: str, start: int, end: int, cv: bool = False) -> str | None:
     sign_off = g["sign_off"].match(lead)
     if sign_off and not lead[sign_off.end() :].strip():
         return "sign-off"
-    if not lead.strip() and not text[end:line_end].strip(" \t,.") and _after_sign_off(text, line_start):
+    if (
+        not lead.strip()
+        and not text[end:line_end].strip(" \t,.")
+        and _after_sign_off(text, line_start)
+    ):
         return "sign-off"
     if cues["referee"].match(text[line_start:line_end]):
         return "referee line"

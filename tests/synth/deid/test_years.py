@@ -1,4 +1,4 @@
-"""Dates a CV writes without a day (synth.deid.anonymizer.years): moved back the
+"""Dates a CV writes without a day (synth.deid.lexicon.years): moved back the
 document's whole years in their own form, every interval and the order kept, never
 after this year; a DATE span read as no date is never given random digits (issue 93:
 "2016 to 2017" became "9557 to 2699", "Summer 2018" "Summer 1516")."""
@@ -10,7 +10,7 @@ import pytest
 
 from synth.calendar import ordinal
 from synth.deid.anonymizer.surrogates import Surrogates
-from synth.deid.anonymizer.years import moved_years
+from synth.deid.lexicon.years import moved_years
 from synth.deid.spans import Span
 
 

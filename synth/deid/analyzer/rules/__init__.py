@@ -24,6 +24,7 @@ from synth.deid.analyzer.rules import (
     cv_owner,
     dates,
     edges,
+    evidence,
     greetings,
     job_lines,
     names,
@@ -58,6 +59,7 @@ DECIDING = (
 FINISHING = (resume_words, whole, edges)
 # Every rule's name, as the docs list them (what `rules=` takes).
 RULES = (
+    "evidence",
     "greetings",
     "addressed",
     "dates",
@@ -75,7 +77,9 @@ RULES = (
     "whole",
     "edges",
 )
-assert sorted(RULES) == sorted(rule.NAME for rule in DECIDING + FINISHING)
+# Runs on every detector's spans before they are merged (it reads which detector found what).
+BEFORE_MERGING = (evidence,)
+assert sorted(RULES) == sorted(rule.NAME for rule in BEFORE_MERGING + DECIDING + FINISHING)
 
 
 @dataclass
@@ -83,6 +87,14 @@ class Trace:
     """What the rules dropped in one document: (span as it last stood, the rule)."""
 
     dropped: list[tuple[Span, str]] = field(default_factory=list)
+
+
+def unmerged(text: str, spans: list[Span], rules=RULES, trace: Trace | None = None) -> list[Span]:
+    """Every detector's spans, overlapping, with the rules that read them so applied."""
+    for rule in BEFORE_MERGING:
+        if rule.NAME in rules:
+            spans = traced(rule.NAME, spans, rule.apply(text, spans), trace)
+    return spans
 
 
 def decided(text: str, spans: list[Span], rules=RULES, trace: Trace | None = None) -> list[Span]:

@@ -42,7 +42,8 @@ def apply(text: str, spans: list[Span]) -> list[Span]:
 
 def _cue(text: str, span: Span, cv: bool) -> str | None:
     cue = person_cue(text, span.start, span.end, cv)
-    return cue if cue != "cv first line" else None  # the cv_owner rule decides that line
+    # the cv_owner rule decides a CV's first line; a referee line lists employers too
+    return cue if cue not in ("cv first line", "referee line") else None
 
 
 def _cued_names(text: str) -> list[tuple[int, int]]:

@@ -3,7 +3,7 @@ are replaced wherever they stand, found or not: every year, month and year (`Apr
 `02.2021`, `05/2018`, `2022-11`), season and year (`Summer 2019`) and year range
 (docs/annotation.md, "Public resumes annotated"), and each employer and university of the
 public lists the CV generator draws from (synth/data/cv/companies.yaml, universities.yaml)
-written as listed. A year right after a technology is its version (`Windows 2000`, `SQL
+written as listed, unless a product's word follows it ("Microsoft Office"). A year right after a technology is its version (`Windows 2000`, `SQL
 Server 2016`) and is left alone.
 
 A general NER reads `02.2021` as a number and misses an employer standing alone on a
@@ -49,7 +49,8 @@ def cv_facts(text: str) -> list[Span]:
         if not _version(text, m.start())
     ]
     for m in listed_organisations().finditer(text):
-        found.append(Span(m.start(), m.end(), "ORGANIZATION", NAME))
+        if not _product(text, m.end()):
+            found.append(Span(m.start(), m.end(), "ORGANIZATION", NAME))
     return found
 
 
@@ -59,6 +60,16 @@ def _version(text: str, at: int) -> bool:
     known = type_words()["technologies"]
     before = re.search(r"((?:[\w.+#-]+[ \t]+)?([\w.+#-]+))[ \t]+$", text[max(0, at - 40) : at])
     return before is not None and (before[1].lower() in known or before[2].lower() in known)
+
+
+def _product(text: str, end: int) -> bool:
+    """Whether the word after a listed company makes it a product ("Microsoft Office",
+    "Oracle Database": synth/data/deid/type_words.yaml, product_words)."""
+    after = re.match(r"[ \t]+([\w+#.-]+)", text[end : end + 40])
+    words = type_words()
+    return after is not None and after[1].lower().strip(".") in (
+        words["product_words"] | words["technologies"]
+    )
 
 
 @functools.cache

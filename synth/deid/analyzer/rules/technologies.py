@@ -10,6 +10,7 @@ import re
 
 from synth.deid.analyzer.capitals import settings as capitals
 from synth.deid.analyzer.kinds import cv_shaped
+from synth.deid.analyzer.rules.evidence import employer_before
 from synth.deid.lexicon.person_cues import person_cue
 from synth.deid.lexicon.words import type_words
 from synth.deid.spans import Span
@@ -23,7 +24,8 @@ def apply(text: str, spans: list[Span]) -> list[Span]:
     cv = None
     out = []
     for s in spans:
-        if technology(text, s) or acronyms(text, s) or shouting(text, s):
+        listed = acronyms(text, s) and not employer_before(text, s.start)  # "at SAP" stays one
+        if technology(text, s) or listed or shouting(text, s):
             cv = cv_shaped(text) if cv is None else cv
             if person_cue(text, s.start, s.end, cv) is None:
                 continue

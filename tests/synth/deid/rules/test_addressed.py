@@ -7,7 +7,6 @@ import pytest
 
 from synth.deid.analyzer.rules import addressed as rule
 from synth.deid.pipeline import deidentify
-from synth.deid.spans import Span
 from tests.synth.deid.rules.through_rules import shared, span_of
 
 CV = (
@@ -43,7 +42,11 @@ def test_technologies_where_no_person_stands_are_still_kept():
 )
 def test_a_name_after_a_salutation_no_detector_found_is_added(text, name):
     (span,) = rule.apply(text, [])
-    assert (text[span.start : span.end], span.type, span.detector) == (name, "PERSON", rule.DETECTOR)
+    assert (text[span.start : span.end], span.type, span.detector) == (
+        name,
+        "PERSON",
+        rule.DETECTOR,
+    )
     out, key = shared(text, [])
     assert name not in out and [k["original"] for k in key] == [name]
 
@@ -84,7 +87,9 @@ def test_through_presidio_the_probe_cases_leak_no_one(presidio_detectors):
         "Dear Sir/Madam,\nHi Ruby, I mean. The SAP screen shows zero.",
         CV,
     ]
-    a, b, c, d = (x.text for x in deidentify(list("abcd"), texts, presidio_detectors, "surrogate", 0))
+    a, b, c, d = (
+        x.text for x in deidentify(list("abcd"), texts, presidio_detectors, "surrogate", 0)
+    )
     assert "Julia" not in a and "Rust" not in a, a
     assert "Ruby" not in b and "Chen" not in b and "Scala" not in b and "Swift" not in b, b
     assert "PTO" in b and "FMLA" in b
