@@ -174,13 +174,17 @@ class Surrogates:
         """What a person did, as a neutral predicate of the shape of the original's first
         verb (past, present, gerund, base: synth/data/deid/neutral_phrases.yaml), so it
         reads after the subject the writer wrote; a pronoun subject that opens the clause
-        ("he keeps …", "I keep …") kept, and the predicate agreeing with it."""
+        ("he keeps …", "I keep …") kept, and the predicate agreeing with it; a whole
+        sentence (the `readable` rule's) a neutral sentence."""
         phrases = neutral_phrases()["CONDUCT"]
         words = original.split()
         first = words[0] if words else ""
+        end = original.rstrip()[-1] if original.rstrip()[-1:] in (".", "!", "?") else ""
         if first.lower() in ("i", "i've", "i'm"):
-            return self._pick_unused(phrases["first_person"])
+            return self._pick_unused(phrases["first_person"]) + end
         pronoun = first.lower() in neutral_phrases()["subject_pronouns"]
+        if not pronoun and _a_sentence(original):  # "[This email has been …]": a sentence
+            return self._pick_unused(phrases["clause"]) + end
         subject = f"{first} " if pronoun else ""
         shape = predicate_shape(original)
         if first.lower() in ("they", "we", "they're") and shape in ("after_person", "base"):
@@ -346,6 +350,12 @@ class Surrogates:
         fits (`--explain` writes it beside the span)."""
         said = self.notes.get(self._replacing)
         self.notes[self._replacing] = f"{said}; {what}" if said else what
+
+
+def _a_sentence(words: str) -> bool:
+    """Whether `words` are a sentence of their own: a capital first, a subject and a
+    finite verb (the `readable` rule widens a complaint to its sentence)."""
+    return words[:1].isupper() and is_clause(words)
 
 
 def is_clause(words: str) -> bool:

@@ -30,6 +30,7 @@ from synth.deid.analyzer.rules import (
     names,
     parts,
     places,
+    readable,
     resume_words,
     shapes,
     subject,
@@ -56,7 +57,7 @@ DECIDING = (
 )
 # resume_words finishes: it also drops the parts of a kept name that are a resume's words
 # ("Java" found again after "Java EE JAX-WS" was read as a person).
-FINISHING = (resume_words, whole, edges)
+FINISHING = (resume_words, readable, whole, edges)
 # Every rule's name, as the docs list them (what `rules=` takes).
 RULES = (
     "evidence",
@@ -74,6 +75,7 @@ RULES = (
     "job_lines",
     "again",
     "subject",
+    "readable",
     "whole",
     "edges",
 )

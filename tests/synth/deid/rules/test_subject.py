@@ -32,13 +32,20 @@ def test_a_conduct_clause_keeps_its_subject_and_gets_a_predicate_of_its_shape():
     assert out.startswith("Last week he ") and any(out[13:].startswith(p) for p in past), out
 
 
-def test_a_complaint_about_a_thing_keeps_the_thing_and_names_no_one():
-    text = "The storage room is used as a smoking area by the warehouse crew."
+def test_a_complaint_about_a_thing_names_no_one_and_reads():
+    """The thing is no person (no PERSON span), and a person's predicate after it would
+    not read ("The storage room has acted inappropriately towards me"): the `readable`
+    rule makes the sentence one span, written as a neutral sentence (issue 93)."""
+    from synth.deid.anonymizer.surrogates import neutral_phrases
+
+    text = "Hi HR,\nThe storage room is used as a smoking area by the warehouse crew.\nAnna"
     clause = span_of(
         text, "The storage room is used as a smoking area by the warehouse crew", "CONDUCT"
     )
     out, key = shared(text, [clause])
-    assert out.startswith("The storage room ") and [k["type"] for k in key] == ["CONDUCT"], out
+    assert [k["type"] for k in key] == ["CONDUCT"], key
+    sentences = [f"Hi HR,\n{c}.\nAnna" for c in neutral_phrases()["CONDUCT"]["clause"]]
+    assert out in sentences, out
 
 
 def test_a_role_read_as_conduct_is_the_person():

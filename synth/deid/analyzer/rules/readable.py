@@ -1,0 +1,69 @@
+"""`readable`: a complaint (CONDUCT) span is replaced by a neutral predicate written
+after the words before it (synth.deid.anonymizer.surrogates); that reads only where those
+words are its subject or its verb's helper: a person ("he", "my manager", "Anna", "who")
+or an auxiliary, a verb, "to" or "not" ("keeps [shouting at me]"). Where they are
+anything else (a thing as the subject, "this email [has been …]"; a preposition, "close
+to [has been …]"; another verb's object), the span becomes its whole sentence, which the
+surrogate writes as a neutral sentence (issue 93: predicates spliced where the detector's
+span happened to start did not read). A span that opens its sentence is left as it is."""
+
+from synth.deid.analyzer.sentence_bounds import sentences
+from synth.deid.lexicon.work_roles import role_phrases
+from synth.deid.parsing import parsed
+from synth.deid.spans import Span, resolve
+
+NAME = "readable"
+# Penn tags of the word before a predicate that let it read: a pronoun or name as its
+# subject, "who", an auxiliary or verb it completes, "to", a modal, "not"/an adverb, "and".
+FITTING_TAGS = (
+    "PRP",
+    "WP",
+    "NNP",
+    "NNPS",
+    "MD",
+    "TO",
+    "RB",
+    "CC",
+    "VB",
+    "VBZ",
+    "VBP",
+    "VBD",
+    "VBN",
+    "VBG",
+)
+
+
+def apply(text: str, spans: list[Span]) -> list[Span]:
+    if not any(s.type == "CONDUCT" for s in spans):
+        return spans
+    out = list(spans)
+    for span in spans:
+        if span.type != "CONDUCT" or _reads_after(text, span, spans):
+            continue
+        start, end = _sentence_of(text, span)
+        whole = Span(start, max(end, span.end), "CONDUCT", span.detector, span.score)
+        out = [s for s in out if s is not span and not whole.overlaps(s)] + [whole]
+    return resolve(out)
+
+
+def _sentence_of(text: str, span: Span) -> tuple[int, int]:
+    for start, end in sentences(text):
+        if start <= span.start < end:
+            return start, end
+    return span.start, span.end
+
+
+def _reads_after(text: str, span: Span, spans: list[Span]) -> bool:
+    """Whether a predicate written at `span` reads after the words before it."""
+    start, _ = _sentence_of(text, span)
+    before = text[start : span.start].rstrip(" ,\t")
+    if not before.strip():
+        return True  # it opens its sentence
+    end = start + len(before)
+    if any(s.type == "PERSON" and s.end == end for s in spans):
+        return True  # a person replaced just before: the subject
+    if any(a < end <= b for a, b in role_phrases(text)):
+        return True  # "my manager [keeps …]"
+    doc = parsed(text)
+    last = next((t for t in reversed(doc) if t.idx + len(t) <= end and not t.is_space), None)
+    return last is not None and last.tag_ in FITTING_TAGS
