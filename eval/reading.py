@@ -116,3 +116,66 @@ class Fluency:
             "mean_output": round(float(after[valid].mean()), 4),
             "worst": order[:decile],
         }
+
+
+def impossible_dates(keys: list[list[dict]], this_year: int | None = None) -> dict:
+    """{replacements, impossible, documents}: DATE replacements (from each document's
+    key) that hold a year no date can have: a four-digit number before 1900 or after this
+    year where the original held a year at most this year (issue 93: "2016 to 2017"
+    became "9557 to 2699")."""
+    import datetime as dt
+    import re
+
+    this_year = this_year or dt.date.today().year
+    year = re.compile(r"(?<!\d)\d{4}(?!\d)")
+    total = bad = 0
+    documents = set()
+    for i, key in enumerate(keys):
+        for row in key:
+            if row["type"] != "DATE":
+                continue
+            total += 1
+            was = [int(y) for y in year.findall(row["original"])]
+            now = [int(y) for y in year.findall(row["replacement"])]
+            if any(not 1900 <= y <= max([this_year, *was]) for y in now):
+                bad += 1
+                documents.add(i)
+    return {"replacements": total, "impossible": bad, "documents": len(documents)}
+
+
+def sentence_fluency(
+    fluency,
+    texts: list[str],
+    outputs: list[str],
+    spans: list[list[Span]],
+    written: list[list[Span]],
+) -> dict:
+    """Per type replaced: how each replaced sentence reads after against before (its
+    token loss under SmolLM2, output sentence minus original sentence, nats per token),
+    as the median and the worst decile's change over the sentences holding a span of that
+    type, with the worst sentences' (document, span) named to be read. `spans` are the
+    replaced spans in the originals, `written` the same spans in the outputs, in order."""
+    from synth.deid.analyzer.sentence_bounds import sentences
+
+    pairs: dict[str, list[tuple[str, str, int]]] = {}
+    for doc, (text, output, before, after) in enumerate(zip(texts, outputs, spans, written)):
+        bounds_in, bounds_out = sentences(text), sentences(output)
+        for old, new in zip(sorted(before), sorted(after)):
+            a = next(((s, e) for s, e in bounds_in if s <= old.start < e), None)
+            b = next(((s, e) for s, e in bounds_out if s <= new.start < e), None)
+            if a and b:
+                pairs.setdefault(old.type, []).append((text[a[0] : a[1]], output[b[0] : b[1]], doc))
+    out = {}
+    for type_, items in sorted(pairs.items()):
+        change = fluency.losses([x[1] for x in items]) - fluency.losses([x[0] for x in items])
+        valid = ~np.isnan(change)
+        if not valid.any():
+            continue
+        order = [int(i) for i in np.argsort(-np.where(valid, change, -np.inf)) if valid[i]]
+        out[type_] = {
+            "sentences": int(valid.sum()),
+            "median_change": round(float(np.median(change[valid])), 4),
+            "worst_decile_change": round(float(np.percentile(change[valid], 90)), 4),
+            "worst_documents": [items[i][2] for i in order[: max(1, round(valid.sum() / 10))]],
+        }
+    return out

@@ -35,7 +35,14 @@ from pathlib import Path
 from benchmarks.report import RESULTS_DIR, ROOT, print_table, write_results
 from eval.deid import other_words_kept, privacy_summary
 from eval.detector_scores import bio_scores
-from eval.reading import Fluency, greetings_replaced, off_gold, type_fit
+from eval.reading import (
+    Fluency,
+    greetings_replaced,
+    impossible_dates,
+    off_gold,
+    sentence_fluency,
+    type_fit,
+)
 from eval.testset import TestDoc, load_testset
 from synth.deid.analyzer.hygiene import OPTIONAL_STEPS, STEPS
 from synth.deid.analyzer.rules import RULES as DECISION_RULES
@@ -127,15 +134,17 @@ def typed(s: dict, seed: int = 0) -> dict:
 
 def deidentified(
     texts: list[str], found: list[list[list]], seed: int = 0, kinds=None, rules=DECISION_RULES
-) -> tuple[list[str], list[list]]:
-    """(outputs, spans): `--method surrogate` over the detectors' spans (found in the
-    normalised texts), merged as the job merges them (`rules`: the type decisions used),
-    drawn to keep the kind when `kinds` is given."""
+) -> tuple[list[str], list[list], list]:
+    """(outputs, spans, results): `--method surrogate` over the detectors' spans (found
+    in the normalised texts), merged as the job merges them (`rules`: the type decisions
+    used), drawn to keep the kind when `kinds` is given; `results` the Replaced rows (their
+    keys and the spans as written in the outputs)."""
     from synth.deid.anonymizer.operators import surrogated
 
     spans = merged_found(texts, found, rules)
     ids = [str(i) for i in range(len(texts))]
-    return [r.text for r in surrogated(ids, texts, spans, seed, kinds=kinds)], spans
+    done = surrogated(ids, texts, spans, seed, kinds=kinds)
+    return [r.text for r in done], spans, done
 
 
 def survival(texts: list[str], labelled: list[list], outputs: list[str]) -> dict:
@@ -156,12 +165,15 @@ def survival(texts: list[str], labelled: list[list], outputs: list[str]) -> dict
 
 
 def deid_scores(texts, s, found, kinds=None, rules=DECISION_RULES, fluency=None) -> dict:
-    outputs, spans = deidentified(texts, found, kinds=kinds, rules=rules)
-    return output_scores(texts, s, outputs, spans, kinds, fluency)
+    outputs, spans, done = deidentified(texts, found, kinds=kinds, rules=rules)
+    written = {"keys": [r.key for r in done], "spans": [r.spans for r in done]}
+    return output_scores(texts, s, outputs, spans, kinds, fluency, written)
 
 
-def output_scores(texts, s, outputs, spans, kinds=None, fluency=None) -> dict:
-    """What the shareable `outputs` hide and how they read, given the `spans` replaced."""
+def output_scores(texts, s, outputs, spans, kinds=None, fluency=None, written=None) -> dict:
+    """What the shareable `outputs` hide and how they read, given the `spans` replaced;
+    `written`: their keys and the spans as written in the outputs (the dates and the
+    sentences replaced are read there)."""
     private = [[t[g.start : g.end] for g in gold] for t, gold in zip(texts, s["gold"])]
     privacy = privacy_summary([str(i) for i in range(len(texts))], private, outputs)
     out = {
@@ -181,6 +193,12 @@ def output_scores(texts, s, outputs, spans, kinds=None, fluency=None) -> dict:
         out["owners"] = owners_surviving(s["owners"], outputs)
     if fluency is not None:
         out["fluency"] = fluency.change(texts, outputs)
+    if written is not None:
+        out["impossible_dates"] = impossible_dates(written["keys"])
+        if fluency is not None:
+            out["sentence_fluency"] = sentence_fluency(
+                fluency, texts, outputs, spans, written["spans"]
+            )
     return out
 
 
@@ -219,7 +237,7 @@ def resume_scores(texts: list[str], by_presidio: list, by_ner: list, kinds) -> d
     no complaint: each is a false alarm that costs words) and the share of all words the
     shareable text keeps (`--method surrogate`, the default detectors)."""
     spans = [[x for x in found if x.type in CLAUSE_TYPES] for found in by_ner]
-    outputs, replaced = deidentified(texts, [by_presidio, by_ner], kinds=kinds)
+    outputs, replaced, _ = deidentified(texts, [by_presidio, by_ner], kinds=kinds)
     return {
         "documents": len(texts),
         "clause_spans": sum(len(x) for x in spans),
@@ -530,7 +548,13 @@ def previous_scored(path: str, sets: dict, fluency) -> dict:
         if texts != d["texts"]:
             raise SystemExit(f"--previous: set {name} holds other texts than this run's")
         spans = [[Span(a, b, t, "previous") for a, b, t in doc] for doc in d["spans"]]
-        out["sets"][name] = output_scores(texts, sets[name], d["outputs"], spans, None, fluency)
+        written = None
+        if "keys" in d:  # dumps since issue 93 carry the keys and the spans as written
+            new = [[Span(a, b, t, "previous") for a, b, t in doc] for doc in d["written"]]
+            written = {"keys": d["keys"], "spans": new}
+        out["sets"][name] = output_scores(
+            texts, sets[name], d["outputs"], spans, None, fluency, written
+        )
         print(f"previous release, {name}: done", flush=True)
     return out
 

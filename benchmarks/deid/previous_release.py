@@ -72,6 +72,8 @@ for name, read in SETS.items():
         "texts": texts,
         "outputs": [r.text for r in done],
         "spans": [[[s.start, s.end, s.type] for s in doc] for doc in spans],
+        "keys": [r.key for r in done],
+        "written": [[[s.start, s.end, s.type] for s in r.spans] for r in done],
     }
     print(name, "done", flush=True)
 Path(sys.argv[2]).write_text(json.dumps(out))

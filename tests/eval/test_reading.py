@@ -56,3 +56,55 @@ def test_the_public_resumes_are_annotated_offsets_of_known_types():
             assert r["text"][a:b].strip() == r["text"][a:b]
             assert after is None or b <= after[0]
     assert (RESUMES.parent / "LICENSE").read_text().startswith("The MIT License")
+
+
+def test_impossible_dates_counts_years_no_date_can_have():
+    from eval.reading import impossible_dates
+
+    keys = [
+        [
+            {"type": "DATE", "original": "2016 to 2017", "replacement": "9557 to 2699"},
+            {"type": "DATE", "original": "Jan 2016", "replacement": "Jan 2004"},
+            {"type": "PERSON", "original": "Ann", "replacement": "Eve"},
+        ],
+        [{"type": "DATE", "original": "Summer 2018", "replacement": "Summer 1516"}],
+        [{"type": "DATE", "original": "12/03/2027", "replacement": "03/06/2027"}],  # as written
+    ]
+    assert impossible_dates(keys, this_year=2026) == {
+        "replacements": 4,
+        "impossible": 2,
+        "documents": 2,
+    }
+
+
+def test_sentence_fluency_pairs_each_replaced_sentence_with_its_output():
+    """Plumbing: a stand-in scorer (loss = words per sentence) shows which sentences are
+    paired; the real SmolLM2 scorer is eval.reading.Fluency."""
+    import numpy as np
+
+    from eval.reading import sentence_fluency
+    from synth.deid.spans import Span
+
+    class Words:
+        def losses(self, texts):
+            return np.array([float(len(t.split())) for t in texts])
+
+    text = "Hi HR. Anna shouted at me. Thanks."
+    output = "Hi HR. Eve has acted inappropriately towards me. Thanks."
+    spans = [Span(7, 11, "PERSON", "p"), Span(12, 25, "CONDUCT", "p")]
+    written = [Span(7, 10, "PERSON", "p"), Span(11, 47, "CONDUCT", "p")]
+    out = sentence_fluency(Words(), [text], [output], [spans], [written])
+    assert out == {
+        "CONDUCT": {
+            "sentences": 1,
+            "median_change": 2.0,
+            "worst_decile_change": 2.0,
+            "worst_documents": [0],
+        },
+        "PERSON": {
+            "sentences": 1,
+            "median_change": 2.0,
+            "worst_decile_change": 2.0,
+            "worst_documents": [0],
+        },
+    }
