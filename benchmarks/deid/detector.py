@@ -500,6 +500,7 @@ def main(argv=None) -> dict:
     if (real := real_writing()) is not None:
         sets["real_writing"] = real
     sets["resumes_annotated"] = public_resumes()
+    sets["resumes_flat"] = {**hand_labelled(DATA / "resumes_flat" / "resumes.jsonl"), "bio": False}
     if (cvs := resumes(args.resumes)) is not None:
         sets["cv_dev_resumes"] = cvs
     if args.synthetic:
@@ -522,6 +523,7 @@ def main(argv=None) -> dict:
             "real_writing": "real people's writing (CFPB complaints, Enron HR mail), our annotation",
             "cv_dev_resumes": "real resumes (../shared cv_dev), unlabelled: clause false alarms",
             "resumes_annotated": "30 real public resumes (MIT, eval/data/resumes_public), our annotation",
+            "resumes_flat": "12 job-board-shaped resumes we wrote (eval/data/resumes_flat), states not marked",
             "synthetic": "generated, held out (flatters the detector)",
         },
         "sets": measured,

@@ -55,6 +55,7 @@ SETS = {
     "dev": lambda: jsonl("dev_tickets.jsonl"),
     "dev_cvs": lambda: jsonl("dev_cvs.jsonl"),
     "resumes_annotated": lambda: jsonl("resumes_public/resumes.jsonl"),
+    "resumes_flat": lambda: jsonl("resumes_flat/resumes.jsonl"),
     "real_writing": real_writing,
 }
 out = {"what": f"the code of {sys.argv[4] if len(sys.argv) > 4 else 'the previous release'}"}

@@ -43,7 +43,8 @@ def person_cues() -> dict:
 
 def person_cue(text: str, start: int, end: int, cv: bool = False) -> str | None:
     """The cue that the words at [start, end) name a person, or None: `title`,
-    `salutation`, `sign-off`, `relation`, `referee line`, `cv first line` (when `cv`)."""
+    `salutation`, `sign-off`, `relation`, `referee line`, `cv first line` (when `cv`: the
+    document's first words)."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
@@ -69,9 +70,21 @@ def person_cue(text: str, start: int, end: int, cv: bool = False) -> str | None:
         return "sign-off"
     if cues["referee"].match(text[line_start:line_end]):
         return "referee line"
-    if cv and not text[:line_start].strip():
+    if cv and _opens_the_document(text, start):
         return "cv first line"
     return None
+
+
+# What may stand before a CV owner's name: nothing, or a "Resume"/"CV"/"Name:" label.
+OWNER_LEAD = re.compile(
+    r"\s*(?:(?:curriculum\s+vitae|resume|résumé|cv)\b\W*)?(?:name\s*:\s*)?", re.IGNORECASE
+)
+
+
+def _opens_the_document(text: str, start: int) -> bool:
+    """Whether the span is the document's first words (a CV's owner; a flat CV is one
+    line, so its first line is the whole CV)."""
+    return OWNER_LEAD.fullmatch(text[:start]) is not None
 
 
 def _only_addressees(words: str, g: dict) -> bool:

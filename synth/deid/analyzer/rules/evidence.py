@@ -19,16 +19,20 @@ it (cv_owner, cv_facts, job_lines) still add what they find themselves."""
 
 import re
 
+from wordfreq import zipf_frequency
+
 from synth.deid.analyzer.kinds import cv_shaped
 from synth.deid.lexicon.names import first_names, last_names
 from synth.deid.lexicon.person_cues import person_cue
 from synth.deid.lexicon.places import gazetteer, regions
-from synth.deid.lexicon.words import organisation_words
+from synth.deid.lexicon.words import organisation_words, type_words
 from synth.deid.lexicon.years import only_date_words
 from synth.deid.spans import Span
 
 NAME = "evidence"
 ALONE = "presidio"  # the detector whose named-entity guess needs a second sign
+# Detectors whose span is a sign of its own: the built detector, a person's cue, the owner.
+SURE = ("ner", "person cues", "cv owner")
 NEEDING = ("ORGANIZATION", "PERSON", "LOCATION", "NRP")
 PLACE_TYPES = ("ORGANIZATION", "PERSON", "LOCATION", "NRP")
 BEFORE = re.compile(
@@ -44,13 +48,44 @@ EMPLOYER_BEFORE = re.compile(
 )
 ACRONYM = re.compile(r"[A-Z][A-Z0-9&-]{1,6}")
 CITY_STATE = re.compile(r"\b[A-Z][\w.'-]+,\s*[A-Z]{2}\b")
+# How near a year must stand to make a name part of a dated entry: a flat CV is one line.
+NEAR = 60
 YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def apply(text: str, spans: list[Span]) -> list[Span]:
     if not spans or not cv_shaped(text):
         return spans
-    return [s for s in spans if not _region(text, s) and not _unsupported(text, s, spans)]
+    return [
+        s
+        for s in spans
+        if not _region(text, s)
+        and not _in_a_skill_list(text, s)
+        and not _unsupported(text, s, spans)
+    ]
+
+
+def _in_a_skill_list(text: str, span: Span) -> bool:
+    """A name-type span that is an item of a list (commas, pipes, semicolons) whose item
+    next to it is a technology or a product ("Oracle, SQL Server, PowerShell, Toad"): a
+    skill, whoever found it, unless a person stands there."""
+    if span.type not in PLACE_TYPES or span.detector in SURE:
+        return False
+    if len(text[span.start : span.end].split()) > 4:
+        return False
+    left = re.search(r"([^,;|\n:]{1,40}?)\s*[,;|]\s*$", text[max(0, span.start - 60) : span.start])
+    right = re.match(r"\s*[,;|]\s*([^,;|\n]{1,40})", text[span.end : span.end + 60])
+    words = type_words()
+    known = words["technologies"] | words["product_words"]
+
+    def skill(item: str) -> bool:
+        parts = item.lower().split()
+        return bool(parts) and all(p.strip(".()") in known for p in parts[:2])
+
+    neighbours = [left[1].split()[-2:] if left else [], right[1].split()[:2] if right else []]
+    return any(skill(" ".join(n)) for n in neighbours) and (
+        person_cue(text, span.start, span.end, True) is None
+    )
 
 
 def _region(text: str, span: Span) -> bool:
@@ -62,12 +97,26 @@ def _region(text: str, span: Span) -> bool:
 
 
 def _unsupported(text: str, span: Span, spans: list[Span]) -> bool:
-    """Whether `span` is presidio's name-type guess alone, with no second sign."""
+    """Whether `span` is presidio's name-type guess alone, with no second sign; or a
+    bullet's opening verb ("• Worked", "Installed"), whatever stands beside it."""
     if span.detector != ALONE or span.type not in NEEDING:
         return False
     if any(s.detector != ALONE and s.overlaps(span) for s in spans):
         return False
-    return not (_its_words(text, span) or _where_it_stands(text, span))
+    if _its_words(text, span):
+        return False
+    return _opens_with_a_verb(text, span) or not _where_it_stands(text, span)
+
+
+def _opens_with_a_verb(text: str, span: Span) -> bool:
+    """Whether the span opens with a common English word in -ed, or "Responsible": how a
+    CV's bullet starts ("• Worked on", "Responsible for"), never a name."""
+    first = re.match(r"[•·*\-\s]*([A-Za-z]+)", text[span.start : span.end])
+    if first is None:
+        return False
+    word = first[1].lower()
+    common = zipf_frequency(word, "en") >= 3.0
+    return common and (word.endswith("ed") or word in ("responsible", "involved"))
 
 
 def _its_words(text: str, span: Span) -> bool:
@@ -100,11 +149,16 @@ def employer_before(text: str, start: int) -> bool:
 def _where_it_stands(text: str, span: Span) -> bool:
     line_start = text.rfind("\n", 0, span.start) + 1
     line_end = text.find("\n", span.end)
-    line = text[line_start : len(text) if line_end < 0 else line_end]
+    line_end = len(text) if line_end < 0 else line_end
     if BEFORE.search(text[max(line_start, span.start - 40) : span.start]):
         return True
     previous = text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start]
     dated_above = YEAR.search(previous) and only_date_words(previous.strip(" \t\n*_#>:|"))
-    if (YEAR.search(line) or dated_above) and not YEAR.search(text[span.start : span.end]):
-        return True  # a job or education line (its dates on it, or alone on the line above)
+    beside = (
+        text[max(line_start, span.start - NEAR) : span.start]
+        + " "
+        + text[span.end : min(line_end, span.end + NEAR)]
+    )
+    if YEAR.search(beside) or dated_above:
+        return True  # a job or education entry (its dates beside it, or alone on the line above)
     return person_cue(text, span.start, span.end, True) is not None

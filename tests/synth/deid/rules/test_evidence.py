@@ -66,3 +66,23 @@ def test_in_a_ticket_the_rule_does_nothing():
     text = "Hi, I moved to Karnataka and my manager Microsoft Office keeps calling."
     spans = [span_of(text, "Karnataka", "LOCATION", "presidio")]
     assert rule.apply(text, spans) == spans
+
+
+def test_a_company_listed_among_skills_is_a_skill_whoever_found_it():
+    text = CV.replace("Microsoft Office, Tally ERP", "Oracle, SQL Server, PowerShell, Toad")
+    for detector in ("presidio", "cv_facts"):
+        spans = [span_of(text, "Oracle", "ORGANIZATION", detector)]
+        assert rule.apply(text, spans) == []
+    employers = "Experience\nWorked at Infosys, Wipro, Accenture\n\nEducation\nB.Com 2015"
+    spans = [span_of(employers, "Wipro", "ORGANIZATION", "presidio")]
+    assert rule.apply(employers, spans) == spans  # after "at": employers, not skills
+
+
+def test_a_flat_cv_is_not_one_first_line():
+    """A job-board CV is one line: only its first words are the owner's line."""
+    from synth.deid.lexicon.person_cues import person_cue
+
+    flat = "Rohit Deshpande Java Developer Pune Experience Skills Java, Ruby Education"
+    at = flat.index("Ruby")
+    assert person_cue(flat, 0, 15, cv=True) == "cv first line"
+    assert person_cue(flat, at, at + 4, cv=True) is None
