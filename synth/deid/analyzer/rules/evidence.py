@@ -150,7 +150,9 @@ def _where_it_stands(text: str, span: Span) -> bool:
     line_start = text.rfind("\n", 0, span.start) + 1
     line_end = text.find("\n", span.end)
     line_end = len(text) if line_end < 0 else line_end
-    if BEFORE.search(text[max(line_start, span.start - 40) : span.start]):
+    before = text[max(line_start, span.start - 120) : span.start]
+    list_start = re.sub(r"(?:[^,;|\n]{1,40}[,;|]\s*)+$", "", before)  # "at Infosys, [Wipro]"
+    if BEFORE.search(before[-40:]) or BEFORE.search(list_start[-40:]):
         return True
     previous = text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start]
     dated_above = YEAR.search(previous) and only_date_words(previous.strip(" \t\n*_#>:|"))
