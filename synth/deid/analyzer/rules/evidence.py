@@ -42,6 +42,11 @@ BEFORE = re.compile(
     r"|mentors?|managers?|referees?|contact|guides?)\s*[:\-–]\s*)$",
     re.IGNORECASE,
 )
+# A list's later item after "at", "for", "with", "including": "at Infosys, Wipro".
+LIST_AFTER = re.compile(
+    r"\b(?:at|for|with|joined|including|clients?:?)\s+(?:[^,;|\n]{1,40}[,;|]\s*(?:and\s+)?)+$",
+    re.IGNORECASE,
+)
 # Before an employer's name: an acronym there is the company ("Engineer at SAP").
 EMPLOYER_BEFORE = re.compile(
     r"(?:\b(?:at|joined|join)\s+|\b(?:company|employer)\s*[:\-–]\s*)$", re.IGNORECASE
@@ -151,8 +156,7 @@ def _where_it_stands(text: str, span: Span) -> bool:
     line_end = text.find("\n", span.end)
     line_end = len(text) if line_end < 0 else line_end
     before = text[max(line_start, span.start - 120) : span.start]
-    list_start = re.sub(r"(?:[^,;|\n]{1,40}[,;|]\s*)+$", "", before)  # "at Infosys, [Wipro]"
-    if BEFORE.search(before[-40:]) or BEFORE.search(list_start[-40:]):
+    if BEFORE.search(before[-40:]) or LIST_AFTER.search(before):  # "at Infosys, [Wipro]"
         return True
     previous = text[text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_start]
     dated_above = YEAR.search(previous) and only_date_words(previous.strip(" \t\n*_#>:|"))
