@@ -247,7 +247,7 @@ def resume_scores(texts: list[str], by_presidio: list, by_ner: list, kinds) -> d
     }
 
 
-def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None) -> dict:
+def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None, ablations=True) -> dict:
     from synth.deid.analyzer.detectors import make_detectors
     from synth.deid.analyzer.normalise import normalise
 
@@ -277,9 +277,11 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None) -> dict:
                 texts, s, [by_presidio, by_ner], ner.detector.kinds, fluency=fluency
             ),
         }
-        if name in SENTENCE_SETS and ner.detector.sentences is not None:
+        if ablations and name in SENTENCE_SETS and ner.detector.sentences is not None:
             entry["deid_sentence_bar"] = sentence_bars(texts, read, s, by_presidio, ner)
-        if name in RULE_SETS:  # what each type decision does (synth.deid.analyzer.rules)
+        if (
+            ablations and name in RULE_SETS
+        ):  # what each type decision does (synth.deid.analyzer.rules)
             entry["deid_without_rule"] = {
                 rule: deid_scores(
                     texts,
@@ -480,6 +482,11 @@ def main(argv=None) -> dict:
         "--steps", action="store_true", help="also leave each output step out (slow; round 3)"
     )
     p.add_argument("--no-fluency", action="store_true", help="skip SmolLM2's token loss")
+    p.add_argument(
+        "--no-ablations",
+        action="store_true",
+        help="skip each rule left out and the sentence bars (the headline numbers alone)",
+    )
     p.add_argument("--only", help="measure these sets alone (comma-separated; a trial run)")
     p.add_argument(
         "--previous", help="outputs of benchmarks/deid/previous_release.py to score the same way"
@@ -509,7 +516,9 @@ def main(argv=None) -> dict:
         sets = {k: v for k, v in sets.items() if k in args.only.split(",")}
     started = time.time()
     fluency = None if args.no_fluency else Fluency()
-    measured = measure(args.model, sets, STEP_SETS if args.steps else {}, fluency)
+    measured = measure(
+        args.model, sets, STEP_SETS if args.steps else {}, fluency, not args.no_ablations
+    )
     card = Path(args.model, "detector.json")
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"steps": {}}
     results["steps"][args.step] = {
