@@ -491,6 +491,11 @@ def main(argv=None) -> dict:
     p.add_argument(
         "--previous", help="outputs of benchmarks/deid/previous_release.py to score the same way"
     )
+    p.add_argument(
+        "--previous-key",
+        default="previous_release_issue_71",
+        help="where in detector.json the --previous scores go",
+    )
     args = p.parse_args(argv)
     if args.spread:
         results = json.loads(RESULTS.read_text())
@@ -539,7 +544,7 @@ def main(argv=None) -> dict:
         "wall_s": round(time.time() - started, 1),
     }
     if args.previous:  # the previous release's outputs, scored as this release's are
-        results["previous_release_issue_71"] = previous_scored(args.previous, sets, fluency)
+        results[args.previous_key] = previous_scored(args.previous, sets, fluency)
     write_results(RESULTS.name, results, indent=2)
     print_results(args.step, measured)
     return results

@@ -17,7 +17,8 @@ factor per document (0.85…1.15) and written with the original's currency, grou
 events become another value of their kind from the lay-phrase lists; a complaint and a
 shift change's reason a neutral phrase of their kind (synth/data/deid/neutral_phrases.yaml),
 a connective that opens the clause kept; a length of time another count of its unit.
-Anything without a shape of its own gets Faker's fake in the document's locale, and digits and letters of
+An organisation becomes one of its kind (a university for a university, a bank for a
+bank: the words from its organisation word on kept). Anything without a shape of its own gets Faker's fake in the document's locale, and digits and letters of
 ids are redrawn one for one.
 """
 
@@ -32,7 +33,7 @@ from faker import Faker
 from synth import DATA_DIR
 from synth.calendar import MONTH_WORD, NUMBER_WORDS, ordinal, shift_date
 from synth.deid.lexicon.connectives import opening_connective
-from synth.deid.lexicon.words import LENGTH_OF_TIME
+from synth.deid.lexicon.words import LENGTH_OF_TIME, organisation_words
 from synth.deid.lexicon.years import moved_years
 from synth.deid.parsing import parsed
 from synth.io.files import read_yaml
@@ -105,7 +106,7 @@ class Surrogates:
             "PHONE": lambda o: self._shape(o),
             "URL": lambda o: self.faker.url(),
             "ID": lambda o: self._shape(o),
-            "ORGANIZATION": lambda o: self.faker.company(),
+            "ORGANIZATION": self._organisation,
             "NRP": lambda o: self.rng.choice(["European", "American", "Asian", "African"]),
             "LOCATION": lambda o: self.faker.city(),
             "DATE": self._date,
@@ -128,6 +129,26 @@ class Surrogates:
                     return fake.split()[0]
             return self.faker.first_name()
         return f"{self.faker.first_name()} {self.faker.last_name()}"
+
+    def _organisation(self, original: str) -> str:
+        """An organisation of the original's kind: a university for a university, a
+        college for a college, a bank for a bank ("Sinhgad College of Engineering" ->
+        "Hodges College of Engineering", "University of Mumbai" -> "University of
+        Lake Anne"); the words from its organisation word on are kept, the name before
+        them faked. Else Faker's company."""
+        words = original.split()
+        kinds = organisation_words()
+        at = next((i for i, w in enumerate(words) if w.lower().strip(".,") in kinds), None)
+        if at is None:
+            return self.faker.company()
+        if at == 0:  # "University of Mumbai": the place after "of" faked
+            head = " ".join(words[: 2 if len(words) > 2 and words[1].lower() == "of" else 1])
+            return (
+                f"{head} {self.faker.city()}"
+                if head.lower().endswith(" of")
+                else (f"{self.faker.last_name()} {original}")
+            )
+        return " ".join([self.faker.last_name(), *words[at:]])
 
     def _shape(self, original: str) -> str:
         """Every digit and letter redrawn, separators kept: +49 170 1234567 → +31 804 5512093."""

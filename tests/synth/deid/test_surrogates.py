@@ -192,3 +192,19 @@ def test_a_reason_written_as_a_clause_becomes_a_neutral_clause(type_):
     text = "Hi, my mum had a fall and is in hospital. Can I take Friday off?"
     out, _ = shared(text, [span_of(text, "my mum had a fall and is in hospital", type_)])
     assert any(f"Hi, {c}. Can I" in out for c in neutral_phrases()["CLAUSES"][kind]), out
+
+
+@pytest.mark.parametrize(
+    ("original", "pattern"),
+    [
+        ("Sinhgad College of Engineering", r"[A-Z][\w'-]+ College of Engineering"),
+        ("University of Mumbai", r"University of [A-Z][\w' -]+"),
+        ("Anna University", r"[A-Z][\w'-]+ University"),
+        ("HDFC Bank", r"[A-Z][\w'-]+ Bank"),
+    ],
+)
+def test_an_organisation_becomes_one_of_its_kind(original, pattern):
+    """A university for a university, a bank for a bank (issue 93), never the original."""
+    for doc in range(5):
+        fake = Surrogates(0, f"d{doc}").replace("ORGANIZATION", original)
+        assert re.fullmatch(pattern, fake) and fake != original, fake
