@@ -120,9 +120,11 @@ class Fluency:
 
 def impossible_dates(keys: list[list[dict]], this_year: int | None = None) -> dict:
     """{replacements, impossible, documents}: DATE replacements (from each document's
-    key) that hold a year no date can have: a four-digit number before 1900 or after this
-    year where the original held a year at most this year (issue 93: "2016 to 2017"
-    became "9557 to 2699")."""
+    key) of a date that held a year (1900 to this year) whose replacement holds a year no
+    such date can have: before 1900, or more than a year after this year and after the
+    original's (a date moved by days may cross into next year) (issue 93: "2016 to 2017"
+    became "9557 to 2699"). A DATE span holding no year (a phone a detector typed as a
+    date) is not counted."""
     import datetime as dt
     import re
 
@@ -134,10 +136,12 @@ def impossible_dates(keys: list[list[dict]], this_year: int | None = None) -> di
         for row in key:
             if row["type"] != "DATE":
                 continue
+            was = [int(y) for y in year.findall(row["original"]) if 1900 <= int(y) <= this_year]
+            if not was:
+                continue
             total += 1
-            was = [int(y) for y in year.findall(row["original"])]
             now = [int(y) for y in year.findall(row["replacement"])]
-            if any(not 1900 <= y <= max([this_year, *was]) for y in now):
+            if any(not 1900 <= y <= max([this_year, *was]) + 1 for y in now):
                 bad += 1
                 documents.add(i)
     return {"replacements": total, "impossible": bad, "documents": len(documents)}

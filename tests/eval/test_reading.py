@@ -68,12 +68,14 @@ def test_impossible_dates_counts_years_no_date_can_have():
             {"type": "PERSON", "original": "Ann", "replacement": "Eve"},
         ],
         [{"type": "DATE", "original": "Summer 2018", "replacement": "Summer 1516"}],
-        [{"type": "DATE", "original": "12/03/2027", "replacement": "03/06/2027"}],  # as written
+        [{"type": "DATE", "original": "12/20/2026", "replacement": "03/30/2027"}],  # next year
+        [{"type": "DATE", "original": "0171 2345678", "replacement": "7865 8842335"}],  # no year
+        [{"type": "DATE", "original": "May 2019", "replacement": "May 2031"}],
     ]
     assert impossible_dates(keys, this_year=2026) == {
-        "replacements": 4,
-        "impossible": 2,
-        "documents": 2,
+        "replacements": 5,
+        "impossible": 3,
+        "documents": 3,
     }
 
 

@@ -5,8 +5,10 @@ or an auxiliary, a verb, "to" or "not" ("keeps [shouting at me]"). Where they ar
 anything else (a thing as the subject, "this email [has been …]"; a preposition, "close
 to [has been …]"; another verb's object), the span becomes its whole sentence, which the
 surrogate writes as a neutral sentence (issue 93: predicates spliced where the detector's
-span happened to start did not read). A span that opens its sentence is left as it is."""
+span happened to start did not read). A span that opens its sentence is left as it is;
+a greeting that opens the sentence stays outside the widened span."""
 
+from synth.deid.analyzer.rules.greetings import greeting_regions
 from synth.deid.analyzer.sentence_bounds import sentences
 from synth.deid.lexicon.work_roles import role_phrases
 from synth.deid.parsing import parsed
@@ -41,6 +43,7 @@ def apply(text: str, spans: list[Span]) -> list[Span]:
         if span.type != "CONDUCT" or _reads_after(text, span, spans):
             continue
         start, end = _sentence_of(text, span)
+        start = _after_greeting(text, start, span.start)
         whole = Span(start, max(end, span.end), "CONDUCT", span.detector, span.score)
         out = [s for s in out if s is not span and not whole.overlaps(s)] + [whole]
     return resolve(out)
@@ -66,4 +69,18 @@ def _reads_after(text: str, span: Span, spans: list[Span]) -> bool:
         return True  # "my manager [keeps …]"
     doc = parsed(text)
     last = next((t for t in reversed(doc) if t.idx + len(t) <= end and not t.is_space), None)
+    first = next((t for t in doc if t.idx >= span.start and not t.is_space), None)
+    if last is not None and last.tag_ == "IN" and first is not None and first.tag_ == "VBG":
+        return True  # "reported him for [shouting at me]": a gerund after a preposition
     return last is not None and last.tag_ in FITTING_TAGS
+
+
+def _after_greeting(text: str, start: int, limit: int) -> int:
+    """Where a sentence starts once a greeting opening it is passed over ("Hi, [I'd …]"):
+    a greeting is never replaced (the `greetings` rule)."""
+    for a, b in greeting_regions(text):
+        if a <= start < b <= limit:
+            start = b
+            while start < limit and (text[start].isspace() or text[start] in ",:;!-–—."):
+                start += 1
+    return start

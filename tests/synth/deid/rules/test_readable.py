@@ -61,3 +61,16 @@ def test_a_predicate_after_a_person_replaced_just_before_stays_a_predicate():
         span_of(text, "keeps shouting at me", "CONDUCT"),
     ]
     assert rule.apply(text, spans) == spans
+
+
+def test_a_greeting_opening_the_sentence_stays_outside_the_sentence_replaced():
+    text = "To whom it may concern, the storage room is used for smoking by the crew.\nAnna"
+    at = text.index("is used")
+    (span,) = rule.apply(text, [Span(at, text.index("crew") + 4, "CONDUCT", "ner")])
+    assert text[span.start : span.end] == "the storage room is used for smoking by the crew."
+
+
+def test_a_gerund_after_a_preposition_stays_a_predicate():
+    text = "Hi,\nI'd like to report my supervisor for shouting at me in front of customers.\nElena"
+    spans = [span_of(text, "shouting at me in front of customers", "CONDUCT")]
+    assert rule.apply(text, spans) == spans
