@@ -49,6 +49,12 @@ RANGE_SEPARATORS = [
 UNIT = r"days?|nights?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|secs?"
 # A count of a unit of time a date detector reads as a date ("15 minutes", "2 weeks").
 COUNT_OF_TIME = re.compile(rf"\b\d+\s*(?:{UNIT})\b", re.IGNORECASE)
+# Words an organisation's name may keep in its surrogate: they name its field, not it.
+GENERIC_WORDS = frozenset(
+    "of and the & for in arts science sciences engineering technology commerce management"
+    " business medicine law information computer studies education research applied pvt"
+    " private".split()
+)
 LOCALES = {"US": "en_US", "GB": "en_GB", "DE": "de_DE", "IT": "it_IT", "ES": "es_ES",
            "FR": "fr_FR", "NL": "nl_NL"}  # fmt: skip
 
@@ -133,22 +139,21 @@ class Surrogates:
     def _organisation(self, original: str) -> str:
         """An organisation of the original's kind: a university for a university, a
         college for a college, a bank for a bank ("Sinhgad College of Engineering" ->
-        "Hodges College of Engineering", "University of Mumbai" -> "University of
-        Lake Anne"); the words from its organisation word on are kept, the name before
-        them faked. Else Faker's company."""
+        "Hodges College of Engineering", "University of Mumbai" -> "University of Lake
+        Anne"). Only generic words are kept (the organisation word, a field, "of"): a name
+        in them ("University of Southern Mississippi") is never. Else Faker's company."""
         words = original.split()
         kinds = organisation_words()
         at = next((i for i, w in enumerate(words) if w.lower().strip(".,") in kinds), None)
         if at is None:
             return self.faker.company()
-        if at == 0:  # "University of Mumbai": the place after "of" faked
-            head = " ".join(words[: 2 if len(words) > 2 and words[1].lower() == "of" else 1])
-            return (
-                f"{head} {self.faker.city()}"
-                if head.lower().endswith(" of")
-                else (f"{self.faker.last_name()} {original}")
-            )
-        return " ".join([self.faker.last_name(), *words[at:]])
+        kind = words[at].strip(".,")
+        tail = words[at:]
+        if at > 0 and all(w.lower().strip(".,()") in kinds | GENERIC_WORDS for w in tail):
+            return " ".join([self.faker.last_name(), *tail])  # "… College of Engineering"
+        if len(words) > at + 1 and words[at + 1].lower() == "of":  # "University of …"
+            return f"{kind} of {self.faker.city()}"
+        return f"{self.faker.last_name()} {kind}"
 
     def _shape(self, original: str) -> str:
         """Every digit and letter redrawn, separators kept: +49 170 1234567 → +31 804 5512093."""

@@ -208,3 +208,10 @@ def test_an_organisation_becomes_one_of_its_kind(original, pattern):
     for doc in range(5):
         fake = Surrogates(0, f"d{doc}").replace("ORGANIZATION", original)
         assert re.fullmatch(pattern, fake) and fake != original, fake
+
+
+def test_an_organisations_surrogate_keeps_no_word_of_its_name():
+    for original in ("University of Southern Mississippi", "Kerala Higher Secondary Board"):
+        for doc in range(5):
+            fake = Surrogates(0, f"d{doc}").replace("ORGANIZATION", original)
+            assert not {"Southern", "Mississippi", "Kerala", "Higher"} & set(fake.split()), fake

@@ -74,7 +74,7 @@ def _in_a_skill_list(text: str, span: Span) -> bool:
     """A name-type span that is an item of a list (commas, pipes, semicolons) whose item
     next to it is a technology or a product ("Oracle, SQL Server, PowerShell, Toad"): a
     skill, whoever found it, unless a person stands there."""
-    if span.type not in PLACE_TYPES or span.detector in SURE:
+    if span.type not in PLACE_TYPES or span.detector in ("person cues", "cv owner"):
         return False
     if len(text[span.start : span.end].split()) > 4:
         return False

@@ -5,7 +5,9 @@ or an auxiliary, a verb, "to" or "not" ("keeps [shouting at me]"). Where they ar
 anything else (a thing as the subject, "this email [has been …]"; a preposition, "close
 to [has been …]"; another verb's object), the span becomes its whole sentence, which the
 surrogate writes as a neutral sentence (issue 93: predicates spliced where the detector's
-span happened to start did not read). A span that opens its sentence is left as it is;
+span happened to start did not read), and so does a span that is no predicate (it opens
+with no verb) or follows "I"/"we" (the neutral predicates are what someone did "towards
+me"). A span that opens its sentence is left as it is;
 a greeting that opens the sentence stays outside the widened span."""
 
 from synth.deid.analyzer.rules.greetings import greeting_regions
@@ -70,9 +72,13 @@ def _reads_after(text: str, span: Span, spans: list[Span]) -> bool:
     doc = parsed(text)
     last = next((t for t in reversed(doc) if t.idx + len(t) <= end and not t.is_space), None)
     first = next((t for t in doc if t.idx >= span.start and not t.is_space), None)
-    if last is not None and last.tag_ == "IN" and first is not None and first.tag_ == "VBG":
+    if last is None or first is None or not first.tag_.startswith(("VB", "MD")):
+        return False  # the span is no predicate ("[distracting to be told …]")
+    if last.lower_ in ("i", "we"):
+        return False  # the writer's own acts: a predicate "towards me" would not read
+    if last.tag_ == "IN" and first.tag_ == "VBG":
         return True  # "reported him for [shouting at me]": a gerund after a preposition
-    return last is not None and last.tag_ in FITTING_TAGS
+    return last.tag_ in FITTING_TAGS
 
 
 def _after_greeting(text: str, start: int, limit: int) -> int:

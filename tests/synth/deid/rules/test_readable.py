@@ -74,3 +74,17 @@ def test_a_gerund_after_a_preposition_stays_a_predicate():
     text = "Hi,\nI'd like to report my supervisor for shouting at me in front of customers.\nElena"
     spans = [span_of(text, "shouting at me in front of customers", "CONDUCT")]
     assert rule.apply(text, spans) == spans
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clause"),
+    [
+        ("Lately I have been receiving calls at work.", "have been receiving calls at work"),
+        ("It is extremely distracting to be called at work.", "distracting to be called at work"),
+    ],
+)
+def test_the_writers_own_acts_and_what_is_no_predicate_become_the_sentence(sentence, clause):
+    text = f"Hi HR,\n{sentence} Please help.\nAnna"
+    at = text.index(clause)
+    (span,) = rule.apply(text, [Span(at, at + len(clause), "CONDUCT", "ner")])
+    assert text[span.start : span.end] == sentence
