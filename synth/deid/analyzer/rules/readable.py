@@ -19,6 +19,8 @@ from synth.deid.spans import Span, resolve
 NAME = "readable"
 # Penn tags of the word before a predicate that let it read: a pronoun or name as its
 # subject, "who", an auxiliary or verb it completes, "to", a modal, "not"/an adverb, "and".
+# Subjects that are no person: a predicate of what someone did would not read after them.
+THING_SUBJECTS = ("it", "this", "that", "there", "which", "what")
 FITTING_TAGS = (
     "PRP",
     "WP",
@@ -76,6 +78,10 @@ def _reads_after(text: str, span: Span, spans: list[Span]) -> bool:
         return False  # the span is no predicate ("[distracting to be told …]")
     if last.lower_ in ("i", "we"):
         return False  # the writer's own acts: a predicate "towards me" would not read
+    verb = first if first.dep_ in ("ROOT", "conj", "xcomp", "ccomp", "relcl") else first.head
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "expl")]
+    if any(c.lower_ in THING_SUBJECTS and c.idx < span.start for c in subjects):
+        return False  # "It is extremely [distracting …]": no one is the subject
     if last.tag_ == "IN" and first.tag_ == "VBG":
         return True  # "reported him for [shouting at me]": a gerund after a preposition
     return last.tag_ in FITTING_TAGS
