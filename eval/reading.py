@@ -64,13 +64,27 @@ def off_gold(gold: list[list[Span]], predicted: list[list[Span]]) -> dict:
 
 def greetings_replaced(texts: list[str], outputs: list[str]) -> dict:
     """{greetings, replaced, documents}: how many greetings and sign-offs of the inputs
-    the outputs no longer hold as written."""
+    the outputs no longer hold as written (their own words: a name they hold may be
+    replaced)."""
     from synth.deid.analyzer.rules.greetings import greeting_regions
+    from synth.deid.lexicon.words import greeting_words
+
+    plain = greeting_words()["plain"]
+
+    def phrase(words: str) -> str:
+        """The greeting's own words, up to a name it holds ("Hi Sara," -> "Hi"): a name
+        in a greeting is replaced, the greeting is not."""
+        kept = []
+        for word in words.split():
+            if word.strip(",.:;!-–—").lower() not in plain and kept:
+                break
+            kept.append(word)
+        return " ".join(kept).rstrip(",.:;!-–—")
 
     total = replaced = documents = 0
     for text, output in zip(texts, outputs):
         regions = greeting_regions(text)
-        lost = [text[a:b] for a, b in regions if text[a:b] not in output]
+        lost = [text[a:b] for a, b in regions if phrase(text[a:b]) not in " ".join(output.split())]
         total += len(regions)
         replaced += len(lost)
         documents += bool(lost)

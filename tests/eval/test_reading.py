@@ -110,3 +110,11 @@ def test_sentence_fluency_pairs_each_replaced_sentence_with_its_output():
             "worst_documents": [0],
         },
     }
+
+
+def test_a_name_replaced_inside_a_greeting_is_no_greeting_replaced():
+    from eval.reading import greetings_replaced
+
+    texts = ["Hi  Sara,\nmy pay is late.", "Dear HR Team,\nmy pay is late."]
+    outputs = ["Hi  Marie,\nmy pay is late.", "Acme Corp,\nmy pay is late."]
+    assert greetings_replaced(texts, outputs) == {"greetings": 2, "replaced": 1, "documents": 1}
