@@ -33,7 +33,7 @@ from faker import Faker
 from synth import DATA_DIR
 from synth.calendar import MONTH_WORD, NUMBER_WORDS, ordinal, shift_date
 from synth.deid.lexicon.connectives import opening_connective
-from synth.deid.lexicon.words import LENGTH_OF_TIME, organisation_words
+from synth.deid.lexicon.words import LENGTH_OF_TIME, organisation_words, type_words
 from synth.deid.lexicon.years import moved_years
 from synth.deid.parsing import parsed
 from synth.io.files import read_yaml
@@ -49,12 +49,6 @@ RANGE_SEPARATORS = [
 UNIT = r"days?|nights?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|secs?"
 # A count of a unit of time a date detector reads as a date ("15 minutes", "2 weeks").
 COUNT_OF_TIME = re.compile(rf"\b\d+\s*(?:{UNIT})\b", re.IGNORECASE)
-# Words an organisation's name may keep in its surrogate: they name its field, not it.
-GENERIC_WORDS = frozenset(
-    "of and the & for in arts science sciences engineering technology commerce management"
-    " business medicine law information computer studies education research applied pvt"
-    " private".split()
-)
 LOCALES = {"US": "en_US", "GB": "en_GB", "DE": "de_DE", "IT": "it_IT", "ES": "es_ES",
            "FR": "fr_FR", "NL": "nl_NL"}  # fmt: skip
 
@@ -149,7 +143,9 @@ class Surrogates:
             return self.faker.company()
         kind = words[at].strip(".,")
         tail = words[at:]
-        if at > 0 and all(w.lower().strip(".,()") in kinds | GENERIC_WORDS for w in tail):
+        if at > 0 and all(
+            w.lower().strip(".,()") in kinds | type_words()["generic_words"] for w in tail
+        ):
             return " ".join([self.faker.last_name(), *tail])  # "… College of Engineering"
         if len(words) > at + 1 and words[at + 1].lower() == "of":  # "University of …"
             return f"{kind} of {self.faker.city()}"
