@@ -9,6 +9,9 @@ from pathlib import Path
 from synth.io.files import read_yaml
 
 TYPES_FILE = Path(__file__).resolve().parent.parent / "data" / "deid" / "types.yaml"
+# The types a name can be read as: the ones a keep-rule (a technology, a region, a
+# resume word) may take back, and the ones a general NER guesses.
+NAME_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "NRP")
 
 
 @dataclass(frozen=True)

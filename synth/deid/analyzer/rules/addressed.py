@@ -12,11 +12,11 @@ import re
 from wordfreq import zipf_frequency
 
 from synth.deid.analyzer.kinds import cv_shaped
-from synth.deid.analyzer.rules.technologies import NAME_TYPES
 from synth.deid.lexicon.names import first_names, last_names
 from synth.deid.lexicon.person_cues import NAME_RUN, person_cue
 from synth.deid.lexicon.words import greeting_words
 from synth.deid.spans import Span, resolve
+from synth.deid.types import NAME_TYPES
 
 NAME = "addressed"
 DETECTOR = "person cues"

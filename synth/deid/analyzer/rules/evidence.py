@@ -28,13 +28,12 @@ from synth.deid.lexicon.places import gazetteer, regions
 from synth.deid.lexicon.words import organisation_words, type_words
 from synth.deid.lexicon.years import only_date_words
 from synth.deid.spans import Span
+from synth.deid.types import NAME_TYPES
 
 NAME = "evidence"
 ALONE = "presidio"  # the detector whose named-entity guess needs a second sign
 # Detectors whose span is a sign of its own: the built detector, a person's cue, the owner.
 SURE = ("ner", "person cues", "cv owner")
-NEEDING = ("ORGANIZATION", "PERSON", "LOCATION", "NRP")
-PLACE_TYPES = ("ORGANIZATION", "PERSON", "LOCATION", "NRP")
 BEFORE = re.compile(
     r"(?:\b(?:at|for|with|in|from|of|joined|join|by|under)\s+(?:the\s+)?|@\s*"
     r"|\b(?:company|employer|organi[sz]ation|client|university|college|school|institute"
@@ -74,7 +73,7 @@ def _in_a_skill_list(text: str, span: Span) -> bool:
     """A name-type span that is an item of a list (commas, pipes, semicolons) whose item
     next to it is a technology or a product ("Oracle, SQL Server, PowerShell, Toad"): a
     skill, whoever found it, unless a person stands there."""
-    if span.type not in PLACE_TYPES or span.detector in ("person cues", "cv owner"):
+    if span.type not in NAME_TYPES or span.detector in ("person cues", "cv owner"):
         return False
     if len(text[span.start : span.end].split()) > 4:
         return False
@@ -95,7 +94,7 @@ def _in_a_skill_list(text: str, span: Span) -> bool:
 
 def _region(text: str, span: Span) -> bool:
     """A span that is only a region, a state or a country (where no one is found)."""
-    if span.type not in PLACE_TYPES:
+    if span.type not in NAME_TYPES:
         return False
     words = " ".join(text[span.start : span.end].strip(" .,;:()*_").split()).lower()
     return words in regions() and person_cue(text, span.start, span.end, True) is None
@@ -104,7 +103,7 @@ def _region(text: str, span: Span) -> bool:
 def _unsupported(text: str, span: Span, spans: list[Span]) -> bool:
     """Whether `span` is presidio's name-type guess alone, with no second sign; or a
     bullet's opening verb ("• Worked", "Installed"), whatever stands beside it."""
-    if span.detector != ALONE or span.type not in NEEDING:
+    if span.detector != ALONE or span.type not in NAME_TYPES:
         return False
     if any(s.detector != ALONE and s.overlaps(span) for s in spans):
         return False

@@ -3,9 +3,9 @@ continue the name, at a link's `](`, at the separators of a CV's lines (" - ", "
 
 import re
 
-from synth.deid.analyzer.rules.technologies import NAME_TYPES
 from synth.deid.lexicon.words import heading_words
 from synth.deid.spans import Span
+from synth.deid.types import NAME_TYPES
 
 NAME = "parts"
 

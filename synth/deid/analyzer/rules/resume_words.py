@@ -15,10 +15,10 @@ import re
 
 from synth.calendar import NUMBER_WORDS
 from synth.deid.analyzer.kinds import cv_shaped
-from synth.deid.analyzer.rules.technologies import NAME_TYPES
 from synth.deid.lexicon.person_cues import person_cue
 from synth.deid.lexicon.words import resume_words
 from synth.deid.spans import Span
+from synth.deid.types import NAME_TYPES
 
 NAME = "resume_words"
 # A resume's words as the rule reads them: letters with the marks skills carry

@@ -14,10 +14,9 @@ from synth.deid.analyzer.rules.evidence import employer_before
 from synth.deid.lexicon.person_cues import person_cue
 from synth.deid.lexicon.words import type_words
 from synth.deid.spans import Span
+from synth.deid.types import NAME_TYPES
 
 NAME = "technologies"
-# The types a name or a technology can be read as.
-NAME_TYPES = ("PERSON", "ORGANIZATION", "LOCATION", "NRP")
 
 
 def apply(text: str, spans: list[Span]) -> list[Span]:
