@@ -26,6 +26,7 @@ import inspect
 from dataclasses import dataclass, field
 
 from synth import ConfigError, plugins
+from synth.deid.anonymizer.private_strings import SEEN, document_originals, holds_original
 
 SPANS, LANGUAGE_MODEL = "spans", "language model"
 METHODS = {"tag": SPANS, "surrogate": SPANS, "rewrite": LANGUAGE_MODEL, "abstract": LANGUAGE_MODEL}
@@ -128,7 +129,10 @@ def check_chosen(method: str, options: dict | None = None) -> None:
     for name in plan.names():
         if name in plugins.installed("methods"):  # tried once on the driver, before any work
             context = OperatorContext("check", 0, "US", "Maria Lopez", (), options or {})
-            replacer(name)("PERSON", "Maria Lopez", context)
+            try:
+                replacer(name)("PERSON", "Maria Lopez", context)
+            except LeakingReplacement as e:
+                raise ConfigError(str(e)) from None
 
 
 def help_names() -> list[str]:
@@ -151,9 +155,11 @@ def replacer(method: str, surrogates=None):
     made = installed_method(method)()
 
     def replace(kind, original, context=None):
+        if context is not None:
+            SEEN.remember(document_originals(context.text, context.spans))
         args = (kind, original, context) if wants_context else (kind, original)
         written = plugins.call_for(made, "replace", f"a {kind} span", *args)
-        return checked_replacement(method, original, written)
+        return checked_replacement(method, original, written, kind)
 
     return replace
 
@@ -172,17 +178,30 @@ def takes_context(target: str, name: str) -> bool:
     return len(positional) >= 4 or any(p.kind == p.VAR_POSITIONAL for p in params.values())
 
 
-def checked_replacement(method: str, original: str, written) -> str:
-    """An installed method's replacement: a string that does not hold the original (a
-    method returning its input would share the personal data it was asked to hide)."""
+class LeakingReplacement(Exception):
+    """An installed method's replacement that holds a private string: the document is
+    refused (written without text, its error this line: it names the method and the
+    type, never the text)."""
+
+    content_free = True
+
+
+def checked_replacement(method: str, original: str, written, kind: str = "a") -> str:
+    """An installed method's replacement: a string that holds, read as a reader reads it
+    (synth.deid.anonymizer.private_strings), neither the original (a method returning its
+    input would share the personal data it was asked to hide) nor any other private
+    string this process has seen (another span's, another document's)."""
     if not isinstance(written, str):
         raise ConfigError(
             f"method {method!r} returned {type(written).__name__} for a span, not its text; "
             "replace(type, original) must return a string (docs/extending.md)"
         )
-    if original.strip() and original.strip().casefold() in written.casefold():
-        raise ConfigError(
-            f"method {method!r} returned a replacement that holds the original; it must "
+    own = holds_original(original, written)
+    if own or SEEN.found_in(written):
+        what = "the original" if own else "another span's original seen in this run"
+        raise LeakingReplacement(
+            f"method {method!r} returned a replacement that holds {what} (read without "
+            f"invisible characters, width and case folded) for a {kind} span; it must "
             "write something else (docs/extending.md)"
         )
     return written

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from synth.deid.anonymizer.context import OperatorContext
 from synth.deid.anonymizer.methods import MethodPlan, method_plan, replacer
+from synth.deid.anonymizer.private_strings import SEEN, document_originals
 from synth.deid.anonymizer.surrogates import Surrogates
 from synth.deid.spans import Span
 from synth.deid.visible import Shown, visible
@@ -101,6 +102,9 @@ def anonymized(
     surrogate in the plan, one pass; with one, `surrogated`'s draws."""
     plan = method_plan(method)
     operators = operators_for(plan)
+    if set(plan.names()) - {"tag", "surrogate"}:  # an installed method: the batch is seen
+        for text, spans in zip(texts, found):
+            SEEN.remember(document_originals(text, spans))
     if "surrogate" in plan.names():
         return surrogated(ids, texts, found, seed, country, kinds, shown, operators, options)
     out = []
