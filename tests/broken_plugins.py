@@ -189,7 +189,7 @@ CASES = {
     ),
     "method/return": Case(
         "methods", "echoes", "bad_mod:M", "class M:\n    def replace(self, t, o): return o\n",
-        "error: method 'echoes' returned a replacement that holds the original; it must",
+        "error: method 'echoes' returned a replacement that holds the original (read without",
     ),
     "method/construction": Case(
         "methods", "unmade", "bad_mod:M",
