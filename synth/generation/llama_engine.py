@@ -246,6 +246,7 @@ class LlamaEngine(EngineBase):
         self.prompt_tokens_evaluated = 0  # read afresh, not from the prompt cache
         self.prompt_tokens_cached = 0
         self._lock = threading.Lock()
+        self._tokenizer_lock = threading.Lock()
         self.calls_in_flight = 0  # the server restarts only under a call alone
 
     @property
@@ -273,13 +274,16 @@ class LlamaEngine(EngineBase):
 
     def prompt_tokens(self, text: str) -> int:
         """Tokens of `text` by the GGUF's own vocabulary (transformers reads it; loaded on
-        the first long prompt only: serve asks only when bytes could exceed the context)."""
-        if not hasattr(self, "_tokenizer"):
-            from transformers import AutoTokenizer
+        the first call, once whatever the threads: serve makes that call before it
+        serves, since 28 request threads importing transformers at once failed with
+        ImportError and their connections closed with no status)."""
+        with self._tokenizer_lock:  # request threads ask at once (issue 94: SB2)
+            if not hasattr(self, "_tokenizer"):
+                from transformers import AutoTokenizer
 
-            self._tokenizer = AutoTokenizer.from_pretrained(
-                str(self.path.parent), gguf_file=self.path.name
-            )
+                self._tokenizer = AutoTokenizer.from_pretrained(
+                    str(self.path.parent), gguf_file=self.path.name
+                )
         return len(self._tokenizer(text, add_special_tokens=False).input_ids)
 
     def _start(self):

@@ -321,6 +321,9 @@ class CappedServer(ThreadingHTTPServer):
     answered 503 and closed at once, so idle or slow clients cannot take every thread."""
 
     daemon_threads = True
+    # The kernel's queue of connections not yet accepted (socketserver's default is 5): a
+    # crowd of 30 clients overflowed it and some were reset before any status (issue 94).
+    request_queue_size = 256
 
     def __init__(self, address, handler, limits: Limits):
         super().__init__(address, handler)
@@ -375,7 +378,13 @@ def make_server(
     sampling=frozenset({"min_p"}),
 ):  # fmt: skip
     """A ThreadingHTTPServer serving `engine` as model `name` (not started); `sampling`:
-    the optional decoding features its backend honours (SAMPLING)."""
+    the optional decoding features its backend honours (SAMPLING). What a request needs
+    is loaded here, before the first one: the engine counts a prompt's tokens once (its
+    tokenizer; llama.cpp's loaded lazily, and 28 of 30 cold requests failed importing it
+    at once, issue 94)."""
+    counts = getattr(engine, "prompt_tokens", None)
+    if counts is not None:
+        counts("ready")
     server = CappedServer((host, port), Handler, limits)
     server.engine, server.model_name, server.limits = engine, name, limits
     server.sampling = sampling
@@ -438,6 +447,8 @@ class Handler(BaseHTTPRequestHandler):
             results = self._wait(jobs)
         except Rejected as e:
             return self._error(e)
+        except Exception as e:  # noqa: BLE001 (a request's failure is its 500, with a status)
+            return self._error(self._failed(e))
         choices = [
             {"index": i, "finish_reason": "length"}
             | ({"message": {"role": "assistant", "content": t}} if chat else {"text": t})
@@ -544,6 +555,17 @@ class Handler(BaseHTTPRequestHandler):
             if job.error:
                 raise Rejected(500, "the engine failed on this batch")
         return [job.result for job in jobs]
+
+    def _failed(self, error: Exception) -> Rejected:
+        """A request that failed in hrsynth or the engine: a 500 naming the exception's
+        type (never its message: it may quote the prompt), one line on the server's
+        stderr. It closed the connection with no status (issue 94)."""
+        print(
+            f"serve: a request failed ({type(error).__name__}); answered 500",
+            file=sys.stderr,
+            flush=True,
+        )
+        return Rejected(500, f"the server failed on this request ({type(error).__name__})")
 
     def _client_gone(self) -> bool:
         try:

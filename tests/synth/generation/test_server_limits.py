@@ -8,12 +8,13 @@ import json
 import socket
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import pytest
 import requests
 
 from synth.generation.cancel import current
-from synth.generation.server import Limits, Rejected, make_server
+from synth.generation.server import CappedServer, Limits, Rejected, make_server
 from tests.scripted import ScriptedChat
 
 
@@ -218,13 +219,22 @@ class ShortContextEngine(ContinuousGatedEngine):
         return len(text.split())
 
 
+@contextmanager
+def serving(engine, limits=None):
+    """One server on an open-gated engine, for the tests that choose their own engine."""
+    engine.gate.set()
+    server = make_server(engine, "m", "127.0.0.1", 0, 8, 0.0, limits or Limits())
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_a_prompt_longer_than_the_context_is_a_400():
     engine = ShortContextEngine()
-    engine.gate.set()
-    server = make_server(engine, "m", "127.0.0.1", 0, 8, 0.0, Limits())
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
+    with serving(engine) as url:
         reply = post(url, {"prompt": "word " * 60, "max_tokens": 8})
         assert reply.status_code == 400
         assert (
@@ -233,9 +243,53 @@ def test_a_prompt_longer_than_the_context_is_a_400():
         )
         assert post(url, {"prompt": "word " * 50, "max_tokens": 8}).status_code == 200
         assert engine.decoded == ["word " * 50]
-    finally:
-        server.shutdown()
-        server.server_close()
+
+
+class LazyTokenizerEngine(ShortContextEngine):
+    """Loads its tokenizer on the first count; loading it from a request thread fails as
+    llama.cpp's did when 28 request threads imported transformers at once (SB2)."""
+
+    def prompt_tokens(self, text):
+        if not getattr(self, "loaded", False):
+            if threading.current_thread() is not threading.main_thread():
+                raise ImportError("cannot import name 'AutoTokenizer' from 'transformers'")
+            self.loaded = True
+        if "boom" in text:
+            raise RuntimeError(f"failed on {text[:20]}")
+        return len(text.split())
+
+
+def crowd(url: str, prompt: str, clients: int = 30) -> list:
+    with ThreadPoolExecutor(clients) as pool:
+        return list(
+            pool.map(lambda _: post(url, {"prompt": prompt, "max_tokens": 4}), range(clients))
+        )
+
+
+def test_a_cold_server_loads_what_a_request_needs_before_the_first_one():
+    """Issue 94 (SB2): 29 of 30 concurrent long prompts on a fresh llama server closed with
+    no HTTP status. The tokenizer is loaded before serving: all 30 are answered."""
+    # socketserver's listen queue of 5 reset some of a crowd of 30 before any status
+    assert CappedServer.request_queue_size >= Limits().max_connections
+    engine = LazyTokenizerEngine()
+    with serving(engine) as url:
+        replies = crowd(url, "word " * 40)
+        assert [r.status_code for r in replies] == [200] * 30
+
+
+def test_a_request_that_fails_inside_is_a_500_naming_the_error_never_the_prompt(capfd):
+    """A failure in hrsynth or the engine while a request is read is that request's 500,
+    with a status and a line on stderr; it closed the connection with nothing."""
+    engine = LazyTokenizerEngine()
+    with serving(engine) as url:
+        replies = crowd(url, "boom Maria Lopez " * 10, clients=10)
+        assert [r.status_code for r in replies] == [500] * 10
+        assert replies[0].json()["error"]["message"] == (
+            "the server failed on this request (RuntimeError)"
+        )
+        assert post(url, {"prompt": "word " * 40, "max_tokens": 4}).status_code == 200
+    err = capfd.readouterr().err
+    assert "serve: a request failed (RuntimeError); answered 500" in err and "Maria" not in err
 
 
 def test_a_prompt_or_a_request_past_its_work_bound_is_a_400_within_the_context():
@@ -244,12 +298,7 @@ def test_a_prompt_or_a_request_past_its_work_bound_is_a_400_within_the_context()
     server too. The bounds are the work a request asks for: its longest prompt, and its
     prompts with their max_tokens together."""
     engine = ShortContextEngine()
-    engine.gate.set()
-    limits = Limits(max_prompt_tokens=20, max_request_tokens=40)
-    server = make_server(engine, "m", "127.0.0.1", 0, 8, 0.0, limits)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
+    with serving(engine, Limits(max_prompt_tokens=20, max_request_tokens=40)) as url:
         reply = post(url, {"prompt": "word " * 21, "max_tokens": 4})
         assert reply.status_code == 400
         assert reply.json()["error"]["message"] == (
@@ -265,9 +314,6 @@ def test_a_prompt_or_a_request_past_its_work_bound_is_a_400_within_the_context()
         assert engine.decoded == []  # refused before the engine saw them
         assert post(url, {"prompt": ["word " * 15] * 2, "max_tokens": 4}).status_code == 200
         assert post(url, {"prompt": "word " * 20, "max_tokens": 4}).status_code == 200
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_every_backend_ships_a_measured_bound_within_its_context():
