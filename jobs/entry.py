@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Callable
 
-from synth import ConfigError, RunFailed
+from synth import ConfigError, RunFailed, plugins
 from synth.config.options import add_options
 
 INTERRUPTED = 130  # the shell's code for a process ended by Ctrl-C
@@ -18,6 +18,7 @@ def guarded(run: Callable, *args) -> int:
     """Run a job; bad input, a failed run, Ctrl-C and a full disk end in one line on stderr
     (what was kept, how to go on), never a traceback."""
     try:
+        plugins.deadline_s()  # a bad bound from the environment is refused before any work
         run(*args)
     except KeyboardInterrupt:
         print(f"interrupted: {_kept(args)}", file=sys.stderr)

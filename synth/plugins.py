@@ -19,6 +19,7 @@ what a run uses can stop it: a broken plugin it does not select is one warning l
 import contextlib
 import datetime as dt
 import importlib
+import math
 import os
 import sys
 import tempfile
@@ -139,15 +140,27 @@ def _keep_traceback(label: str, call: str, error: BaseException) -> str:
 DEADLINE_S = 900.0
 
 
+# The longest deadline hrsynth can wait on (a week): past it `threading`'s wait overflows,
+# and the overflow blamed the plugin (issue 94, DL2).
+LONGEST_DEADLINE_S = 7 * 24 * 3600.0
+
+
 def deadline_s() -> float | None:
+    """HRSYNTH_PLUGIN_DEADLINE_S read and range-checked: 0 for none, else a finite number
+    of seconds above 0 and at most a week. -1 and nan meant no deadline in silence (DL1)."""
     raw = os.environ.get("HRSYNTH_PLUGIN_DEADLINE_S", "")
     try:
         limit = float(raw) if raw.strip() else DEADLINE_S
     except ValueError:
+        limit = math.nan
+    if limit == 0:
+        return None
+    if not 0 < limit <= LONGEST_DEADLINE_S:  # nan fails this too
         raise ConfigError(
-            f"HRSYNTH_PLUGIN_DEADLINE_S must be a number of seconds, got {raw!r}"
-        ) from None
-    return limit if limit > 0 else None
+            f"HRSYNTH_PLUGIN_DEADLINE_S must be a number of seconds above 0 and at most "
+            f"{LONGEST_DEADLINE_S:.0f} (a week), or 0 for none; got {raw!r}"
+        )
+    return limit
 
 
 def bounded(label: str, call: str, function: Callable, *args, **kwargs):

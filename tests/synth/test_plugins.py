@@ -197,6 +197,44 @@ def test_a_plugin_call_past_its_deadline_is_one_line_naming_it(monkeypatch, tmp_
         engine.stalls(0)
 
 
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "1e20", "-0.5", "soon"])
+def test_a_deadline_out_of_range_is_refused_before_any_work(value, tmp_path):
+    """Issue 94: -1 and nan meant no deadline in silence (DL1); 1e20 and inf overflowed
+    hrsynth's own wait and the message blamed the plugin (DL2)."""
+    import subprocess
+
+    env = {**os.environ, "HRSYNTH_PLUGIN_DEADLINE_S": value}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "jobs.cli",
+            "deidentify",
+            "--input",
+            str(tmp_path / "none.jsonl"),
+            "--output",
+            str(tmp_path / "out"),
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 2 and done.stderr.strip() == (
+        "error: HRSYNTH_PLUGIN_DEADLINE_S must be a number of seconds above 0 and at most "
+        f"604800 (a week), or 0 for none; got {value!r}"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("value, limit", [("0", None), ("", plugins.DEADLINE_S), ("2.5", 2.5)])
+def test_a_deadline_in_range_is_read(value, limit, monkeypatch):
+    monkeypatch.setenv("HRSYNTH_PLUGIN_DEADLINE_S", value)
+    assert plugins.deadline_s() == limit
+
+
 def test_a_process_whose_plugin_call_overran_exits_at_once():
     """The call left behind does not hold the process at exit (a pool's threads would:
     the command would print its line and then hang)."""

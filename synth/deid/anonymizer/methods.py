@@ -66,6 +66,11 @@ def method_plan(method: str) -> MethodPlan:
             default = kind
         elif not kind or not name:
             raise ConfigError(f"--method {method!r}: {item!r} is not TYPE=METHOD")
+        elif kind in by_type:
+            raise ConfigError(
+                f"--method {method!r} names {kind} twice ({by_type[kind]}, {name}); "
+                f"give {kind}=METHOD once"
+            )
         else:
             by_type[kind] = name
     return MethodPlan(default or DEFAULT_METHOD, by_type)

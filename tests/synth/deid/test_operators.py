@@ -31,6 +31,7 @@ def test_a_method_per_type_reads_as_a_plan():
     [
         ("tag,surrogate", "two methods for every type"),
         ("tag,PERSON=", "is not TYPE=METHOD"),
+        ("tag,PERSON=tag,PERSON=surrogate", r"names PERSON twice \(tag, surrogate\)"),
         ("tag,PERSONS=surrogate", "'PERSONS' is no personal type"),
         ("tag,PERSON=blur", "--method 'blur' unknown"),
         ("surrogate,CONDUCT=abstract", "abstract rewrites the whole document"),
