@@ -85,17 +85,31 @@ def expanded_size(node, sizes=None) -> int:
 MAX_YAML_BYTES = 1 << 20
 
 
+def read_settings_text(path: Path, what: str) -> str:
+    """A settings file's text (a YAML file, a roles list): one line for a file over
+    MAX_YAML_BYTES (refused unread) and for bytes that are not UTF-8, naming where they
+    start; a binary file gave a 29-line UnicodeDecodeError (issue 94, ROL2)."""
+    size = Path(path).stat().st_size
+    if size > MAX_YAML_BYTES:
+        raise ConfigError(
+            f"{what} {path} is {size:,} bytes, more than {MAX_YAML_BYTES:,}: settings "
+            "files are small; check that this is the file you meant"
+        )
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        line, byte, _ = undecodable_at(Path(path), "utf-8")
+        raise ConfigError(
+            f"{what} {path} is not UTF-8 text (line {line}, byte {byte} of the line); "
+            "check that this is the file you meant, or save it as UTF-8"
+        ) from None
+
+
 def read_yaml(path: Path, what: str) -> object:
     """Parse a YAML file, turning parse and IO errors into a one-line ConfigError; a file
     over MAX_YAML_BYTES is refused unread."""
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_YAML_BYTES:
-            raise ConfigError(
-                f"{what} {path} is {size:,} bytes, more than {MAX_YAML_BYTES:,}: settings "
-                "files are small; check that this is the file you meant"
-            )
-        return load_yaml(Path(path).read_text(encoding="utf-8"), f"{what} {path}")
+        return load_yaml(read_settings_text(path, what), f"{what} {path}")
     except FileNotFoundError:
         raise ConfigError(f"{what} file not found: {path}; check the path") from None
     except yaml.YAMLError as e:

@@ -95,3 +95,29 @@ def test_a_corpus_with_its_own_roles_is_refused_naming_roles_then_fits_with_it(t
     model = json.loads((tmp_path / "model.json").read_text())
     assert model["fit"]["roles_file"] == str(tmp_path / "roles.txt")
     assert model["schema"]["attributes"]["role"]["values"] == ["Nurse", "Chef"]
+
+
+@pytest.mark.parametrize(
+    "name, content, says",
+    [
+        ("roles.txt", b"\x89PNG\r\n\x1a\n\x00\xff\xfe" * 50, "is not UTF-8 text (line 1, byte 1"),
+        ("roles.yaml", b"- Nurse\n- Chef\n- \xff\xfe\n", "is not UTF-8 text (line 3, byte 3"),
+        ("roles.txt", b"".join(b"Role %d\n" % i for i in range(100_000)), "bytes, more than"),
+        ("roles.txt", b"".join(b"R%d\n" % i for i in range(1_001)), "1,001 roles, more than"),
+    ],
+)
+def test_a_binary_or_huge_roles_file_is_one_line_at_once(tmp_path, capsys, name, content, says):
+    """Issue 94: a binary --roles file gave a 29-line UnicodeDecodeError (ROL2); a 10 MB
+    one of 100,000 lines printed nothing for 120 s (ROL3: a quadratic check of case twins)."""
+    (tmp_path / name).write_bytes(content)
+    (tmp_path / "private.csv").write_text(OWN_ROLES)
+    (tmp_path / "schema.yaml").write_text(yaml.safe_dump(ROLE_SCHEMA))
+    code = fit_job.main(
+        ["--data", str(tmp_path / "private.csv"), "--schema", str(tmp_path / "schema.yaml")]
+        + ["--epsilon", "1", "--roles", str(tmp_path / name)]
+        + ["--output", str(tmp_path / "model.json")]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and says in err, err
+    assert err.startswith(f"error: --roles {tmp_path / name}")
+    assert not (tmp_path / "model.json").exists()

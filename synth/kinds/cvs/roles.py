@@ -13,13 +13,18 @@ and its duties ("duties: [planned and tested backups, …]"): what a work-experi
 says when the model leaves it empty (synth/kinds/cvs/fallbacks.py).
 """
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from synth import ConfigError
-from synth.io.files import read_yaml
+from synth.io.files import read_settings_text, read_yaml
 
 ACRONYM_MAX = 3  # all-capital labels this short are acronyms: HR, BPO, SAP
+# The most roles a list may name: each is a class of the classifier and a value of the DP
+# network's role attribute (noise on every one). A 100,000-line file ran 120 s in silence
+# before this bound (issue 94, ROL3).
+MAX_ROLES = 1000
 
 
 def default_title(label: str) -> str:
@@ -87,12 +92,18 @@ def read_role_entries(path: str | Path) -> dict[str, RoleEntry]:
             )
         roles = {str(k).strip(): role_entry(k, v, f"--roles {path}") for k, v in doc.items()}
     else:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_settings_text(path, "--roles").splitlines()
         roles = {s: RoleEntry() for line in lines if (s := line.split("#")[0].strip())}
     if len(roles) < 2:
         raise ConfigError(f"--roles {path}: {len(roles)} role(s); a classifier needs at least 2")
-    folded = [r.casefold() for r in roles]
-    twins = sorted({r for r in roles if folded.count(r.casefold()) > 1})
+    if len(roles) > MAX_ROLES:
+        raise ConfigError(
+            f"--roles {path}: {len(roles):,} roles, more than {MAX_ROLES:,}; a role list "
+            "names the classes of the CVs (one role per line): check that this is the file "
+            "you meant"
+        )
+    folded = Counter(r.casefold() for r in roles)
+    twins = sorted(r for r in roles if folded[r.casefold()] > 1)
     if twins:
         raise ConfigError(
             f"--roles {path}: {twins} differ only in case; labels are matched ignoring "
