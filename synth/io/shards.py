@@ -272,6 +272,13 @@ def _writable_folder(folder: str) -> str:
             f"--output {folder} is a file; give a folder (shards and a "
             "manifest are written into it)"
         )
+    for own in (DATA, WRITTEN, DP_PARTS):  # folders the job writes into (LAY3, issue 94)
+        if fs.get_file_info(join(path, own)).type == pafs.FileType.File:
+            raise ConfigError(
+                f"--output {folder} holds a file named {own} where the job writes its "
+                f"{own} folder; it never deletes what it did not write: use a new --output, "
+                "or move that file away"
+            )
     probe = join(path, f".write-test-{time.time_ns()}")
     try:
         fs.create_dir(path, recursive=True)

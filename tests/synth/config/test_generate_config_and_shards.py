@@ -117,6 +117,15 @@ def test_an_output_that_is_a_file_or_unwritable_is_named(tmp_path):
         open_output(below_a_file, {"seed": 1}, "f1")
 
 
+@pytest.mark.parametrize("name", ["data", "_written", "_dp_samples"])
+def test_a_file_where_an_output_writes_a_folder_is_named(tmp_path, name):
+    """Issue 94 (LAY3): an output whose `data` was a file gave a 27-line traceback."""
+    (tmp_path / name).write_text("mine")
+    with pytest.raises(ConfigError, match=rf"^--output {tmp_path} holds a file named {name} "):
+        open_output(tmp_path, {"seed": 1}, "f1")
+    assert (tmp_path / name).read_text() == "mine" and not (tmp_path / "_run.json").exists()
+
+
 def test_the_manifest_reads_shard_footers_and_old_shards_still_count(tmp_path):
     rows = [row(0) | {"fallback_slots": [3]}, row(1, error="slot 2 empty after 3 attempts")]
     summary = write_shard(tmp_path, 0, rows)
