@@ -78,8 +78,11 @@ def _check_presets(doc_type: str, presets) -> None:
 
 def _check_train_all(locations: list[str]) -> None:
     """Each --train source readable and named once: the same output under two spellings
-    (`A` and `A/../A/`) would train on each of its rows twice."""
+    (`A` and `A/../A/`), or a copy of it (`cp -r A B`: the same run id in its run file,
+    issue 94 EVM2), would train on each of its rows twice. Two runs of one config share
+    a run id because they share their rows."""
     from synth.io.locations import canonical
+    from synth.io.shards import read_run
 
     seen: dict[str, str] = {}
     for location in locations:
@@ -91,6 +94,16 @@ def _check_train_all(locations: list[str]) -> None:
                 "output once (its rows would be trained on twice)"
             )
         seen[key] = location
+        run = None if location.lower().endswith((".csv", ".jsonl", ".json")) else read_run(location)
+        if run is None:
+            continue
+        if ("run", run["run_id"]) in seen:
+            raise ConfigError(
+                f"--train {location}: the same run (run id {run['run_id']}) as --train "
+                f"{seen['run', run['run_id']]}, a copy of one output; give each run once "
+                "(its rows would be trained on twice)"
+            )
+        seen["run", run["run_id"]] = location
 
 
 def _check_train(location: str) -> None:

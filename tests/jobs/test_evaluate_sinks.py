@@ -112,3 +112,29 @@ def test_the_same_output_twice_is_refused_whatever_its_spelling(tmp_path, capsys
     err = capsys.readouterr().err.strip()
     assert f"--train {again}: the same output as --train {train}" in err and "\n" not in err
     assert not out.exists()
+
+
+def test_a_copy_of_an_output_is_the_same_run_and_refused(tmp_path, capsys):
+    """Issue 94 (EVM2): `cp -r A B` then `--train A --train B` trained every row twice: the
+    check compared places, not run ids."""
+    import json
+    import shutil
+
+    train = tmp_path / "A"
+    (train / "data").mkdir(parents=True)
+    pq.write_table(
+        pa.table({"text": ["x"], "label": ["y"], "entities": [[]]}),
+        train / "data" / "part-00000.parquet",
+    )
+    run = {"fingerprint": "f" * 64, "run_id": "f" * 12, "config": {}, "resumed": 0}
+    (train / "_run.json").write_text(json.dumps(run))
+    shutil.copytree(train, tmp_path / "B")
+    out = tmp_path / "eval"
+    argv = ["--train", str(train), "--train", str(tmp_path / "B"), "--test", TEST]
+    assert evaluate.main([*argv, "--output", str(out), "--tasks", "bio_ner"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        f"error: --train {tmp_path / 'B'}: the same run (run id {'f' * 12}) as --train {train}, "
+        "a copy of one output; give each run once (its rows would be trained on twice)"
+    )
+    assert not out.exists()
