@@ -23,3 +23,22 @@ def test_no_span_covers_a_whole_document():
             )
         )
         assert re.search(r"\w", outside), (text, spans)
+
+
+def test_a_document_without_words_and_spans_is_left_as_it_is():
+    """Issue 94 (SENT3): an emoji-only document failed with ValueError (max of no spans)."""
+    assert rule.apply("😀" * 120, []) == []
+    assert merged(["😀" * 120], [[]])[0] == []
+
+
+def test_a_whole_cjk_document_is_cut_at_its_full_stop_or_is_no_name():
+    """Issue 94 (SENT4): 1,000 CJK characters became one [PERSON] span over the document."""
+    text = "你好世界我们的" * 150
+    assert rule.apply(text, [Span(0, len(text), "PERSON", "ner")]) == []
+    said = "王小明。" + "我们的经理今天迟到了" * 3
+    assert rule.apply(said, [Span(0, len(said), "CONDUCT", "ner")]) == [
+        Span(0, 4, "CONDUCT", "ner")
+    ]
+    for one in ["Maria", "https://example.com/in/" + "x" * 80]:  # one name, one URL: whole
+        kind = "PERSON" if one == "Maria" else "URL"
+        assert rule.apply(one, [Span(0, len(one), kind, "p")]) == [Span(0, len(one), kind, "p")]
