@@ -14,7 +14,7 @@ from synth.deid.analyzer.rules import Trace
 from synth.deid.anonymizer.operators import Replaced, anonymized, replace_spans
 from synth.deid.llm import clean_reply, reply_error
 from synth.deid.spans import Span
-from synth.deid.visible import display_order, visible
+from synth.deid.visible import Shown, display_order, visible
 
 
 def deidentify(
@@ -41,31 +41,40 @@ def deidentify(
     kinds = kind_classifier(detectors)
     done = anonymized(ids, texts, found, method, seed, country, kinds, shown, options)
     if explain:
-        for result, spans, text, trace in zip(done, found, texts, traces):
-            result.decisions = decisions(text, spans, trace, result.notes)
+        for result, spans, seen, trace in zip(done, found, shown, traces):
+            result.decisions = decisions(seen, spans, trace, result.notes)
     return done
 
 
-def decisions(text: str, spans: list[Span], trace: Trace, notes: list | None = None) -> list[dict]:
-    """Per span replaced, and per span a rule dropped, in text order: its words, type,
+def decisions(
+    shown: Shown, spans: list[Span], trace: Trace, notes: list | None = None
+) -> list[dict]:
+    """Per span replaced, and per span a rule dropped, in text order: its words (as a
+    reader sees them), its place in the document as written (a right-to-left override's
+    run is read turned round, its offsets are the input's: issue 94 EXP1), type,
     detector, score and the rules that changed it, then, where a surrogate of its type
     did not fit (a date it cannot read), what was written instead (`surrogate: …`)."""
-    rows = [_decision(text, s, "replaced", None) for s in spans]
-    for row, note in zip(sorted(rows, key=lambda r: (r["start"], r["end"])), notes or []):
+    rows = [_decision(shown, s, "replaced", None) for s in spans]
+    for row, note in zip(sorted(rows, key=lambda r: (r["shown"], r["start"])), notes or []):
         if note:
             row["rules"].append(f"surrogate: {note}")
     seen = {(s.start, s.end, s.type) for s in spans}
     for span, rule in trace.dropped:
         if (span.start, span.end, span.type) not in seen and rule != "overlap":
-            rows.append(_decision(text, span, "kept as written", rule))
-    return sorted(rows, key=lambda r: (r["start"], r["end"]))
+            rows.append(_decision(shown, span, "kept as written", rule))
+    rows.sort(key=lambda r: (r["start"], r["end"]))
+    for row in rows:
+        del row["shown"]
+    return rows
 
 
-def _decision(text: str, span: Span, outcome: str, dropped_by: str | None) -> dict:
+def _decision(shown: Shown, span: Span, outcome: str, dropped_by: str | None) -> dict:
+    start, end = shown.to_original(span.start, span.end)
     return {
-        "start": span.start,
-        "end": span.end,
-        "words": text[span.start : span.end],
+        "shown": (span.start, span.end),  # the notes' order: the spans' as read
+        "start": start,
+        "end": end,
+        "words": shown.text[span.start : span.end],
         "type": span.type,
         "detector": span.detector,
         "score": span.score,

@@ -54,3 +54,15 @@ def test_a_skill_kept_in_a_cv_is_explained_by_its_rule():
     spans = [Span(at, at + 23, "ORGANIZATION", "presidio", 0.85)]
     assert [s.detector for s in decided(cv, spans, trace=trace)] == ["cv owner"]  # Ana Souza
     assert [(s.detector, rule) for s, rule in trace.dropped] == [("presidio", "resume_words")]
+
+
+def test_explain_offsets_of_a_right_to_left_run_are_the_inputs(presidio_detectors):
+    """Issue 94 (EXP1): a name written reversed under an override was explained at its
+    display-order offsets, 4 of 154 rows pointing at other words of the input."""
+    written = "Please call me at home. \u202enitraM luaP\u202c asked for the form in Rotterdam."
+    (done,) = deidentify(["a"], [written], presidio_detectors, "tag", 0, explain=True)
+    by_words = {d["words"]: d for d in done.decisions}
+    name = by_words["Paul Martin"]
+    assert written[name["start"] : name["end"]] == "nitraM luaP"
+    place = by_words["Rotterdam"]
+    assert written[place["start"] : place["end"]] == "Rotterdam"
