@@ -38,6 +38,7 @@ def run(options) -> None:
     limits = Limits(
         max_prompt_tokens=args.max_prompt_tokens or bounds["max_prompt_tokens"],
         max_request_tokens=args.max_request_tokens or bounds["max_request_tokens"],
+        max_work_tokens=args.max_work_tokens or bounds.get("max_work_tokens"),
         max_body_bytes=args.max_request_bytes,
         max_tokens=args.max_tokens_limit,
         max_queue=args.max_queue,

@@ -115,6 +115,12 @@ class ServeOptions:
         "a request's prompts and their max_tokens together, in tokens (400 above; default: "
         "the backend's measured bound)",
     )
+    max_work_tokens: Positive | None = option(
+        None,
+        "the work in hand, in tokens (prompts waiting or decoding with their max_tokens): a "
+        "request past it gets 429 while others decode (default: the backend's measured "
+        "bound)",
+    )
     api_key_env: str | None = option(
         None,
         "an environment variable holding a key clients must send as 'Authorization: Bearer "

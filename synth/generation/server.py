@@ -66,6 +66,10 @@ class Limits:
     # longest prompt, and its prompts with their max_tokens together (bounds_for).
     max_prompt_tokens: int | None = None
     max_request_tokens: int | None = None
+    # The work in hand, in tokens (prompts waiting or decoding, with their max_tokens): a
+    # request past it gets 429 while the server is busy. ct2 took 30 prompts at its bound
+    # and answered each 504 after 300 s, having finished none (issue 94).
+    max_work_tokens: int | None = None
 
 
 BOUNDS_FILE = "serve_bounds.yaml"
@@ -98,6 +102,8 @@ class Pending:
     result: tuple | None = None
     error: str | None = None
     cancelled: bool = False  # the client left or timed out: not decoded if not started
+    work: int = 0  # tokens it holds of the server's work in hand (its prompt and max_tokens)
+    settled: bool = False  # its work was given back (done, or dropped while waiting)
 
 
 def _number(body: dict, name: str, default, kind=float):
@@ -217,8 +223,16 @@ class Batcher:
     arrives over more than one `wait_s` when it is large; a window fixed at the first
     request would cut it in two batches decoded one after the other."""
 
-    def __init__(self, engine, max_batch: int = 32, wait_s: float = 0.02, max_queue: int = 256):
+    def __init__(
+        self,
+        engine,
+        max_batch: int = 32,
+        wait_s: float = 0.02,
+        max_queue: int = 256,
+        max_work_tokens: int | None = None,
+    ):
         self.engine, self.max_batch, self.wait_s = engine, max_batch, wait_s
+        self.max_work_tokens, self.work_in_hand = max_work_tokens, 0
         # Prompts waiting to be decoded, at most `max_queue`; a prompt whose client left
         # or timed out is taken out at once, so dead entries never hold the room while a
         # long batch decodes.
@@ -232,16 +246,45 @@ class Batcher:
 
     def enqueue(self, prompts: list[str], params: GenerationParams, seed: int) -> list[Pending]:
         """The prompts queued, all or none: 400 for more than the queue can ever hold, 429
-        (nothing queued) when it has no room for all of them now."""
+        (nothing queued) when it has no room for all of them now, or when their work in
+        tokens would take the work in hand past `max_work_tokens` (a server with none in
+        hand takes any request its bounds let through)."""
         if len(prompts) > self.max_queue:
             raise Rejected(400, f"a request may hold at most {self.max_queue} prompts")
-        jobs = [Pending(p, params, seed) for p in prompts]
+        jobs = [Pending(p, params, seed, work=self._work(p, params)) for p in prompts]
+        work = sum(j.work for j in jobs)
         with self.arrived:
             if len(self.waiting) + len(jobs) > self.max_queue:
                 raise Rejected(429, "the server is busy", {"Retry-After": "1"})
+            bound = self.max_work_tokens
+            if bound and self.work_in_hand and self.work_in_hand + work > bound:
+                raise Rejected(
+                    429,
+                    f"the server is busy: {self.work_in_hand:,} tokens of work in hand, and "
+                    f"this request's {work:,} would pass its {bound:,} (serve "
+                    "--max-work-tokens); retry later",
+                    {"Retry-After": "5"},
+                )
+            self.work_in_hand += work
             self.waiting.extend(jobs)
             self.arrived.notify()
         return jobs
+
+    def _work(self, prompt: str, params: GenerationParams) -> int:
+        """A prompt's tokens with its max_tokens, counted only under a work bound; an
+        engine that cannot count is charged its bytes (a token is at least one)."""
+        if not self.max_work_tokens:
+            return 0
+        counted = self.engine.prompt_tokens(prompt)
+        return (len(prompt.encode()) if counted is None else counted) + params.max_new_tokens
+
+    def _settle(self, jobs) -> None:
+        """Give back the work of `jobs` (decoded, or dropped): once each."""
+        with self.arrived:
+            for job in jobs:
+                if not job.settled:
+                    job.settled = True
+                    self.work_in_hand -= job.work
 
     def cancel(self, jobs: list[Pending]) -> None:
         """Drop `jobs` (their client left or timed out): those still waiting leave the
@@ -249,7 +292,9 @@ class Batcher:
         with self.arrived:
             for job in jobs:
                 job.cancelled = True
+            dropped = [j for j in self.waiting if j.cancelled]
             self.waiting = deque(j for j in self.waiting if not j.cancelled)
+        self._settle(dropped)
 
     def submit(self, prompt: str, params: GenerationParams, seed: int) -> tuple:
         (job,) = self.enqueue([prompt], params, seed)
@@ -272,6 +317,7 @@ class Batcher:
             for job in batch:
                 if job.cancelled:  # its client is gone: nobody reads the result
                     self._release(1)
+                    self._settle([job])
                     job.done.set()
                     continue
                 groups.setdefault(json.dumps(job.params.to_dict(), sort_keys=True), []).append(job)
@@ -312,6 +358,7 @@ class Batcher:
             for j in jobs:
                 j.error = f"{type(e).__name__}: {e}"
         self._release(len(jobs))
+        self._settle(jobs)
         for j in jobs:
             j.done.set()
 
@@ -388,7 +435,7 @@ def make_server(
     server = CappedServer((host, port), Handler, limits)
     server.engine, server.model_name, server.limits = engine, name, limits
     server.sampling = sampling
-    server.batcher = Batcher(engine, max_batch, wait_s, limits.max_queue)
+    server.batcher = Batcher(engine, max_batch, wait_s, limits.max_queue, limits.max_work_tokens)
     return server
 
 

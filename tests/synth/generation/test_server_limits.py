@@ -316,6 +316,27 @@ def test_a_prompt_or_a_request_past_its_work_bound_is_a_400_within_the_context()
         assert post(url, {"prompt": "word " * 20, "max_tokens": 4}).status_code == 200
 
 
+def test_work_in_hand_past_its_bound_is_a_429_and_freed_when_decoded(serve):
+    """Issue 94: ct2 took 30 prompts at its bound and answered each 504 after 300 s,
+    having finished none. Past the work in hand (here 30 tokens; this engine cannot count,
+    so a prompt costs its bytes, with max_tokens 4) a request is told 429 at once."""
+    engine, url = serve(Limits(max_work_tokens=30), open_gate=False)
+    with ThreadPoolExecutor(2) as pool:
+        held = [pool.submit(post, url, {"prompt": "abcdefghij", "max_tokens": 4}) for _ in "ab"]
+        assert engine.started.wait(5)
+        busy = post(url, {"prompt": "abcdefghij", "max_tokens": 4})
+        assert busy.status_code == 429 and busy.headers["Retry-After"] == "5"
+        assert busy.json()["error"]["message"] == (
+            "the server is busy: 28 tokens of work in hand, and this request's 14 would pass "
+            "its 30 (serve --max-work-tokens); retry later"
+        )
+        engine.gate.set()
+        assert [f.result().status_code for f in held] == [200, 200]
+    assert post(url, {"prompt": "abcdefghij", "max_tokens": 4}).status_code == 200
+    # with nothing in hand, a request its bounds let through is taken whatever its work
+    assert post(url, {"prompt": "x" * 40, "max_tokens": 4}).status_code == 200
+
+
 def test_every_backend_ships_a_measured_bound_within_its_context():
     from synth.generation.backends import BACKENDS
     from synth.generation.server import bounds_for
@@ -324,6 +345,7 @@ def test_every_backend_ships_a_measured_bound_within_its_context():
         bounds = bounds_for(backend)
         assert 0 < bounds["max_prompt_tokens"] < 8192, backend  # under SmolLM2's context
         assert bounds["max_request_tokens"] >= bounds["max_prompt_tokens"], backend
+        assert bounds["max_work_tokens"] >= bounds["max_request_tokens"], backend
 
 
 @pytest.mark.parametrize(
