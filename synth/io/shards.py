@@ -272,7 +272,8 @@ def _writable_folder(folder: str) -> str:
             f"--output {folder} is a file; give a folder (shards and a "
             "manifest are written into it)"
         )
-    for own in (DATA, WRITTEN, DP_PARTS):  # folders the job writes into (LAY3, issue 94)
+    # folders the job writes into (LAY3, issue 94); `_written` as a file: check_written
+    for own in (DATA, DP_PARTS):
         if fs.get_file_info(join(path, own)).type == pafs.FileType.File:
             raise ConfigError(
                 f"--output {folder} holds a file named {own} where the job writes its "

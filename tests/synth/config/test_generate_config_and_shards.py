@@ -117,7 +117,7 @@ def test_an_output_that_is_a_file_or_unwritable_is_named(tmp_path):
         open_output(below_a_file, {"seed": 1}, "f1")
 
 
-@pytest.mark.parametrize("name", ["data", "_written", "_dp_samples"])
+@pytest.mark.parametrize("name", ["data", "_dp_samples"])
 def test_a_file_where_an_output_writes_a_folder_is_named(tmp_path, name):
     """Issue 94 (LAY3): an output whose `data` was a file gave a 27-line traceback."""
     (tmp_path / name).write_text("mine")
