@@ -152,7 +152,9 @@ def compute_path(engine) -> str:
         dtype = str(engine.model.dtype).removeprefix("torch.")
         # oneDNN multiplies bf16 on AMX tiles where the CPU has them (Intel Xeon): other
         # sums than AVX-512 BF16's (AMD EPYC), 9 of 14 rows other text (issue 94)
-        amx = "-amx" if dtype == "bfloat16" and "amx_bf16" in cpu_flags() else ""
+        # (not where the kernels are held to AVX2 or below: ONEDNN_MAX_CPU_ISA)
+        held = os.environ.get("ONEDNN_MAX_CPU_ISA", "ALL").upper() not in ("ALL", "DEFAULT")
+        amx = "-amx" if dtype == "bfloat16" and "amx_bf16" in cpu_flags() and not held else ""
         return f"hf-{dtype}-{isa}{amx}"
     return f"ct2-{engine.compute_type}-{isa}"
 

@@ -197,30 +197,29 @@ def test_a_plugin_call_past_its_deadline_is_one_line_naming_it(monkeypatch, tmp_
         engine.stalls(0)
 
 
-@pytest.mark.parametrize("value", ["-1", "nan", "inf", "1e20", "-0.5", "soon"])
-def test_a_deadline_out_of_range_is_refused_before_any_work(value, tmp_path):
-    """Issue 94: -1 and nan meant no deadline in silence (DL1); 1e20 and inf overflowed
-    hrsynth's own wait and the message blamed the plugin (DL2)."""
+def run_python(args: list[str], env: dict, timeout: int):
+    """`python ARGS` from the project root, its output captured."""
     import subprocess
 
-    env = {**os.environ, "HRSYNTH_PLUGIN_DEADLINE_S": value}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "jobs.cli",
-            "deidentify",
-            "--input",
-            str(tmp_path / "none.jsonl"),
-            "--output",
-            str(tmp_path / "out"),
-        ],
+    return subprocess.run(
+        [sys.executable, *args],
         check=False,
         capture_output=True,
         text=True,
         env=env,
-        timeout=120,
+        timeout=timeout,
         cwd=Path(__file__).resolve().parents[2],
+    )
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "1e20", "-0.5", "soon"])
+def test_a_deadline_out_of_range_is_refused_before_any_work(value, tmp_path):
+    """Issue 94: -1 and nan meant no deadline in silence (DL1); 1e20 and inf overflowed
+    hrsynth's own wait and the message blamed the plugin (DL2)."""
+    env = {**os.environ, "HRSYNTH_PLUGIN_DEADLINE_S": value}
+    out = ["--output", str(tmp_path / "out")]
+    done = run_python(
+        ["-m", "jobs.cli", "deidentify", "--input", str(tmp_path / "none.jsonl"), *out], env, 120
     )
     assert done.returncode == 2 and done.stderr.strip() == (
         "error: HRSYNTH_PLUGIN_DEADLINE_S must be a number of seconds above 0 and at most "
@@ -238,7 +237,6 @@ def test_a_deadline_in_range_is_read(value, limit, monkeypatch):
 def test_a_process_whose_plugin_call_overran_exits_at_once():
     """The call left behind does not hold the process at exit (a pool's threads would:
     the command would print its line and then hang)."""
-    import subprocess
     import time
 
     script = (
@@ -249,15 +247,7 @@ def test_a_process_whose_plugin_call_overran_exits_at_once():
     )
     env = {**os.environ, "HRSYNTH_PLUGIN_DEADLINE_S": "0.5"}
     start = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=50,
-        cwd=Path(__file__).resolve().parents[2],
-    )
+    done = run_python(["-c", script], env, 50)
     assert "did not return from Engine.stalls within 0.5 s" in done.stdout, done.stderr
     assert time.monotonic() - start < 30  # not the 60 s the call sleeps
 
