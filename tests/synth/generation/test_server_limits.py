@@ -46,6 +46,7 @@ def serve(request):
         if open_gate:
             engine.gate.set()
         server = make_server(engine, "m", "127.0.0.1", 0, max_batch, 0.0, limits or Limits())
+        engine.batcher = server.batcher
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append((server, engine))
         return engine, f"http://127.0.0.1:{server.server_address[1]}/v1"
@@ -59,6 +60,17 @@ def serve(request):
 
 def post(url, body, **kw):
     return requests.post(url + "/completions", json=body, timeout=10, **kw)
+
+
+def wait_until(holds, within_s=10.0):
+    """Wait for the server's own state (a request sent from a thread reaches the batcher
+    whenever that thread runs: a loaded machine sent the next request before it had)."""
+    import time
+
+    deadline = time.monotonic() + within_s
+    while not holds():
+        assert time.monotonic() < deadline, "the server never reached the state the test needs"
+        time.sleep(0.01)
 
 
 def test_a_body_over_the_limit_is_refused_unread(serve):
@@ -131,7 +143,7 @@ def test_a_full_queue_answers_429(serve):
         first = pool.submit(post, url, {"prompt": "decoding", "max_tokens": 4})
         assert engine.started.wait(5)  # the batcher holds it: the queue is empty again
         waiting = pool.submit(post, url, {"prompt": ["q1", "q2"], "max_tokens": 4})
-        threading.Event().wait(0.5)
+        wait_until(lambda: len(engine.batcher.waiting) == 2)
         refused = post(url, {"prompt": "one too many", "max_tokens": 4})
         assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
         engine.gate.set()
@@ -324,6 +336,7 @@ def test_work_in_hand_past_its_bound_is_a_429_and_freed_when_decoded(serve):
     with ThreadPoolExecutor(2) as pool:
         held = [pool.submit(post, url, {"prompt": "abcdefghij", "max_tokens": 4}) for _ in "ab"]
         assert engine.started.wait(5)
+        wait_until(lambda: engine.batcher.work_in_hand == 28)  # both held requests taken
         busy = post(url, {"prompt": "abcdefghij", "max_tokens": 4})
         assert busy.status_code == 429 and busy.headers["Retry-After"] == "5"
         assert busy.json()["error"]["message"] == (
