@@ -42,6 +42,13 @@ LLM_OPTIONS = ("model", "temperature", "max_new_tokens", "batch_size")
 
 def run(options) -> dict:
     args = options_from(DeidentifyOptions, options)
+    from jobs.on_ray.session import verbose_console
+
+    with verbose_console(args.verbose):
+        return _run(args)
+
+
+def _run(args) -> dict:
     from synth.deid.corpus import scan_documents
     from synth.io.locations import resolved
     from synth.io.lock import output_lock
@@ -104,8 +111,8 @@ def _write(
     done -= shards_with_failures(out)  # a rerun gives failed documents another try
     todo = sum(rows for shard, rows in sizes.items() if shard not in done)
     print(
-        f"{scan.documents} documents in {len(sizes)} shards; {len(done)} already written, "
-        f"{todo} to do"
+        f"{scan.documents} documents in {len(sizes)} shard{'s' * (len(sizes) != 1)}; "
+        f"{len(done)} already written, {todo} to do"
     )
     progress = Progress(max(todo, 1), every_s=30)
     if todo:

@@ -1,6 +1,6 @@
 """The default job on embedded data: fit the demo DP model, generate 64 tickets locally.
 
-    make demo        (or: python -m jobs.demo [--output out/demo] [--num-docs 64])
+    make demo        (or: python -m jobs.demo [--output out/demo] [--num-docs 64] [--verbose])
 
 1. Fits PrivBayes on the demo private table (UCI Absenteeism, data/demo/) at ε = 1.
 2. Generates 8 tickets per label with SmolLM2-135M on a local Ray cluster.
@@ -21,6 +21,11 @@ def main(argv=None) -> int:
     p.add_argument("--output", default="out/demo")
     p.add_argument("--num-docs", type=int, default=64)
     p.add_argument("--epsilon", type=float, default=1.0)
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show Ray's own lines and the engine's loading bars on the console as well",
+    )
     args = p.parse_args(argv)
     model_file = "out/absence_model.json"
 
@@ -36,6 +41,7 @@ def main(argv=None) -> int:
         output=args.output,
         num_docs=args.num_docs,
         dp_model=model_file,
+        verbose=args.verbose,
     )
 
     def both():

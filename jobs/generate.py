@@ -29,6 +29,13 @@ OPTIONS = GenerateOptions
 
 def run(options) -> dict:
     args = options_from(GenerateOptions, options)
+    from jobs.on_ray.session import verbose_console
+
+    with verbose_console(args.verbose):
+        return _run(args)
+
+
+def _run(args) -> dict:
     from synth import kinds
     from synth.config.generate import load_config
     from synth.generation import backends
@@ -132,8 +139,8 @@ def _plan(cfg, run_info: dict, out: str):
     done = finished_shards(out, lambda s: shard_ids(run_id, num_docs, shard_size, s), run_id)
     todo = np.setdiff1d(np.arange(shards, dtype=np.int64), np.fromiter(done, np.int64))
     print(
-        f"{cfg.run.num_docs} documents in {shards} shards; {len(done)} already written, "
-        f"{_documents_in(cfg, todo)} documents to generate"
+        f"{cfg.run.num_docs} documents in {shards} shard{'s' * (shards != 1)}; "
+        f"{len(done)} already written, {_documents_in(cfg, todo)} documents to generate"
     )
     return run_planner, todo
 

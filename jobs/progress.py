@@ -1,19 +1,21 @@
 """Live progress of a generation run, for a person at a terminal and for a log.
 
-Two sources feed it: the actors' running tally (documents generated and tokens written,
-reported after every engine call, so it moves within a batch) and the shards as they are
-written. On a terminal it redraws one bar (documents done/total, tokens/s, ETA) and
-prints each written shard above it; otherwise (a log file, `ray job logs`) it prints one
-plain line per written shard and, between shards, a line at least every `every_s`
-seconds, so a run whose shards take minutes still shows that it is alive.
+Two sources feed it: the actors' running tally (tokens written, reported after every
+engine call, and each document as its last slot is written, so both move within a
+batch) and the shards as they are written. On a terminal it redraws one bar (documents
+done/total, tokens/s, ETA) and prints each written shard above it; otherwise (a log
+file, `ray job logs`) it prints one plain line per written shard and, between shards, a
+line at least every `every_s` seconds, so a run whose shards take minutes still shows
+that it is alive.
 
-The ETA is the documents left at the pace measured when the last batch finished, counted
-down since: documents finish a batch at a time, and the pace measured now would climb
-between batches (18, 24, 30 minutes on a run of 128-document batches) before it drops.
-Before the first batch has finished there is no document pace yet: given the tokens
-the run's plan is expected to write (`planned_tokens`), the ETA is the tokens left at the
-tokens/s so far, marked "from tokens" (a batch of long CVs takes minutes to finish its
-first document); without them the line says it waits for the first batch.
+The ETA is the documents left at the pace measured when the last document finished,
+counted down since: the documents of a batch finish close together near its end (its
+slots are written round by round), and the pace measured now would climb between those
+bursts before it drops. Before the first document has finished there is no document
+pace yet: given the tokens the run's plan is expected to write (`planned_tokens`), the
+ETA is the tokens left at the tokens/s so far, marked "from tokens" (a batch of long CVs
+takes minutes to finish its first document); without them the line says it waits for
+the first document.
 """
 
 import sys
@@ -40,7 +42,7 @@ def tokens_left_s(tokens: int, planned: int | None, elapsed: float) -> float | N
 
 def eta_text(left_s: float | None, from_tokens: bool = False) -> str:
     if left_s is None:
-        return "past the planned tokens" if from_tokens else "after the first batch"
+        return "past the planned tokens" if from_tokens else "after the first document"
     if from_tokens:
         return eta_text(left_s) + " (from tokens)"
     hours, rest = divmod(int(left_s), 3600)

@@ -40,13 +40,15 @@ class ShardWriter:
         output: str,
         batch_size: int,
         audit: AuditSettings,
-        on_batch: Callable[[int], None] | None = None,
+        on_documents: Callable[[int], None] | None = None,
     ):
-        """`style`: the prompt style of documents that carry none (CVs); `on_batch(n)`
-        after every rendered batch of n documents (progress)."""
+        """`style`: the prompt style of documents that carry none (CVs); `on_documents(n)`
+        as n more documents finish (progress), each counted once, as its last slot is
+        written, not when its batch ends."""
         self.engine, self.params, self.style, self.seed = engine, params, style, seed
         self.output, self.batch_size, self.audit = output, batch_size, audit
-        self.on_batch, self.auditor = on_batch, None
+        self.on_documents, self.auditor = on_documents, None
+        self.counted: set[int] = set()  # this batch's documents told to on_documents
 
     def write_planned(self, planner, shards: list[int]) -> list[tuple[int, dict]]:
         """Shards planned here (synth.kinds.Planner), each one's DP rows written before
@@ -70,13 +72,14 @@ class ShardWriter:
         for i in range(0, len(docs), self.batch_size):
             batch = docs[i : i + self.batch_size]
             before = getattr(self.engine, "prefilled_tokens", None)
-            made = render_fitting(batch, self.engine, self.params, self.style, self.seed)
+            self.counted = set()
+            made = render_fitting(
+                batch, self.engine, self.params, self.style, self.seed, self._finished
+            )
             after = getattr(self.engine, "prefilled_tokens", None)
             if before is not None and after is not None:
                 _share_out(prefilled, after - before, batch, made)
             rows += made
-            if self.on_batch is not None:
-                self.on_batch(len(batch))
         by_shard = defaultdict(list)
         for doc, row in zip(docs, rows):
             by_shard[doc.shard].append(row)
@@ -88,6 +91,16 @@ class ShardWriter:
             (s, write_shard(self.output, s, *self._audited(r, footers.get(s, {}))))
             for s, r in sorted(by_shard.items())
         ]
+
+    def _finished(self, indexes: list[int]) -> None:
+        """Count documents as they finish; one that a batch retried in halves (out of
+        memory) finishes twice and is counted once."""
+        if self.on_documents is None:
+            return
+        new = set(indexes) - self.counted
+        self.counted |= new
+        if new:
+            self.on_documents(len(new))
 
     def _audited(self, rows: list[dict], footer: dict) -> tuple[list[dict], dict]:
         """A shard's rows after the personal-data audit, and its counts for the footer."""

@@ -5,8 +5,8 @@ import os
 from pathlib import Path
 
 # Ray Data reads its logging config when it is imported and again per dataset: set here,
-# before any module of this package imports ray (see session.quiet_ray_console).
+# before any module of this package imports ray (see session.quiet_ray_console); a job's
+# --verbose takes it away again for its datasets (session.verbose_console).
+QUIET_DATA_LOGGING = str(Path(__file__).with_name("ray_data_logging.yaml"))
 if os.environ.get("HRSYNTH_RAY_LOGS", "") in ("", "0"):
-    os.environ.setdefault(
-        "RAY_DATA_LOGGING_CONFIG", str(Path(__file__).with_name("ray_data_logging.yaml"))
-    )
+    os.environ.setdefault("RAY_DATA_LOGGING_CONFIG", QUIET_DATA_LOGGING)

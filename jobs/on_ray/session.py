@@ -10,6 +10,7 @@ before joining it and otherwise starts its own cluster, saying why.
 import os
 import socket
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from synth import RunFailed
@@ -83,6 +84,43 @@ def ray_logs_wanted() -> bool:
     return os.environ.get(RAY_LOGS, "") not in ("", "0")
 
 
+@contextmanager
+def verbose_console(verbose: bool):
+    """A job's `--verbose`: for its run, what HRSYNTH_RAY_LOGS=1 shows (Ray's own lines,
+    its C++ lines, the engines' loading bars relayed from the actors)."""
+    from jobs.on_ray import QUIET_DATA_LOGGING
+
+    saved = {name: os.environ.get(name) for name in (RAY_LOGS, "RAY_DATA_LOGGING_CONFIG")}
+    if verbose:
+        os.environ[RAY_LOGS] = "1"
+        if os.environ.get("RAY_DATA_LOGGING_CONFIG") == QUIET_DATA_LOGGING:
+            del os.environ["RAY_DATA_LOGGING_CONFIG"]
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+# What the actors print while their engines load (tqdm bars: transformers' GGUF
+# conversion, "Loading weights", "Writing model shards") would be relayed to the console
+# line by line; without --verbose the workers run with them off. A variable the job's
+# own environment sets is left to it (Ray refuses a runtime env that sets it twice).
+QUIET_WORKER_ENV = {"TQDM_DISABLE": "1", "HF_HUB_DISABLE_PROGRESS_BARS": "1"}
+
+
+def worker_env(quiet: bool) -> dict:
+    """The runtime env the job's workers start with."""
+    env = {"worker_process_setup_hook": quiet_train_noise}
+    own = {k: v for k, v in QUIET_WORKER_ENV.items() if k not in os.environ}
+    if quiet and own:
+        env["env_vars"] = own
+    return env
+
+
 def quiet_ray_console() -> None:
     """Ray's console handlers on this process show errors only (their files keep all)."""
     import logging
@@ -126,7 +164,7 @@ def connect(log_to_driver: bool = True) -> None:
                 address=address,
                 include_dashboard=False,
                 log_to_driver=log_to_driver,
-                runtime_env={"worker_process_setup_hook": quiet_train_noise},
+                runtime_env=worker_env(quiet),
             )
         except Exception as e:  # noqa: BLE001 (ray raises bare Exception, TimeoutError, ...)
             ray.shutdown()
@@ -134,7 +172,10 @@ def connect(log_to_driver: bool = True) -> None:
                 raise RunFailed(start_failure(address, e)) from None
             time.sleep(START_RETRY_S)
     if quiet:
+        from jobs.on_ray.native_lines import drop_native_lines
+
         quiet_ray_console()
+        drop_native_lines()  # after Ray started: its processes never write into the pipe
 
 
 def start_failure(address: str, error: Exception) -> str:

@@ -119,13 +119,13 @@ class SlotFiller(UserErrorAtStart):
         torch.set_num_threads(threads)
         if tally is not None and ray.get_runtime_context().was_current_actor_reconstructed:
             tally.restarted.remote()
-        on_batch = None if tally is None else lambda n: tally.add.remote(n, 0)
+        on_documents = None if tally is None else lambda n: tally.add.remote(n, 0)
         self.planner = planner
 
         def build():
             engine = tallied(make_engine(), tally)
             self.writer = ShardWriter(
-                engine, params, style, seed, output, batch_size, audit, on_batch
+                engine, params, style, seed, output, batch_size, audit, on_documents
             )
 
         self.started(build)

@@ -111,6 +111,9 @@ class DeidentifyOptions:
         "the share of documents that may fail (written without text) before the run exits "
         "1; everything written is kept either way",
     )
+    verbose: bool = option(
+        False, "show Ray's own lines and the engine's loading bars on the console as well"
+    )
 
     def check(self) -> None:
         from synth.deid.analyzer.detectors import check_detectors

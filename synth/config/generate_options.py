@@ -60,6 +60,9 @@ class GenerateOptions:
     progress_every_s: PositiveNumber = option(
         30.0, "seconds between progress lines when not on a terminal (plus a line per shard)"
     )
+    verbose: bool = option(
+        False, "show Ray's own lines and the engine's loading bars on the console as well"
+    )
 
     def check(self) -> None:
         # A plugin named here, broken: one line before the config is read; one the

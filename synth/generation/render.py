@@ -1,6 +1,8 @@
 """Planned documents -> finished contract rows: slots filled, text cleaned, entities
 located, the writer's casing applied, slips added outside the spans."""
 
+from collections.abc import Callable
+
 import numpy as np
 
 from synth.contract import NO_VARIABLES
@@ -39,12 +41,21 @@ def drafts_of(docs: list[PlannedDocument], style: str, seed: int = 0) -> list[Dr
 
 
 def render(
-    docs: list[PlannedDocument], engine: Engine, params: GenerationParams, style: str, seed: int
+    docs: list[PlannedDocument],
+    engine: Engine,
+    params: GenerationParams,
+    style: str,
+    seed: int,
+    on_finished: Callable[[list[int]], None] | None = None,
 ) -> list[dict]:
-    """Contract rows for `docs`; `style` is the prompt style of documents that carry none."""
+    """Contract rows for `docs`; `style` is the prompt style of documents that carry none.
+    `on_finished` gets the `index` of each document as its last slot is written."""
     drafts = drafts_of(docs, style, seed)
     batch_seed = seed * 1_000_003 + min(d.index for d in docs)
-    fill_slots(drafts, engine, params, batch_seed)
+    finished = None
+    if on_finished is not None:
+        finished = lambda positions: on_finished([docs[i].index for i in positions])
+    fill_slots(drafts, engine, params, batch_seed, finished)
     rows = []
     for doc, draft in zip(docs, drafts):
         text = draft.text()
@@ -93,20 +104,27 @@ def render(
 
 
 def render_fitting(
-    docs: list[PlannedDocument], engine: Engine, params: GenerationParams, style: str, seed: int
+    docs: list[PlannedDocument],
+    engine: Engine,
+    params: GenerationParams,
+    style: str,
+    seed: int,
+    on_finished: Callable[[list[int]], None] | None = None,
 ) -> list[dict]:
     """render(), retried as two halves (and so on down to one document) when the engine
     runs out of memory: a batch too large for the device costs time, not the job. The
-    halves sample from their own seeds, so they differ from what the whole batch would."""
+    halves sample from their own seeds, so they differ from what the whole batch would.
+    A document a failed batch had finished is finished again by its half: `on_finished`
+    may hear of an index twice."""
     try:
-        return render(docs, engine, params, style, seed)
+        return render(docs, engine, params, style, seed, on_finished)
     except Exception as e:
         if not _out_of_memory(e) or len(docs) == 1:
             raise
     half = len(docs) // 2
     print(f"out of memory at a batch of {len(docs)}: retrying as {half} + {len(docs) - half}")
-    return render_fitting(docs[:half], engine, params, style, seed) + render_fitting(
-        docs[half:], engine, params, style, seed
+    return render_fitting(docs[:half], engine, params, style, seed, on_finished) + render_fitting(
+        docs[half:], engine, params, style, seed, on_finished
     )
 
 

@@ -15,6 +15,7 @@ with a target length skips its later slots once the text would already reach it.
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from synth.generation.engine import (
@@ -174,9 +175,15 @@ def _free_text(raw: str, draft: Draft) -> str:
 
 
 def fill_slots(
-    drafts: list[Draft], engine: Engine, params: GenerationParams, seed: int
+    drafts: list[Draft],
+    engine: Engine,
+    params: GenerationParams,
+    seed: int,
+    on_finished: Callable[[list[int]], None] | None = None,
 ) -> list[Draft]:
-    """Generate every slot of every draft in place; returns the drafts.
+    """Generate every slot of every draft in place; returns the drafts. `on_finished`
+    gets the positions of drafts as they finish (each once), so progress can count a
+    document when its last slot comes back rather than when the whole batch does.
 
     A streaming engine (one that batches continuously) gets each draft's next slot as
     soon as its last one comes back (`_stream_slots`). Any other engine gets calls: each
@@ -186,14 +193,18 @@ def fill_slots(
     take calls of their own with their own parameters.
     """
     if isinstance(engine, StreamingEngine) and params.num_beams == 1 and not params.force_words:
-        return _stream_slots(drafts, engine, params, seed)
+        return _stream_slots(drafts, engine, params, seed, on_finished)
     failures = [0] * len(drafts)
     calls = 0
     group_params = _group_params(params)
+    unfinished = set(range(len(drafts)))
     while True:
         for d in drafts:
             _skip_past_target(d)
         pending = [i for i, d in enumerate(drafts) if len(d.slots) < len(d.pieces) - 1]
+        if on_finished is not None and len(unfinished) > len(pending):
+            on_finished(sorted(unfinished - set(pending)))
+        unfinished = set(pending)
         if not pending:
             return drafts
         groups = {name: [] for name in group_params}  # regular first: old seeds hold
@@ -281,7 +292,11 @@ def _give_up(d: Draft, attempts: int, ended: bool = False) -> None:
 
 
 def _stream_slots(
-    drafts: list[Draft], engine: StreamingEngine, params: GenerationParams, seed: int
+    drafts: list[Draft],
+    engine: StreamingEngine,
+    params: GenerationParams,
+    seed: int,
+    on_finished: Callable[[list[int]], None] | None = None,
 ) -> list[Draft]:
     """fill_slots on a streaming engine: every draft's first slot waits at once, and a
     draft's next slot (or its retry) joins the moment its last one comes back, so the
@@ -315,11 +330,16 @@ def _stream_slots(
             )
         ]
 
+    def finished(i: int, requests: list[SlotRequest]) -> list[SlotRequest]:
+        if not requests and on_finished is not None:
+            on_finished([i])
+        return requests
+
     def on_result(key, raw: str, n: int, pn: int) -> list[SlotRequest]:
         i, group = key
         failures[i] = _take(drafts[i], raw, n, pn, group_params[group], group, failures[i])
-        return next_slot(i, True)
+        return finished(i, next_slot(i, True))
 
-    first = [slot for i in range(len(drafts)) for slot in next_slot(i, False)]
+    first = [slot for i in range(len(drafts)) for slot in finished(i, next_slot(i, False))]
     engine.continue_stream(first, params, on_result, seed)
     return drafts

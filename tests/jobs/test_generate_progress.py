@@ -33,7 +33,7 @@ def test_the_eta_counts_down_between_batches_and_waits_for_the_first():
     assert seconds_left(0, 1600, done_at=0.0, now=40.0) is None
     assert tally_line(0, 1600, 5_000, 40.0, left_s=None) == (
         "progress: 0/1600 documents generated (0%), 5000 tokens, 125 tokens/s, 40 s elapsed, "
-        "ETA after the first batch"
+        "ETA after the first document"
     )
 
 

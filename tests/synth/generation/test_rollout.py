@@ -250,3 +250,33 @@ def test_a_slot_claiming_more_years_than_the_document_is_written_again():
     fake = ScriptedGenerator([" I have 30 years of experience.", " I led ten years of audits."])
     fill_slots([draft], fake, params_from(), seed=0)
     assert draft.slots == ["I led ten years of audits."] and len(fake.calls) == 2
+
+
+def test_documents_finished_twice_by_an_out_of_memory_retry_are_counted_once(tmp_path):
+    """Progress counts a document when its last slot is written (issue 94, item 8); a
+    batch retried in halves finishes some documents again, and the count stays its size."""
+    from synth.deid.audit import AuditSettings
+    from synth.shard_writer import ShardWriter
+
+    class FullAfterItsFirstCall(ScriptedGenerator):
+        def continue_prompts(self, prompts, params, seed):
+            if self.calls and len(prompts) > 2:
+                raise OutOfMemoryError(f"{len(prompts)} prompts do not fit")
+            return super().continue_prompts(prompts, params, seed)
+
+    planned = docs(5)  # slots 3, 3, 1, 3, 1: two finish at the first call, then it fails
+    assert [len(d.pieces) - 1 for d in planned] == [3, 3, 1, 3, 1]
+    counted = []
+    writer = ShardWriter(
+        FullAfterItsFirstCall([" Fine."] * 100),
+        params_from(),
+        "plain",
+        0,
+        str(tmp_path),
+        5,
+        AuditSettings(policy="off"),
+        counted.append,
+    )
+    written = writer.write(planned)
+    assert [summary["rows"] for _, summary in written] == [5]
+    assert sum(counted) == 5 and counted[0] == 2  # the first call's two, counted once

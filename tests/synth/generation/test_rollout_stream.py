@@ -128,3 +128,29 @@ def test_a_streamed_slot_stops_at_the_sentences_it_keeps_not_its_groups_cap():
     # 200 words, 5 of them written, over 2 slots at 16 words a sentence: 6 sentences,
     # in a long slot (cap 2 x 6 = 12)
     assert first.max_new_tokens == 240 and first.sentences == 6
+
+
+class Recording:
+    """on_finished's calls, and when each came (engine calls or results seen so far)."""
+
+    def __init__(self, engine):
+        self.engine, self.calls = engine, []
+
+    def __call__(self, positions):
+        self.calls.append((sum(self.engine.attempts.values()), positions))
+
+
+def test_each_draft_is_reported_finished_once_as_its_last_slot_returns():
+    """Issue 94, item 8: a CV run showed 0 documents until its whole batch ended. On
+    either path a draft is reported when its last slot comes back, each exactly once,
+    and drafts with fewer slots are reported before the batch's last call."""
+    planned = docs(12)
+    params = params_from("default", {"max_retries": 1})
+    for engine in (ByCall(), Streaming(rows_in_flight=5)):
+        seen = Recording(engine)
+        drafts = fill_slots(drafts_of(planned), engine, params, seed=0, on_finished=seen)
+        reported = [i for _, positions in seen.calls for i in positions]
+        assert sorted(reported) == list(range(12)), type(engine).__name__
+        assert all(len(d.slots) == len(d.pieces) - 1 for d in drafts)
+        last = sum(engine.attempts.values())
+        assert seen.calls[0][0] < last, type(engine).__name__  # some before the end
