@@ -92,6 +92,7 @@ def _write(
     driver holds the shards in flight, never the whole input."""
     from jobs.progress import Progress
     from synth.deid.corpus import DEID_SCHEMA
+    from synth.io.layout import MANIFEST, kept
     from synth.io.shards import finished_shards, open_output, shard_path
     from synth.io.storage import exists, filesystem, write_json
 
@@ -149,7 +150,7 @@ def _write(
         "key_written": bool(keys),
         "this_run": {"documents": todo, "wall_s": round(time.time() - started, 2)},
     }
-    write_json(f"{out}/_manifest.json", manifest)
+    write_json(kept(out, MANIFEST), manifest)
     print(f"spans replaced per type: {manifest['spans_per_type']}")
     print(f"output: {out}" + (f"; key: {keys}" if keys else "; no key written"))
     check_failures(manifest["rows_with_error"], scan.documents, args.max_error_share)

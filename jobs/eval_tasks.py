@@ -166,14 +166,15 @@ def privacy(ctx: TaskContext, args) -> tuple[dict, dict]:
     import pyarrow.parquet as pq
 
     from eval.privacy import privacy_checks
-    from synth.io.storage import filesystem, join
+    from synth.io.layout import kept
+    from synth.io.storage import filesystem
 
     private, schema = ctx.private
     manifest = ctx.manifest or {}
     samples_file = manifest.get("dp_samples")
     fs, folder = filesystem(args.train[0])
     samples = (
-        pq.read_table(join(folder, samples_file), filesystem=fs).to_pandas()
+        pq.read_table(kept(folder, samples_file), filesystem=fs).to_pandas()
         if samples_file
         else None
     )

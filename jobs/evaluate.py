@@ -143,12 +143,14 @@ def _check_train(location: str) -> None:
 
 def _manifest(location: str) -> dict | None:
     """The generation run's manifest beside the shards, if any (none for a real corpus)."""
-    from synth.io.storage import exists, filesystem, join, read_json
+    from synth.io.storage import exists, filesystem, read_json
 
     if location.lower().endswith((".csv", ".jsonl", ".json")):
         return None
+    from synth.io.layout import MANIFEST, kept
+
     fs, folder = filesystem(location)
-    path = join(folder, "_manifest.json")
+    path = kept(folder, MANIFEST)
     return read_json(fs, path) if exists(fs, path) else None
 
 

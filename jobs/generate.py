@@ -229,14 +229,14 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict, ba
     from dataclasses import asdict
 
     from synth.deid.audit import merge_counts
+    from synth.io.layout import MANIFEST, kept
     from synth.io.shards import (
-        MANIFEST,
         iter_summaries,
         join_dp_samples,
         summed_summaries,
         write_manifest,
     )
-    from synth.io.storage import join, write_json
+    from synth.io.storage import write_json
     from synth.kinds import kind, sum_counts, with_counts
 
     total = summed_summaries(
@@ -278,7 +278,7 @@ def build_manifest(cfg, out: str, run_info, notes, tokens: int, timing: dict, ba
         manifest["free_form_on_topic_share"] = round(
             1 - manifest["rows_flagged_no_variables"] / free, 3
         )
-        write_json(join(str(out), MANIFEST), manifest)
+        write_json(kept(out, MANIFEST), manifest)
     return manifest
 
 

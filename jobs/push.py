@@ -20,18 +20,17 @@ from jobs.entry import main_for
 from synth import ConfigError
 from synth.config.generate_options import PushOptions
 from synth.config.options import options_from
+from synth.io.layout import CARD, CARD_METADATA, DP_SAMPLES, MANIFEST, RUN_FILE, kept
 
 OPTIONS = PushOptions
-# Published beside the run's own shards (own_shards).
-PUBLISHED = ("_dp_samples.parquet", "_manifest.json", ".huggingface.yaml")
+# Published beside the run's own shards (own_shards), under these names.
+PUBLISHED = (DP_SAMPLES, MANIFEST, CARD_METADATA)
 
 
 def check_output(output: Path) -> None:
-    from synth.kinds.card import CARD
-
-    if not (output / "_manifest.json").is_file() or not (output / CARD).is_file():
+    if not Path(kept(output, MANIFEST)).is_file() or not Path(kept(output, CARD)).is_file():
         raise ConfigError(
-            f"--output {output}: no _manifest.json and {CARD} there; push a finished "
+            f"--output {output}: no {MANIFEST} and {CARD} there; push a finished "
             "`hrsynth generate` output (this version writes both)"
         )
 
@@ -46,7 +45,7 @@ def own_shards(output: Path) -> list[str]:
     run = read_run(output)
     if run is None:
         raise ConfigError(
-            f"--output {output}: no _run.json there; push a finished `hrsynth generate` output"
+            f"--output {output}: no {RUN_FILE} there; push a finished `hrsynth generate` output"
         )
     own, other = sort_shards(output, planned_shard_ids(run), run["run_id"])
     if other:
@@ -71,11 +70,10 @@ def published(output: Path) -> dict[str, Path]:
     """The repository's files: name in the repository -> the file in `output` (the card,
     `_README.md`, is the repository's README.md): the run's own shards and the files
     PUBLISHED names beside them."""
-    from synth.kinds.card import CARD
-
     files = {name: output / name for name in own_shards(output)}
-    files |= {path.name: path for pattern in PUBLISHED for path in sorted(output.glob(pattern))}
-    return files | {"README.md": output / CARD}
+    files |= {name: Path(kept(output, name)) for name in PUBLISHED}
+    files = {name: path for name, path in files.items() if path.is_file()}
+    return files | {"README.md": Path(kept(output, CARD))}
 
 
 def check_hub(endpoint: str | None, token_env: str) -> None:
@@ -121,7 +119,7 @@ def run(options) -> dict:
     output = Path(args.output)
     check_output(output)
     files = published(output)
-    manifest = json.loads((output / "_manifest.json").read_text())
+    manifest = json.loads(Path(kept(output, MANIFEST)).read_text())
     audit = manifest.get("pii_audit") or {}
     print(
         f"personal-data audit: {audit.get('rows_with_findings', 'not run')} document(s) with "

@@ -15,13 +15,11 @@ from synth.deid.anonymizer.operators import Replaced
 from synth.deid.corpus import DEID_SCHEMA, EXPLAIN_SCHEMA, KEY_SCHEMA
 from synth.deid.llm import LlmDetector, LlmTask, make_engine
 from synth.deid.pipeline import deidentify
+from synth.io.layout import EXPLAIN, LOCK, kept
 from synth.io.shards import shard_path, write_recorded, writer_mark
-from synth.io.storage import filesystem, join, owner_only_folder
+from synth.io.storage import filesystem, owner_only_folder
 
 ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
-EXPLAIN = (
-    "_explain"  # the key folder's subfolder of --explain's shards (readers of the key skip it)
-)
 
 
 def check_key_folder(key_output: str) -> None:
@@ -44,13 +42,13 @@ def check_key_folder(key_output: str) -> None:
 def _not_ours(folder: str, schema: pa.Schema, subfolders: dict) -> str | None:
     """The first entry of `folder` this job did not write, or None: its shards in
     `data/`, their digests in `_written/`, `subfolders` (name: their schema) alike."""
-    from synth.io.shards import DATA, WRITTEN
-    from synth.io.storage import filesystem, join
+    from synth.io.layout import DATA, WRITTEN
+    from synth.io.storage import join
 
     fs, path = filesystem(folder)
     for entry in fs.get_file_info(pafs.FileSelector(path, allow_not_found=True)):
         name = entry.base_name
-        if name == "_lock.json" or _temporary(name):
+        if name == LOCK or _temporary(name):
             continue
         if entry.type != pafs.FileType.Directory:
             return name
@@ -165,7 +163,7 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
     for shard in sorted(rows):
         if key_output and options.get("explain"):  # before the key: a key has its decisions
             write_recorded(
-                shard_path(join(key_output, EXPLAIN), shard),
+                shard_path(kept(key_output, EXPLAIN), shard),
                 pa.Table.from_pylist(explained[shard], EXPLAIN_SCHEMA),
                 owner_only=True,
             )

@@ -21,9 +21,8 @@ from contextlib import contextmanager, nullcontext
 import pyarrow.fs as pafs
 
 from synth import ConfigError
+from synth.io.layout import LOCK, kept
 from synth.io.storage import filesystem
-
-LOCK = "_lock.json"
 
 
 @contextmanager
@@ -34,7 +33,7 @@ def output_lock(folder: str, job: str):
         yield
         return
     created = not os.path.isdir(path)
-    lock = os.path.join(path, LOCK)
+    lock = kept(path, LOCK)
     me = {"host": socket.gethostname(), "pid": os.getpid(), "job": job, "since": time.time()}
     if os.path.isfile(path):
         raise ConfigError(

@@ -28,6 +28,16 @@ import pyarrow.parquet as pq
 
 from synth import ConfigError
 from synth.contract import CONTRACT_VERSION, NO_VARIABLES, SCHEMA, to_table
+from synth.io.layout import (
+    DATA,
+    DP_PARTS,
+    DP_SAMPLES,
+    MANIFEST,
+    RUN_FILE,
+    WRITTEN,
+    kept,
+    rows_folder,
+)
 from synth.io.storage import (
     exists,
     filesystem,
@@ -38,17 +48,13 @@ from synth.io.storage import (
     write_table,
 )
 
-RUN_FILE, MANIFEST, DP_SAMPLES = "_run.json", "_manifest.json", "_dp_samples.parquet"
-DP_PARTS = "_dp_samples"  # each shard's DP rows, written with the shard, joined at the end
 SUMMARY_KEY = b"hrsynth.summary"
 VERSION_KEY = b"hrsynth.contract_version"
 WRITER_KEY = b"hrsynth.writer"  # which job wrote a shard
 RUN_KEY = b"hrsynth.run_id"  # which run wrote it: only that run's rerun may delete it
-# Per shard, the SHA-256 of the bytes the job wrote (`_written/part-00000.parquet.sha256`):
-# a footer survives an edit with pyarrow (a column added), a digest does not. Only a file
-# whose bytes are still those is deleted or written over.
-WRITTEN = "_written"
-DATA = "data"  # the shards' folder inside an output (the documents alone)
+# Per shard, the SHA-256 of the bytes the job wrote (layout.WRITTEN): a footer survives
+# an edit with pyarrow (a column added), a digest does not. Only a file whose bytes are
+# still those is deleted or written over.
 
 
 def writer_mark(job: str, run_id: str) -> dict:
@@ -66,7 +72,7 @@ def shard_path(folder, shard: int) -> str:
 
 def data_folder(folder) -> str:
     """The folder of an output's shards: what a reader of the documents is pointed at."""
-    return join(str(folder), DATA)
+    return rows_folder(folder)
 
 
 # Settings outside the fingerprint that still decide the text of an engine whose text
@@ -80,7 +86,7 @@ def open_output(folder, config: dict, fingerprint: str, batch_free=lambda: True)
     asked only when a batch size changed)."""
     folder = _writable_folder(str(folder))
     fs, path = filesystem(folder)
-    run_file = join(path, RUN_FILE)
+    run_file = kept(path, RUN_FILE)
     refuse_old_layout(folder)
     check_written(folder)
     shards = _shard_names(fs, path)
@@ -103,7 +109,7 @@ def open_output(folder, config: dict, fingerprint: str, batch_free=lambda: True)
             )
         _check_batch_settings(folder, previous["config"], config, batch_free)
         previous["resumed"] = previous.get("resumed", 0) + 1
-        write_json(join(folder, RUN_FILE), previous)
+        write_json(kept(folder, RUN_FILE), previous)
         return previous
     run = {
         "fingerprint": fingerprint,
@@ -112,7 +118,7 @@ def open_output(folder, config: dict, fingerprint: str, batch_free=lambda: True)
         "started": time.time(),
         "resumed": 0,
     }
-    write_json(join(folder, RUN_FILE), run)
+    write_json(kept(folder, RUN_FILE), run)
     return run
 
 
@@ -135,7 +141,7 @@ def check_written(folder) -> None:
     folder where a digest goes, is one line here, before any work (issue 84: a 32-line
     traceback, or a failure inside an actor after the work)."""
     fs, path = filesystem(str(folder))
-    where = join(path, WRITTEN)
+    where = kept(path, WRITTEN)
     kind = fs.get_file_info(where).type
     if kind == pafs.FileType.NotFound:
         return
@@ -173,7 +179,7 @@ def _changed(before: dict, now: dict) -> list[str]:
 def read_run(folder) -> dict | None:
     """The folder's `_run.json`, if a run was started there."""
     fs, path = filesystem(str(folder))
-    run_file = join(path, RUN_FILE)
+    run_file = kept(path, RUN_FILE)
     if not exists(fs, run_file):
         return None
     try:
@@ -188,7 +194,7 @@ def read_run(folder) -> dict | None:
     except (OSError, ValueError):
         pass
     raise ConfigError(
-        f"{join(str(folder), RUN_FILE)} is damaged (not the run record a job writes); the "
+        f"{kept(str(folder), RUN_FILE)} is damaged (not the run record a job writes); the "
         "shards beside it cannot be matched to a config: use a new --output, or delete the "
         "folder if you no longer need it"
     )
@@ -203,7 +209,7 @@ def _entries(fs: pafs.FileSystem, path: str) -> list[str]:
 
 def _shard_names(fs: pafs.FileSystem, path: str) -> list[str]:
     """The shard names in output `path`'s data folder."""
-    return [n for n in _entries(fs, join(path, DATA)) if SHARD_NAME.fullmatch(n)]
+    return [n for n in _entries(fs, rows_folder(path)) if SHARD_NAME.fullmatch(n)]
 
 
 SHARD_NAME = re.compile(r"part-\d+\.parquet")
@@ -216,7 +222,7 @@ def refuse_old_layout(folder, flag: str = "--output") -> None:
     refuses them as such."""
     fs, path = filesystem(str(folder))
     old = [n for n in _entries(fs, path) if SHARD_NAME.fullmatch(n)]
-    if old and exists(fs, join(path, RUN_FILE)):
+    if old and exists(fs, kept(path, RUN_FILE)):
         raise ConfigError(
             f"{flag} {folder} holds {old[0]} at its top, where releases before this one "
             f"wrote shards; they now live in {DATA}/: move them there (mkdir {DATA} && "
@@ -230,7 +236,7 @@ def shard_dataset(folder, columns: list[str], with_file: bool = False) -> pa.Tab
     fs, path = filesystem(str(folder))
     tables = []
     for name in _shard_names(fs, path):
-        with fs.open_input_file(join(join(path, DATA), name)) as f:
+        with fs.open_input_file(join(rows_folder(path), name)) as f:
             table = pq.read_table(f, columns=columns)
         if with_file:
             table = table.append_column("file", pa.array([name] * table.num_rows, pa.string()))
@@ -251,7 +257,7 @@ def landed_shards(folder, wanted: Callable[[int], bool], seen: set[int]) -> list
         if shard in seen or not wanted(shard):
             continue
         try:
-            with fs.open_input_file(join(join(path, DATA), name)) as f:
+            with fs.open_input_file(join(rows_folder(path), name)) as f:
                 metadata = pq.read_schema(f).metadata or {}
             landed.append((shard, json.loads(metadata[SUMMARY_KEY])))
         except (OSError, KeyError, ValueError, pa.ArrowInvalid):
@@ -273,8 +279,8 @@ def _writable_folder(folder: str) -> str:
             "manifest are written into it)"
         )
     # folders the job writes into (LAY3, issue 94); `_written` as a file: check_written
-    for own in (DATA, DP_PARTS):
-        if fs.get_file_info(join(path, own)).type == pafs.FileType.File:
+    for own, where in ((DATA, rows_folder(path)), (DP_PARTS, kept(path, DP_PARTS))):
+        if fs.get_file_info(where).type == pafs.FileType.File:
             raise ConfigError(
                 f"--output {folder} holds a file named {own} where the job writes its "
                 f"{own} folder; it never deletes what it did not write: use a new --output, "
@@ -315,7 +321,7 @@ def finished_shards(
     fs, path = filesystem(str(folder))
     done = set()
     for name in _shard_names(fs, path):
-        where = join(join(path, DATA), name)
+        where = join(rows_folder(path), name)
         problem = _foreign(fs, where, planned_ids(shard_number(name)), run_id, schema)
         if problem:
             raise ConfigError(
@@ -357,7 +363,7 @@ def _record_of(location: str) -> str:
     folder, name = str(location).rsplit("/", 1)
     if folder.rsplit("/", 1)[-1] == DATA:
         folder = folder.rsplit("/", 1)[0]
-    return join(join(folder, WRITTEN), f"{name}.sha256")
+    return join(kept(folder, WRITTEN), f"{name}.sha256")
 
 
 def written_as_recorded(fs, where: str) -> bool | None:
@@ -386,7 +392,7 @@ def sort_shards(
     fs, path = filesystem(str(folder))
     own, other = [], {}
     refuse_old_layout(folder)
-    for name in _entries(fs, join(path, DATA)):
+    for name in _entries(fs, rows_folder(path)):
         where = f"{DATA}/{name}"
         if name.startswith(("_", ".")) or not name.endswith(".parquet"):
             continue
@@ -394,7 +400,7 @@ def sort_shards(
             other[where] = "is not a shard (hrsynth names its shards part-NNNNN.parquet)"
             continue
         ids = planned_ids(shard_number(name))
-        problem = _foreign(fs, join(join(path, DATA), name), ids, run_id, SCHEMA)
+        problem = _foreign(fs, join(rows_folder(path), name), ids, run_id, SCHEMA)
         if problem:
             other[where] = problem
         else:
@@ -506,7 +512,7 @@ def write_dp_part(folder, shard: int, samples) -> None:
     """One shard's DP-sampled rows (document id + schema attributes), written before the
     shard itself: a written shard always has its part."""
     table = pa.Table.from_pandas(samples, preserve_index=False)
-    write_table(join(join(str(folder), DP_PARTS), shard_name(shard)), table)
+    write_table(join(kept(folder, DP_PARTS), shard_name(shard)), table)
 
 
 def join_dp_samples(folder, shards: list[int]) -> str:
@@ -518,7 +524,7 @@ def join_dp_samples(folder, shards: list[int]) -> str:
     def write(stream):
         writer = None
         for shard in shards:
-            part = join(join(path, DP_PARTS), shard_name(shard))
+            part = join(kept(path, DP_PARTS), shard_name(shard))
             if not exists(fs, part):
                 raise ConfigError(
                     f"{DP_PARTS}/{shard_name(shard)} is missing from {folder}: delete "
@@ -531,7 +537,7 @@ def join_dp_samples(folder, shards: list[int]) -> str:
         if writer is not None:
             writer.close()
 
-    write_atomic(join(str(folder), DP_SAMPLES), write)
+    write_atomic(kept(str(folder), DP_SAMPLES), write)
     return DP_SAMPLES
 
 
@@ -540,7 +546,7 @@ def iter_summaries(folder) -> Iterator[dict]:
     summarised from its rows), its number under `shard`, one at a time."""
     fs, path = filesystem(str(folder))
     for name in sorted(_shard_names(fs, path)):
-        with fs.open_input_file(join(join(path, DATA), name)) as f:
+        with fs.open_input_file(join(rows_folder(path), name)) as f:
             metadata = pq.read_schema(f).metadata or {}
             if SUMMARY_KEY in metadata:
                 summary = json.loads(metadata[SUMMARY_KEY])
@@ -646,5 +652,5 @@ def write_manifest(
         "shards": total["shards"],
         **extra,
     }
-    write_json(join(str(folder), MANIFEST), manifest)
+    write_json(kept(str(folder), MANIFEST), manifest)
     return manifest

@@ -19,6 +19,7 @@ import time
 import pyarrow.fs as pafs
 
 from synth import ConfigError
+from synth.io.layout import MANIFEST, kept
 from synth.io.storage import exists, filesystem, join, read_state, write_json
 
 LATEST = "latest.json"
@@ -56,7 +57,7 @@ def resolve(location: str) -> str:
     if location.lower().endswith((".csv", ".jsonl", ".json")):
         return location
     fs, folder = filesystem(location)
-    if exists(fs, join(folder, "_manifest.json")) or not exists(fs, join(folder, LATEST)):
+    if exists(fs, kept(folder, MANIFEST)) or not exists(fs, join(folder, LATEST)):
         return location
     version = read_state(fs, join(folder, LATEST), REWRITE).get("version", "")
     if not version.startswith(PREFIX) or "/" in version:

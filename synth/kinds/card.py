@@ -22,12 +22,12 @@ from string import Template
 import yaml
 
 from synth import DATA_DIR
+from synth.io.layout import CARD  # in an output folder (see above)
+from synth.io.layout import CARD_METADATA as METADATA
 from synth.kinds import kind
 from synth.kinds.base import KindBase
 
-CARD = "_README.md"  # in an output folder (see above)
 ROOT_CARD = "README.md"  # at a refresh root
-METADATA = ".huggingface.yaml"
 TEMPLATE = DATA_DIR / "card" / "dataset_card.md"
 
 
@@ -206,10 +206,14 @@ def write_card(
 ) -> None:
     """The card and `.huggingface.yaml` in `folder` (path or URI), atomically; a folder
     with a `prefix` is a refresh root, whose card is README.md."""
+    from synth.io.layout import kept
     from synth.io.storage import join, write_atomic
 
     card = markdown(manifest, scores, test, prefix).encode("utf-8")
     meta = yaml.safe_dump(header(manifest, prefix), sort_keys=False).encode("utf-8")
-    write_atomic(join(str(folder), METADATA), lambda stream: stream.write(meta))
-    name = ROOT_CARD if prefix else CARD
-    write_atomic(join(str(folder), name), lambda stream: stream.write(card))
+    if prefix:  # a refresh root holds no rows: its card is the Hub's README.md
+        meta_at, card_at = join(str(folder), METADATA), join(str(folder), ROOT_CARD)
+    else:
+        meta_at, card_at = kept(folder, METADATA), kept(folder, CARD)
+    write_atomic(meta_at, lambda stream: stream.write(meta))
+    write_atomic(card_at, lambda stream: stream.write(card))

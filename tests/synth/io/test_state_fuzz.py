@@ -154,8 +154,11 @@ def test_any_detector_registry_is_used_or_refused_in_one_line(tmp_path, pointer,
         registry.default_detector()
     except ConfigError as e:
         assert "\n" not in str(e)
-    finally:
-        os.environ.pop("HRSYNTH_DETECTORS") if old is None else None
+    finally:  # the session's own registry back (tests/conftest.py sets one)
+        if old is None:
+            os.environ.pop("HRSYNTH_DETECTORS")
+        else:
+            os.environ["HRSYNTH_DETECTORS"] = old
     try:
         registry.read_card(tmp_path / "model")
     except ConfigError as e:
