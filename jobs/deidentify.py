@@ -14,9 +14,9 @@ none built they refuse, unless --detectors names what to use (the first line and
 manifest then say which types nothing looks for). On a cluster, pass --ner-model a folder
 every node can read (the registry is the driver's cache).
 
-Writes data/part-*.parquet (id, text, label, spans of what was replaced, method, error) and
-_manifest.json into --output; the key (original → replacement) only into --key-output,
-when given. A rerun with the same input and options resumes after the shards written;
+Writes data/part-*.parquet (id, text, label, spans of what was replaced, method, error) into
+--output and _manifest.json beside it (OUTPUT.hrsynth/, synth.io.layout); the key
+(original → replacement) only into --key-output, when given. A rerun with the same input and options resumes after the shards written;
 other input or options in the same --output are refused.
 """
 
@@ -92,7 +92,7 @@ def _write(
     driver holds the shards in flight, never the whole input."""
     from jobs.progress import Progress
     from synth.deid.corpus import DEID_SCHEMA
-    from synth.io.layout import MANIFEST, kept
+    from synth.io.layout import MANIFEST, kept, sibling
     from synth.io.shards import finished_shards, open_output, shard_path
     from synth.io.storage import exists, filesystem, write_json
 
@@ -152,7 +152,10 @@ def _write(
     }
     write_json(kept(out, MANIFEST), manifest)
     print(f"spans replaced per type: {manifest['spans_per_type']}")
-    print(f"output: {out}" + (f"; key: {keys}" if keys else "; no key written"))
+    print(
+        f"output: {out} (its manifest beside it: {sibling(out)})"
+        + (f"; key: {keys}" if keys else "; no key written")
+    )
     check_failures(manifest["rows_with_error"], scan.documents, args.max_error_share)
     return manifest
 

@@ -5,9 +5,10 @@
     ray job submit --working-dir . -- python -m jobs.generate --config configs/tickets.yaml \
         --num-docs 100000 --output /shared/tickets --num-actors 8
 
-Writes data/part-*.parquet (the output contract), _manifest.json and, when a DP model is
-used, _dp_samples.parquet (its sampled rows, for evaluate's privacy task; joined from
-_dp_samples/part-*.parquet) into --output. The driver hands out shard numbers only, so its
+Writes data/part-*.parquet (the output contract) into --output, alone, and beside it, in
+OUTPUT.hrsynth/ (synth.io.layout), _manifest.json and, when a DP model is used,
+_dp_samples.parquet (its sampled rows, for evaluate's privacy task; joined from
+_dp_samples/part-*.parquet). The driver hands out shard numbers only, so its
 memory does not grow with --num-docs. A rerun with the same config resumes: finished
 shards are skipped, none is duplicated.
 """
@@ -351,6 +352,8 @@ def check_failures(failed: int, done: int, max_share: float, shards: int) -> Non
 
 
 def print_summary(out: str, m: dict) -> None:
+    from synth.io.layout import sibling
+
     cov = m["entity_coverage"]["per_label"]
     print(f"\n{'label':<36}{'rows':>6}{'with entity':>13}{'vars found':>12}")
     for label, n in m["rows_per_label"].items():
@@ -378,7 +381,7 @@ def print_summary(out: str, m: dict) -> None:
         )
     spent = {k: v["spent"] for k, v in m["epsilon_ledgers"].items()}
     print(f"ε spent by the DP models used: {spent or 'none'}")
-    print(f"output: {out}")
+    print(f"output: {out} (its manifest, card and run file beside it: {sibling(out)})")
 
 
 def main(argv=None) -> int:

@@ -16,6 +16,7 @@ import pytest
 
 from eval import history
 from tests import broken_plugins
+from tests.kept import beside
 from tests.outputs import read_output
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,7 +68,7 @@ def echo_tickets(installed, dp_model, tmp_path_factory) -> Path:
 @pytest.mark.component("a plugin through its entry point")
 def test_an_installed_backend_is_listed_and_writes_tickets(installed, echo_tickets):
     assert "echo" in hrsynth(installed, "generate", "--help").stdout
-    manifest = json.loads((echo_tickets / "_manifest.json").read_text())
+    manifest = json.loads(beside(echo_tickets, "_manifest.json").read_text())
     assert manifest["backend"] == "echo" and manifest["model"] == "echo-1"
     written = rows(echo_tickets)
     assert len(written) == 16
@@ -90,11 +91,11 @@ def test_an_installed_kind_is_planned_and_written_with_its_own_settings(installe
     for row in written:
         assert row["text"].startswith("As of 2027-0") and "The request is noted." in row["text"]
         assert [e["label"] for e in row["entities"]] == ["date"]
-    card = (out / "_README.md").read_text()  # the kind's title and text, what ran
+    card = beside(out, "_README.md").read_text()  # the kind's title and text, what ran
     assert "# hrsynth synthetic HR memos\n\nSynthetic memos announcing policy changes" in card
     assert ', backend `echo`, model `echo-1`, prompt style `"plain"`' in card
-    assert json.loads((out / "_manifest.json").read_text())["memos"] == 6  # its counts
-    assert json.loads((out / "_run.json").read_text())["config"]["memo.opening"] == "As of"
+    assert json.loads(beside(out, "_manifest.json").read_text())["memos"] == 6  # its counts
+    assert json.loads(beside(out, "_run.json").read_text())["config"]["memo.opening"] == "As of"
 
 
 def test_an_installed_task_runs_and_is_reported_and_tracked(installed, echo_tickets, tmp_path):
@@ -150,7 +151,7 @@ def test_an_installed_method_replaces_what_the_detectors_find(installed, tmp_pat
         r for f in sorted(out.glob("data/part-*.parquet")) for r in pq.read_table(f).to_pylist()
     ]
     assert [r["text"] for r in written] == ["My number is <id>, thanks."]
-    assert json.loads((out / "_manifest.json").read_text())["method"] == "initials"
+    assert json.loads(beside(out, "_manifest.json").read_text())["method"] == "initials"
     keys = [r for f in sorted(key.glob("data/*.parquet")) for r in pq.read_table(f).to_pylist()]
     assert [(k["original"], k["replacement"]) for k in keys if k["type"] == "ID"] == [
         ("EMP-20417", "<id>")
@@ -292,7 +293,7 @@ def test_generate_with_a_broken_backend_installed_runs_another_after_one_warning
             "syntax (bad_mod.py, line 1))); fix or uninstall the packages that register them"
         )
     ]
-    manifest = json.loads((out / "_manifest.json").read_text())
+    manifest = json.loads(beside(out, "_manifest.json").read_text())
     assert manifest["backend"] == "ct2" and manifest["rows"] == 4
 
 

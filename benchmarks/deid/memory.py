@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from benchmarks.report import ROOT, print_table, write_results
+from synth.io.layout import MANIFEST, kept
 
 PLUGIN = ROOT / "tests" / "extensions" / "employee_numbers"
 SENTENCE = "Please update the record before the review on the third floor of the office. "
@@ -87,7 +88,7 @@ def run(input_path: Path, output: Path, env: dict, shard_size: int) -> dict:
     sampler.join()
     if process.returncode != 0:
         raise SystemExit(f"deidentify failed ({process.returncode}): {err.decode()[-2000:]}")
-    manifest = json.loads((output / "_manifest.json").read_text())
+    manifest = json.loads(Path(kept(output, MANIFEST)).read_text())
     return {
         "documents": manifest["documents"],
         "driver_peak_rss_mb": round(peak[0], 1),

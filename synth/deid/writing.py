@@ -15,19 +15,19 @@ from synth.deid.anonymizer.operators import Replaced
 from synth.deid.corpus import DEID_SCHEMA, EXPLAIN_SCHEMA, KEY_SCHEMA
 from synth.deid.llm import LlmDetector, LlmTask, make_engine
 from synth.deid.pipeline import deidentify
-from synth.io.layout import EXPLAIN, LOCK, kept
+from synth.io.layout import EXPLAIN, LOCK, kept, sibling
 from synth.io.shards import shard_path, write_recorded, writer_mark
-from synth.io.storage import filesystem, owner_only_folder
+from synth.io.storage import filesystem, join, owner_only_folder
 
 ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
 
 
 def check_key_folder(key_output: str) -> None:
     """Refuse, before any work, a --key-output that already holds anything but a key of
-    this job (its shards, their digests in `_written/`, the --explain shards in
-    `_explain/`, its lock): the key's folder is made owner-only and the key written among
-    whatever is there, so $HOME or a folder of the user's files is never taken for
-    one."""
+    this job (its shards in `data/`; beside it, in `KEY.hrsynth/`, their digests, the
+    --explain shards and the lock): the key's folders are made owner-only and the key
+    written among whatever is there, so $HOME or a folder of the user's files is never
+    taken for one."""
     from synth.io.shards import refuse_old_layout
 
     refuse_old_layout(key_output, "--key-output")
@@ -40,28 +40,34 @@ def check_key_folder(key_output: str) -> None:
 
 
 def _not_ours(folder: str, schema: pa.Schema, subfolders: dict) -> str | None:
-    """The first entry of `folder` this job did not write, or None: its shards in
-    `data/`, their digests in `_written/`, `subfolders` (name: their schema) alike."""
-    from synth.io.layout import DATA, WRITTEN
-    from synth.io.storage import join
+    """The first entry this job did not write, or None: in `folder`, its shards in
+    `data/`; in the folder's sibling (synth.io.layout), their digests in `_written/`,
+    the lock and `subfolders` (name: their schema). A folder inside a sibling (the
+    --explain shards') holds its shards and their digests together. Entries of the
+    sibling are named by their path."""
+    from synth.io.layout import DATA, WRITTEN, inside_sibling
 
     fs, path = filesystem(folder)
-    for entry in fs.get_file_info(pafs.FileSelector(path, allow_not_found=True)):
-        name = entry.base_name
-        if name == LOCK or _temporary(name):
-            continue
-        if entry.type != pafs.FileType.Directory:
-            return name
-        if name == WRITTEN:
-            odd = _odd_entries(fs, join(path, name), _digest)
-        elif name == DATA:
-            odd = _odd_entries(fs, join(path, name), lambda e: _shard_of(fs, e, schema))
-        elif name in subfolders:
-            odd = _not_ours(join(path, name), subfolders[name], {})
-        else:
-            return name
-        if odd:
-            return f"{name}/{odd}"
+    if inside_sibling(path):
+        places = [(path, "", {DATA, WRITTEN})]
+    else:
+        places = [(path, "", {DATA}), (sibling(path), f"{sibling(folder)}/", {WRITTEN, LOCK})]
+        places[1][2].update(subfolders)
+    for where, shown, allowed in places:
+        for entry in fs.get_file_info(pafs.FileSelector(where, allow_not_found=True)):
+            name = entry.base_name
+            if _temporary(name) or (name == LOCK and name in allowed):
+                continue
+            if name not in allowed or entry.type != pafs.FileType.Directory:
+                return shown + name
+            if name == WRITTEN:
+                odd = _odd_entries(fs, join(where, name), _digest)
+            elif name == DATA:
+                odd = _odd_entries(fs, join(where, name), lambda e: _shard_of(fs, e, schema))
+            else:
+                odd = _not_ours(join(where, name), subfolders[name], {})
+            if odd:
+                return f"{shown}{name}/{odd}"
     return None
 
 
@@ -160,6 +166,7 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
     counts = {"shard": [], "rows": [], "spans": []}
     if key_output and isinstance(filesystem(key_output)[0], pafs.LocalFileSystem):
         owner_only_folder(filesystem(key_output)[1])  # its shards lie a folder down
+        owner_only_folder(sibling(filesystem(key_output)[1]))  # digests, --explain
     for shard in sorted(rows):
         if key_output and options.get("explain"):  # before the key: a key has its decisions
             write_recorded(

@@ -41,12 +41,22 @@ def inside(path: str, folder: str) -> bool:
 
 
 def check_apart(**locations: str | None) -> None:
-    """Refuse, before any work, two locations of which one holds the other; each given as
-    option name=location (None: not given). The message names both options."""
+    """Refuse, before any work, two locations of which one holds the other, or holds the
+    folder beside the other where the job keeps its files (synth.io.layout); each given
+    as option name=location (None: not given). The message names both options."""
+    from synth.io.layout import sibling
+
     given = [(name, where) for name, where in locations.items() if where]
     for i, (a, where_a) in enumerate(given):
         for b, where_b in given[i + 1 :]:
-            if inside(where_a, where_b) or inside(where_b, where_a):
+            if any(
+                inside(x, y) or inside(y, x)
+                for x, y in (
+                    (where_a, where_b),
+                    (where_a, sibling(where_b)),
+                    (sibling(where_a), where_b),
+                )
+            ):
                 raise ConfigError(
                     f"--{a.replace('_', '-')} {where_a} and --{b.replace('_', '-')} {where_b} "
                     "are the same place or one holds the other; give them separate folders"

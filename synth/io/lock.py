@@ -3,8 +3,8 @@ shared state (the privacy account, the detector registry, model caches), a file 
 held for one read-modify-write.
 
 Two runs writing one folder at once would leave shards of both under one manifest: a
-silently mixed dataset. A job holds `_lock.json` (host, pid, job, since) in its output
-for as long as it writes there. A second run is refused in one line naming the holder.
+silently mixed dataset. A job holds `_lock.json` (host, pid, job, since) beside its
+output (`OUT.hrsynth/`, synth.io.layout) for as long as it writes there. A second run is refused in one line naming the holder.
 A lock whose holder is gone (same host, no such process: a killed run) is stale: it is
 named, and the new run takes it over, so a run killed with SIGKILL still resumes.
 
@@ -21,7 +21,7 @@ from contextlib import contextmanager, nullcontext
 import pyarrow.fs as pafs
 
 from synth import ConfigError
-from synth.io.layout import LOCK, kept
+from synth.io.layout import LOCK, kept, sibling
 from synth.io.storage import filesystem
 
 
@@ -32,7 +32,8 @@ def output_lock(folder: str, job: str):
     if not isinstance(fs, pafs.LocalFileSystem):
         yield
         return
-    created = not os.path.isdir(path)
+    side = sibling(path)  # where the lock lies (synth.io.layout)
+    created = [p for p in (path, side) if not os.path.isdir(p)]
     lock = kept(path, LOCK)
     me = {"host": socket.gethostname(), "pid": os.getpid(), "job": job, "since": time.time()}
     if os.path.isfile(path):
@@ -40,9 +41,15 @@ def output_lock(folder: str, job: str):
             f"--output {folder} is a file; give a folder (shards and a manifest are written "
             "into it)"
         )
+    if os.path.lexists(side) and not os.path.isdir(side):
+        raise ConfigError(
+            f"--output {folder}: {side} is a file, where the job keeps the run's own files "
+            "(run file, manifest, digests); move it away, or use a new --output"
+        )
     while True:
         try:
             os.makedirs(path, exist_ok=True)
+            os.makedirs(side, exist_ok=True)
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
             break
         except FileExistsError:
@@ -50,7 +57,7 @@ def output_lock(folder: str, job: str):
             if holder is None:  # released meanwhile: try again
                 continue
             if not _gone(holder):
-                _remove_if_empty(path, created)
+                _remove_if_empty(created)
                 raise ConfigError(
                     f"--output {folder} is being written by {holder['job']} (pid "
                     f"{holder['pid']} on {holder['host']}, since "
@@ -74,7 +81,7 @@ def output_lock(folder: str, job: str):
         yield
     finally:
         _remove_if(lock, me)
-        _remove_if_empty(path, created)
+        _remove_if_empty(created)
 
 
 def _when(since: float) -> str:
@@ -84,10 +91,10 @@ def _when(since: float) -> str:
         return f"time {since!r}"
 
 
-def _remove_if_empty(path: str, created: bool) -> None:
-    """A folder the lock created and nothing filled (a run refused before any work) is
+def _remove_if_empty(created: list[str]) -> None:
+    """Folders the lock created and nothing filled (a run refused before any work) are
     removed: a refusal leaves no trace."""
-    if created:
+    for path in created:
         try:
             os.rmdir(path)
         except OSError:

@@ -1,11 +1,12 @@
 """The output folder: Parquet shards written atomically, a run file, and the manifest.
 
-The folder is a local path or a URI (file://, s3://, gs://: synth.io.storage). The shards
-lie in `data/` (`data/part-00000.parquet`, the Hub's layout), alone: DuckDB's
-`read_parquet`, Polars, Spark, Arrow datasets and `datasets.load_dataset(data_dir=...)`
-pointed at `FOLDER/data` read the documents and nothing else; the run file, the
-manifest, the DP samples and the digests stay beside it (issue 84: the folder itself
-read as 80 rows, the DP samples' among them). `_run.json`
+The folder is a local path or a URI (file://, s3://, gs://: synth.io.storage). It holds
+the shards alone, in `data/` (`data/part-00000.parquet`, the Hub's layout): DuckDB,
+Polars, Spark, Arrow datasets, pandas and `datasets.load_dataset` pointed at the folder
+(or at `FOLDER/data`) read the documents and nothing else. The run file, the manifest,
+the DP samples and the digests lie in the sibling `FOLDER.hrsynth/` (synth.io.layout;
+issue 84: the folder read as 80 rows, the DP samples' among them; issue 94: DuckDB
+still read them below the folder, Polars and `datasets` refused it). `_run.json`
 records the resolved config and its fingerprint when a run starts. A rerun into the same
 folder with the same fingerprint skips the shards already written, so an interrupted job
 resumes without duplicates; a different config is refused.
@@ -32,11 +33,15 @@ from synth.io.layout import (
     DATA,
     DP_PARTS,
     DP_SAMPLES,
+    KEPT,
     MANIFEST,
     RUN_FILE,
+    SUFFIX,
     WRITTEN,
+    inside_sibling,
     kept,
     rows_folder,
+    sibling,
 )
 from synth.io.storage import (
     exists,
@@ -216,12 +221,23 @@ SHARD_NAME = re.compile(r"part-\d+\.parquet")
 
 
 def refuse_old_layout(folder, flag: str = "--output") -> None:
-    """An output of a release before issue 84 (its run file there), its shards at the top
-    of the folder: one line naming the move (the digests in `_written/` stay valid:
-    they are by name). Shard-named files with no run file are a stranger's: open_output
+    """An output of an older release: one line naming the move. Before issue 94 the
+    run's own files (run file, manifest, digests, DP samples, card) lay in the folder;
+    before issue 84 the shards lay at its top (the digests stay valid when moved: they
+    are by name). Shard-named files with no run file are a stranger's: open_output
     refuses them as such."""
     fs, path = filesystem(str(folder))
-    old = [n for n in _entries(fs, path) if SHARD_NAME.fullmatch(n)]
+    entries = _entries(fs, path)
+    before = [n for n in entries if n in KEPT]
+    if before:  # issue 94 (EXP5): the job's own files moved out of the folder
+        where = sibling(folder)
+        raise ConfigError(
+            f"{flag} {folder} holds {before[0]}, where releases before this one kept the "
+            f"run's own files; they now live beside the folder, in {where}: move them "
+            f"there (mkdir {where} && mv {' '.join(before)} {where}/, in {folder}) to "
+            "resume or read it"
+        )
+    old = [n for n in entries if SHARD_NAME.fullmatch(n)]
     if old and exists(fs, kept(path, RUN_FILE)):
         raise ConfigError(
             f"{flag} {folder} holds {old[0]} at its top, where releases before this one "
@@ -272,6 +288,11 @@ def shard_number(name: str) -> int:
 
 def _writable_folder(folder: str) -> str:
     """`folder`, created; an --output that is a file or cannot be written is named."""
+    if inside_sibling(folder):
+        raise ConfigError(
+            f"--output {folder} is or lies in a folder named *{SUFFIX}, where hrsynth keeps "
+            "a run's own files beside its output; choose another --output"
+        )
     fs, path = filesystem(folder)
     if fs.get_file_info(path).type == pafs.FileType.File:
         raise ConfigError(

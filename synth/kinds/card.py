@@ -1,19 +1,18 @@
 """The dataset card, made from the manifest, and the metadata `datasets` loads by.
 
 Hubs, catalogues and reviewers read a card, not `_manifest.json`. The YAML header is in
-the Hugging Face Hub's format: its `configs` tell `datasets.load_dataset(folder)` which
-files are the documents (the default configuration) and which the DP samples, so neither
-`_manifest.json` nor `_dp_samples.parquet` is read as documents. The body says what the
-data is and is not, what privacy budget was spent and what it protects, the model and
-its parameters, the counts, the audit, the evaluation scores when there are any, the
-known limits, and the command that reproduces it.
+the Hugging Face Hub's format: its `configs` tell `datasets.load_dataset(repository)`
+which files are the documents (the default configuration) and which the DP samples, so
+neither `_manifest.json` nor `_dp_samples.parquet` is read as documents. The body says
+what the data is and is not, what privacy budget was spent and what it protects, the
+model and its parameters, the counts, the audit, the evaluation scores when there are
+any, the known limits, and the command that reproduces it.
 
-In an output folder the card is `_README.md` and the header also `.huggingface.yaml`
-(which `datasets` reads beside or instead of README.md): a file named README.md among the
-shards makes pandas, pyarrow and Polars fail on the folder ("Could not read schema from
-README.md"), while they all skip names that start with `_` or `.`. Publishing to a hub
-uploads `_README.md` as README.md. A refresh root holds no shards, so its card is
-README.md.
+An output folder holds its rows alone (synth.io.layout): the card is `_README.md` and
+the header also `.huggingface.yaml`, beside the folder in `OUT.hrsynth/`, where `push`
+reads them (it uploads `_README.md` as the repository's README.md, and the rows, the
+manifest and the DP samples under the names the header gives). A refresh root holds
+no shards, so its card is README.md.
 """
 
 import json
@@ -22,7 +21,10 @@ from string import Template
 import yaml
 
 from synth import DATA_DIR
-from synth.io.layout import CARD  # in an output folder (see above)
+from synth.io.layout import (
+    CARD,  # in an output folder (see above)
+    SUFFIX,
+)
 from synth.io.layout import CARD_METADATA as METADATA
 from synth.kinds import kind
 from synth.kinds.base import KindBase
@@ -44,7 +46,11 @@ def header(manifest: dict, prefix: str = "") -> dict:
     shards = f"{prefix}data/part-*.parquet"  # synth.io.shards.DATA: the shards alone
     configs = [{"config_name": "default", "data_files": shards, "default": True}]
     if manifest.get("dp_samples"):
-        configs.append({"config_name": "dp_samples", "data_files": prefix + manifest["dp_samples"]})
+        # beside the rows: at a Hub repository's top (push), or in the version's sibling
+        # folder under a refresh root (synth.io.layout)
+        samples = manifest["dp_samples"]
+        where = f"{prefix.rstrip('/')}{SUFFIX}/{samples}" if prefix else samples
+        configs.append({"config_name": "dp_samples", "data_files": where})
     doc_kind = kind(manifest["config"].get("doc_type", "ticket"))
     return {
         "license": "other",

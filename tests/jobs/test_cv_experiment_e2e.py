@@ -11,6 +11,7 @@ import pytest
 
 from synth.kinds import check_row
 from tests.conftest import ROOT
+from tests.kept import beside
 
 TITLES = {
     "Civil Engineer": "site engineer",
@@ -100,7 +101,7 @@ def test_generated_cvs_meet_the_output_contract(experiment):
         # row (its noise from the OS, not replayable) may hold no university at all
         assert ("graduation_year" in labels) == ("\nEDUCATION\n" in r["text"]), r["text"]
         assert len(r["text"].split()) > 60  # seven sections of generated text
-    manifest = json.loads((folder / "_manifest.json").read_text())
+    manifest = json.loads(beside(folder, "_manifest.json").read_text())
     (ledger,) = manifest["epsilon_ledgers"].values()
     assert ledger["spent"] <= 1.0 and ledger["budget"] == 1.0
     assert sum(e["purpose"].startswith("vocabulary") for e in ledger["entries"]) == 2
@@ -159,7 +160,9 @@ def test_roles_and_titles_come_from_the_users_list(experiment):
     titles = {r["label"]: e["value"] for r in rows for e in r["entities"] if e["label"] == "role"}
     assert set(titles) == {r["label"] for r in rows}
     assert all(titles[role] == (TITLES[role] or role) for role in titles)
-    config = json.loads((experiment / "synthetic_eps1" / "_manifest.json").read_text())["config"]
+    config = json.loads(beside(experiment / "synthetic_eps1", "_manifest.json").read_text())[
+        "config"
+    ]
     assert set(config["taxonomy_files"]) == {"roles.yaml"}
     masked = mask_roles(
         [r["text"] for r in rows], [r["label"] for r in rows], config["taxonomy_dir"]

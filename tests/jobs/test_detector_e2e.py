@@ -10,6 +10,7 @@ import pytest
 
 from synth.config.deidentify_options import DeidentifyOptions
 from tests.conftest import ROOT
+from tests.kept import beside
 
 
 def test_deidentify_without_the_detector_says_what_it_does_not_find(tmp_path, monkeypatch, capsys):
@@ -125,6 +126,6 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     )  # fmt: skip
     assert deid.returncode == 0, deid.stderr[-3000:]
     assert f"detectors: presidio, ner (ner: {registry / card['version']})" in deid.stdout
-    manifest = json.loads((out / "_manifest.json").read_text())
+    manifest = json.loads(beside(out, "_manifest.json").read_text())
     assert manifest["detectors"] == ["presidio", "ner"]
     assert manifest["ner_model"] == str(registry / card["version"])

@@ -6,6 +6,7 @@ import pyarrow.parquet as pq
 
 from eval.sinks import write_sinks
 from jobs import evaluate
+from tests.kept import beside
 
 TEST = "eval/data/dev_tickets.jsonl"
 
@@ -127,8 +128,9 @@ def test_a_copy_of_an_output_is_the_same_run_and_refused(tmp_path, capsys):
         train / "data" / "part-00000.parquet",
     )
     run = {"fingerprint": "f" * 64, "run_id": "f" * 12, "config": {}, "resumed": 0}
-    (train / "_run.json").write_text(json.dumps(run))
-    shutil.copytree(train, tmp_path / "B")
+    beside(train, "_run.json", made=True).write_text(json.dumps(run))
+    shutil.copytree(train, tmp_path / "B")  # an output is its folder and the one beside it
+    shutil.copytree(beside(train, ""), beside(tmp_path / "B", ""))
     out = tmp_path / "eval"
     argv = ["--train", str(train), "--train", str(tmp_path / "B"), "--test", TEST]
     assert evaluate.main([*argv, "--output", str(out), "--tasks", "bio_ner"]) == 2

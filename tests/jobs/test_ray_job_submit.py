@@ -23,6 +23,7 @@ import yaml
 
 from synth.kinds import check_row
 from tests.conftest import ROOT
+from tests.kept import beside
 
 BIN = Path(sys.executable).parent
 # flag → value on this machine (paths, size, hardware); every other word stays as written
@@ -149,4 +150,4 @@ def test_job_submit_runs_the_generate_rayjob_entrypoint(ray_head, dp_model, tmp_
     rows = pq.read_table(out).to_pylist()
     assert len(rows) == 8 and len({r["label"] for r in rows}) == 8
     assert all(check_row(r) == [] for r in rows)
-    assert json.loads((out / "_manifest.json").read_text())["rows"] == 8
+    assert json.loads(beside(out, "_manifest.json").read_text())["rows"] == 8

@@ -10,6 +10,7 @@ import pytest
 from eval.history import read_history
 from synth.io import versions
 from tests.conftest import refresh
+from tests.kept import beside
 
 # datasets caches a folder with YAML configs by its name, not its content (README,
 # "Reading the output"): every load here gets a cache of its own.
@@ -27,7 +28,7 @@ def test_two_refreshes_make_two_versions_and_move_latest(refreshed):
     for v in done:
         folder = refreshed["folder"] / v["version"]
         assert pq.read_table(folder / "data").num_rows == 8
-        assert json.loads((folder / "data" / "_manifest.json").read_text())["rows"] == 8
+        assert json.loads(beside(folder / "data", "_manifest.json").read_text())["rows"] == 8
         assert (folder / "eval" / "metrics.json").is_file()
     history = read_history(refreshed["root"] + "/history.parquet").to_pylist()
     assert len({r["train_run_id"] for r in history}) == 2
@@ -37,7 +38,7 @@ def test_two_refreshes_make_two_versions_and_move_latest(refreshed):
     assert sorted(loaded["id"]) == sorted(pq.read_table(latest).column("id").to_pylist())
     card = (refreshed["folder"] / "README.md").read_text()
     assert f"data_files: {done[-1]['version']}/data/data/part-*.parquet" in card
-    assert "## Evaluation" in (latest / "_README.md").read_text()  # the scores, per version
+    assert "## Evaluation" in beside(latest, "_README.md").read_text()  # the scores, per version
 
 
 def test_a_failed_refresh_leaves_latest_where_it_was(refreshed):

@@ -9,6 +9,7 @@ import pytest
 
 from jobs import deidentify
 from synth import ConfigError
+from tests.kept import beside
 from tests.serving import served_smollm2
 from tests.synth.deid.test_detect_and_replace import PLANTED
 
@@ -126,7 +127,7 @@ def test_failed_documents_are_counted_fail_the_run_and_a_rerun_retries_them(
         assert "1 of 2 documents failed" in err and "more than --max-error-share 0" in err
         rows = pq.ParquetDataset(sorted(out.glob("data/part-*"))).read().sort_by("id").to_pylist()
         assert [r["text"] is None for r in rows].count(True) == 1
-        assert json.loads((out / "_manifest.json").read_text())["rows_with_error"] == 1
+        assert json.loads(beside(out, "_manifest.json").read_text())["rows_with_error"] == 1
         assert deidentify.main(argv) == 0  # the endpoint answers now
         assert "2 documents in 2 shards; 1 already written, 1 to do" in capsys.readouterr().out
         rows = pq.ParquetDataset(sorted(out.glob("data/part-*"))).read().to_pylist()
@@ -143,13 +144,13 @@ def test_explain_writes_the_decisions_beside_the_key_and_a_rerun_resumes(
     with pytest.raises(ConfigError, match="--explain: .* give --key-output"):
         deidentify.run({**options, "output": str(out), "explain": True})
     deidentify.run({**options, "output": str(out), "key_output": str(key), "explain": True})
-    decisions = pq.read_table(key / "_explain").to_pylist()
+    decisions = pq.read_table(beside(key, "_explain")).to_pylist()
     key_rows = pq.read_table(key).to_pylist()  # the key as readers read it: no decision
     replaced = [d for d in decisions if d["outcome"] == "replaced"]
     assert len(replaced) == sum(r["type"] != "DOCUMENT_ID" for r in key_rows)
     assert {d["detector"] for d in replaced} == {"presidio"}
     assert all(d["score"] is not None for d in replaced)
-    assert not (out / "_explain").exists()
+    assert not beside(out, "_explain").exists()
     written = every_byte(out)
     assert not [d["words"] for d in replaced if d["words"].encode() in written]
     capsys.readouterr()

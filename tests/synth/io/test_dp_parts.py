@@ -7,6 +7,7 @@ import pytest
 
 from synth import ConfigError
 from synth.io.shards import DP_SAMPLES, join_dp_samples, summed_summaries, write_dp_part
+from tests.kept import beside
 
 
 def test_parts_are_joined_in_shard_order(tmp_path):
@@ -15,16 +16,16 @@ def test_parts_are_joined_in_shard_order(tmp_path):
         tmp_path, 0, pd.DataFrame({"id": ["r-00000000", "r-00000001"], "reason": ["a", "b"]})
     )
     assert join_dp_samples(tmp_path, [0, 2]) == DP_SAMPLES
-    table = pq.read_table(tmp_path / DP_SAMPLES)
+    table = pq.read_table(beside(tmp_path, DP_SAMPLES))
     assert table.column("id").to_pylist() == ["r-00000000", "r-00000001", "r-00000005"]
-    assert pq.ParquetFile(tmp_path / DP_SAMPLES).num_row_groups == 2  # one per shard
+    assert pq.ParquetFile(beside(tmp_path, DP_SAMPLES)).num_row_groups == 2  # one per shard
 
 
 def test_a_missing_part_is_named_with_the_fix(tmp_path):
     write_dp_part(tmp_path, 0, pd.DataFrame({"id": ["r-00000000"], "reason": ["a"]}))
     with pytest.raises(ConfigError, match=r"_dp_samples/part-00001.parquet is missing.*rerun"):
         join_dp_samples(tmp_path, [0, 1])
-    assert not (tmp_path / DP_SAMPLES).exists()  # nothing half-written
+    assert not beside(tmp_path, DP_SAMPLES).exists()  # nothing half-written
 
 
 def test_summaries_fold_into_one_of_the_same_shape():

@@ -26,7 +26,9 @@ def test_object_store_uris_lose_repeated_and_trailing_slashes():
 
 def test_a_key_inside_the_output_is_refused_however_it_is_written(tmp_path):
     out = tmp_path / "out"
-    for key in (f"file://{out}/key", str(out / "key"), str(out)):
+    # ... or in the folder beside it where the job keeps its files (issue 94, EXP5)
+    beside = (f"{out}.hrsynth/key", f"file://{out}.hrsynth", f"{out}.hrsynth")
+    for key in (f"file://{out}/key", str(out / "key"), str(out), *beside):
         with pytest.raises(ConfigError, match="--output .* and --key-output .* one holds"):
             check_apart(output=f"file://{out}", key_output=key)
     with pytest.raises(ConfigError, match="--input .* and --output"):

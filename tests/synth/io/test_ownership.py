@@ -23,6 +23,7 @@ from synth.io.shards import (
     write_recorded,
 )
 from synth.kinds import shard_ids
+from tests.kept import beside
 
 
 def foreign_part(folder, name="part-0.parquet"):
@@ -37,7 +38,38 @@ def test_a_folder_with_a_foreign_shard_and_no_run_record_is_refused(tmp_path):
     before = part.read_bytes()
     with pytest.raises(ConfigError, match=r"holds part-0.parquet but no _run.json.*new or empty"):
         open_output(str(tmp_path / "out"), {"seed": 0}, "f" * 64)
-    assert part.read_bytes() == before and not (tmp_path / "out" / RUN_FILE).exists()
+    assert part.read_bytes() == before and not beside(tmp_path / "out", RUN_FILE).exists()
+
+
+def test_an_output_keeping_its_files_in_the_folder_is_refused_naming_the_move(tmp_path):
+    """Issue 94 (EXP5): an output of a release that kept its run file, manifest and
+    digests among the rows is refused in one line naming the move to OUT.hrsynth/, left
+    as it is, and resumes once moved (its digests hold: they are by name)."""
+    out = tmp_path / "out"
+    open_output(str(out), {"seed": 0}, "f" * 64)
+    ours(out, 0)
+    side = beside(out, RUN_FILE).parent
+    for name in ("_run.json", "_written"):
+        (side / name).rename(out / name)
+    side.rmdir()
+    with pytest.raises(ConfigError, match=r"holds _run.json, where releases before this one.*"
+                       r"out.hrsynth: move them there \(mkdir .*out.hrsynth && mv _run.json "
+                       r"_written .*out.hrsynth/, in "):  # fmt: skip
+        open_output(str(out), {"seed": 0}, "f" * 64)
+    with pytest.raises(ConfigError, match=r"holds _run.json"):
+        sort_shards(str(out), plan, "r")
+    assert (out / "_run.json").is_file() and not side.exists()
+    side.mkdir()
+    for name in ("_run.json", "_written"):
+        (out / name).rename(side / name)
+    assert open_output(str(out), {"seed": 0}, "f" * 64)["resumed"] == 1
+    assert finished_shards(str(out), plan, "r") == {0}
+
+
+def test_an_output_in_a_folder_where_hrsynth_keeps_a_runs_files_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match=r"lies in a folder named \*.hrsynth"):
+        open_output(str(tmp_path / "out.hrsynth" / "again"), {"seed": 0}, "f" * 64)
+    assert not (tmp_path / "out.hrsynth").exists()
 
 
 def test_an_output_of_the_layout_before_data_is_refused_naming_the_move(tmp_path):
@@ -65,7 +97,7 @@ def test_a_damaged_written_folder_is_one_line_before_any_work(tmp_path, damage):
     out = tmp_path / "out"
     open_output(str(out), {"seed": 0}, "f" * 64)
     ours(out, 0)
-    written = out / "_written"
+    written = beside(out, "_written")
     if damage == "file":
         for digest in written.iterdir():
             digest.unlink()
@@ -147,7 +179,7 @@ def test_a_shard_in_older_types_without_a_record_of_its_bytes_is_kept(tmp_path):
     bytes are the job's, so it is refused and kept (issue 72)."""
     older = pa.schema([f if f.name != "seed" else pa.field("seed", pa.int32()) for f in SCHEMA])
     path = ours(tmp_path, 0, schema=older)
-    (tmp_path / "_written" / path.name).with_suffix(".parquet.sha256").unlink()
+    (beside(tmp_path, "_written") / path.name).with_suffix(".parquet.sha256").unlink()
     kept = path.read_bytes()
     with pytest.raises(ConfigError, match="left alone"):
         finished_shards(str(tmp_path), plan, "r")
@@ -156,7 +188,7 @@ def test_a_shard_in_older_types_without_a_record_of_its_bytes_is_kept(tmp_path):
 
 @pytest.mark.parametrize("content", ["", "{not json", '{"fingerprint": "x"}', "[1, 2]"])
 def test_a_damaged_run_record_is_one_line_naming_it(tmp_path, content):
-    (tmp_path / RUN_FILE).write_text(content)
+    beside(tmp_path, RUN_FILE, made=True).write_text(content)
     with pytest.raises(ConfigError, match=r"_run.json is damaged.*new --output") as error:
         read_run(str(tmp_path))
     assert "\n" not in str(error.value)
@@ -180,8 +212,8 @@ def test_a_second_writer_in_another_process_is_refused_naming_the_first(tmp_path
         holder.stdout.close()
     # the holder was killed: its lock is stale and the next run takes it over
     with output_lock(str(out), "deidentify"):
-        assert json.loads((out / LOCK).read_text())["pid"] == os.getpid()
-    assert not (out / LOCK).exists()  # released at the end
+        assert json.loads(beside(out, LOCK).read_text())["pid"] == os.getpid()
+    assert not beside(out, LOCK).exists()  # released at the end
 
 
 HOLD = """
@@ -198,12 +230,12 @@ def test_a_lock_held_in_this_process_refuses_a_nested_writer(tmp_path):
         refused = pytest.raises(ConfigError, match="being written by generate")
         with refused, output_lock(str(tmp_path), "generate"):
             pass
-        assert (tmp_path / LOCK).exists()  # the refused one did not release the holder's
-    assert not (tmp_path / LOCK).exists()
+        assert beside(tmp_path, LOCK).exists()  # the refused one did not release the holder's
+    assert not beside(tmp_path, LOCK).exists()
 
 
 def test_a_lock_of_another_host_is_never_taken_over(tmp_path):
-    (tmp_path / LOCK).write_text(
+    beside(tmp_path, LOCK, made=True).write_text(
         json.dumps({"host": "node-7", "pid": 1, "job": "generate", "since": time.time()})
     )
     refused = pytest.raises(ConfigError, match=r"pid 1 on node-7.*delete .*_lock.json")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from synth import ConfigError
 from synth.io.lock import LOCK, output_lock
 from synth.io.shards import RUN_FILE, open_output
+from tests.kept import beside
 
 FUZZ = settings(
     max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -53,7 +54,7 @@ LOCK_KEYS = {
 @FUZZ
 @given(data=content(LOCK_KEYS))
 def test_any_lock_file_is_taken_over_or_refused_in_one_line(tmp_path, data):
-    lock = tmp_path / LOCK
+    lock = beside(tmp_path, LOCK, made=True)
     lock.write_bytes(data)
     os.utime(lock, (time.time() - 60, time.time() - 60))  # not one being written now
     try:
@@ -73,7 +74,7 @@ def test_any_lock_file_is_taken_over_or_refused_in_one_line(tmp_path, data):
     ],
 )
 def test_a_lock_of_the_wrong_shape_is_one_line(tmp_path, holder):
-    (tmp_path / LOCK).write_text(json.dumps(holder))
+    beside(tmp_path, LOCK, made=True).write_text(json.dumps(holder))
     refused = pytest.raises(
         ConfigError, match=r"_lock.json is not the lock a job writes.*delete it"
     )
@@ -82,11 +83,11 @@ def test_a_lock_of_the_wrong_shape_is_one_line(tmp_path, holder):
 
 
 def test_a_lock_that_is_a_folder_is_one_line(tmp_path):
-    (tmp_path / LOCK).mkdir()
+    beside(tmp_path, LOCK, made=True).mkdir()
     refused = pytest.raises(ConfigError, match=r"_lock.json is a folder")
     with refused, output_lock(str(tmp_path), "generate"):
         pass
-    assert (tmp_path / LOCK).is_dir()
+    assert beside(tmp_path, LOCK).is_dir()
 
 
 RUN_KEYS = {
@@ -100,7 +101,7 @@ RUN_KEYS = {
 @FUZZ
 @given(data=content(RUN_KEYS))
 def test_any_run_record_beside_a_shard_resumes_or_is_one_line(tmp_path, data):
-    (tmp_path / RUN_FILE).write_bytes(data)
+    beside(tmp_path, RUN_FILE, made=True).write_bytes(data)
     (tmp_path / "data").mkdir(exist_ok=True)
     (tmp_path / "data" / "part-00000.parquet").write_bytes(b"x")  # a run that wrote a shard
     try:
@@ -215,13 +216,13 @@ def test_any_bytes_as_a_profile_are_one_line(tmp_path, data):
 def test_a_lock_naming_no_job_is_taken_over_once_its_holder_is_gone(tmp_path):
     """An empty job name once read as 'released meanwhile': the job retried forever."""
     gone = {"host": socket.gethostname(), "pid": 2**22 + 12345, "job": "", "since": 1.0}
-    (tmp_path / LOCK).write_text(json.dumps(gone))
+    beside(tmp_path, LOCK, made=True).write_text(json.dumps(gone))
     with output_lock(str(tmp_path), "generate"):
-        assert json.loads((tmp_path / LOCK).read_text())["pid"] == os.getpid()
+        assert json.loads(beside(tmp_path, LOCK).read_text())["pid"] == os.getpid()
 
 
 def test_a_lock_that_links_to_nothing_is_one_line(tmp_path):
-    (tmp_path / LOCK).symlink_to(tmp_path / "gone")
+    beside(tmp_path, LOCK, made=True).symlink_to(tmp_path / "gone")
     refused = pytest.raises(ConfigError, match=r"_lock.json is a link to nothing")
     with refused, output_lock(str(tmp_path), "generate"):
         pass

@@ -6,12 +6,13 @@ import pytest
 
 from synth import ConfigError
 from synth.io import versions
+from tests.kept import beside
 
 
 def make_version(root, name, status):
     folder = root / name
     (folder / "data").mkdir(parents=True)
-    (folder / "data" / "_manifest.json").write_text("{}")
+    beside(folder / "data", "_manifest.json", made=True).write_text("{}")
     if status:
         (folder / versions.STATUS).write_text(json.dumps({"status": status}))
     return folder

@@ -16,6 +16,7 @@ from synth import ConfigError
 from synth.contract import SCHEMA, to_table
 from synth.io.shards import finished_shards, write_recorded, write_shard, writer_mark
 from synth.kinds.card import CARD, METADATA, markdown, write_card
+from tests.kept import beside
 
 LEDGER = {
     "budget": 1.0,
@@ -109,15 +110,16 @@ def output(tmp_path):
     write_shard(str(folder), 0, [row(i) for i in range(3)])
     write_shard(str(folder), 1, [row(i) for i in range(3, 5)])
     pq.write_table(
-        pa.table({"id": ["r-00000000"], "reason": ["flu"]}), folder / "_dp_samples.parquet"
+        pa.table({"id": ["r-00000000"], "reason": ["flu"]}),
+        beside(folder, "_dp_samples.parquet", made=True),
     )
     m = manifest("ticket", {"Ask information_Accommodation": 5})
-    (folder / "_manifest.json").write_text(json.dumps(m))
+    beside(folder, "_manifest.json", made=True).write_text(json.dumps(m))
     write_card(str(folder), m)
     return folder
 
 
-def test_load_dataset_reads_the_documents_and_the_dp_samples(output):
+def test_load_dataset_reads_the_documents_and_the_dp_samples_beside_them(output):
     docs = datasets.load_dataset(str(output), split="train", cache_dir=str(output.parent / "hf"))
     assert docs.num_rows == 5 and docs.column_names == SCHEMA.names
     assert docs.features["attributes"] == datasets.List(
@@ -130,11 +132,16 @@ def test_load_dataset_reads_the_documents_and_the_dp_samples(output):
         {"key": "location", "value": "Lyon"},
         {"key": "nights", "value": "2"},
     ]
+    # the folder holds its rows alone; the DP samples and the card lie beside it (EXP5)
+    assert {p.suffix for p in output.rglob("*") if p.is_file()} == {".parquet"}
     samples = datasets.load_dataset(
-        str(output), "dp_samples", split="train", cache_dir=str(output.parent / "hf")
+        "parquet",
+        data_files=str(beside(output, "_dp_samples.parquet")),
+        split="train",
+        cache_dir=str(output.parent / "hf"),
     )
     assert samples.column_names == ["id", "reason"] and samples.num_rows == 1
-    assert (output / CARD).is_file() and (output / METADATA).is_file()
+    assert beside(output, CARD).is_file() and beside(output, METADATA).is_file()
 
 
 def test_the_folder_still_reads_with_pandas_and_pyarrow(output):

@@ -13,6 +13,7 @@ from synth.contract import SCHEMA
 from synth.io.shards import write_recorded
 from synth.kinds import plan_documents, planner, shard_count, shard_rows, sum_counts
 from synth.kinds.tickets.taxonomy import load_taxonomy
+from tests.kept import beside
 
 
 def _cfg(dp_model, **overrides):
@@ -87,7 +88,9 @@ def test_a_run_record_of_the_first_planner_is_refused_naming_the_planner(dp_mode
     cfg = _cfg(dp_model)
     record = cfg.run_record()
     old = {k: v for k, v in record.items() if k != "planner_version"}
-    write_json(str(tmp_path / RUN_FILE), {"fingerprint": "v1", "config": old, "run_id": "v1"})
+    write_json(
+        str(beside(tmp_path, RUN_FILE)), {"fingerprint": "v1", "config": old, "run_id": "v1"}
+    )
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "part-00000.parquet").write_bytes(b"x")
     with pytest.raises(ConfigError, match="planner_version"):
