@@ -16,8 +16,6 @@ files in that sibling: nothing is nested twice.
 
 import os
 
-from synth.io.storage import join
-
 DATA = "data"  # the shards' folder inside an output (the documents alone)
 RUN_FILE = "_run.json"
 MANIFEST = "_manifest.json"
@@ -35,6 +33,12 @@ KEPT = (RUN_FILE, MANIFEST, DP_SAMPLES, DP_PARTS, WRITTEN, LOCK, CARD, CARD_META
 
 
 SUFFIX = ".hrsynth"  # OUT's sibling: OUT.hrsynth
+
+
+def join(base: str, name: str) -> str:
+    """synth.io.storage.join's rule, here so that storage (which checks locations, which
+    ask for siblings) and this module do not import each other."""
+    return f"{base.rstrip('/')}/{name}"
 
 
 def rows_folder(folder) -> str:
