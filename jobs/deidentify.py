@@ -65,9 +65,11 @@ def _run(args) -> dict:
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
     settings["detectors"] = args.detector_names()
     settings["ner_model"] = args.ner_model_path() if "ner" in settings["detectors"] else None
-    for name in ("method_option", "explain"):  # only when given: a run without them keeps
-        if getattr(args, name):  # the settings, run id and manifest it always had
+    for name in ("method_option", "explain", "step_option"):  # only when given: a run
+        if getattr(args, name):  # without them keeps the settings, run id and manifest
             settings[name] = getattr(args, name)
+    if args.step:
+        settings["step"] = args.step_names()
     from synth.deid.analyzer.detectors import try_installed
 
     try_installed(settings["detectors"])  # a plugin's: one real text, before any work
@@ -93,19 +95,18 @@ def _write(
     from jobs.progress import Progress
     from synth.deid.corpus import DEID_SCHEMA
     from synth.io.layout import MANIFEST, kept, sibling
-    from synth.io.shards import finished_shards, open_output, shard_path
+    from synth.io.shards import Subset, finished_shards, open_output, shard_path
     from synth.io.storage import exists, filesystem, write_json
 
     run_info = open_output(out, {**settings, "documents": scan.documents}, fingerprint)
     size, count = args.shard_size, scan.documents
     sizes = {s: min(size, count - s * size) for s in range(-(-count // size))}
-    ids = scan.ids
-    done = finished_shards(
-        out,
-        lambda s: ids[s * args.shard_size : (s + 1) * args.shard_size] if s in sizes else None,
-        run_info["run_id"],
-        DEID_SCHEMA,
-    )
+    ids, planned = scan.ids, Subset if args.step else list  # a step may leave documents out
+
+    def planned_ids(s: int):
+        return planned(ids[s * size : (s + 1) * size]) if s in sizes else None
+
+    done = finished_shards(out, planned_ids, run_info["run_id"], DEID_SCHEMA)
     if keys:  # a shard counts as done only with its key (written before it)
         fs, path = filesystem(keys)
         done = {shard for shard in done if exists(fs, shard_path(path, shard))}
@@ -115,7 +116,12 @@ def _write(
         f"{scan.documents} documents in {len(sizes)} shard{'s' * (len(sizes) != 1)}; "
         f"{len(done)} already written, {todo} to do"
     )
-    progress = Progress(max(todo, 1), every_s=30)
+    progress, steps = Progress(max(todo, 1), every_s=30), Counter()
+
+    def on_shard(shard: int, rows: int, spans: int, counts: str) -> None:
+        steps.update(json.loads(counts))
+        progress.shard_written(shard, rows, 0)
+
     if todo:
         from jobs.on_ray import deidentifying
 
@@ -133,7 +139,7 @@ def _write(
             keys,
             args.num_actors,
             len(sizes) - len(done),
-            lambda shard, rows, spans: progress.shard_written(shard, rows, 0),
+            on_shard,
         )
         progress.close()
     manifest = {
@@ -148,7 +154,12 @@ def _write(
         "spans_per_type": spans_per_type(out),
         "rows_with_error": rows_with_error(out),
         "key_written": bool(keys),
-        "this_run": {"documents": todo, "wall_s": round(time.time() - started, 2)},
+        # what each step did to this run's documents (synth.steps: `step: what`)
+        "this_run": {
+            "documents": todo,
+            "wall_s": round(time.time() - started, 2),
+            "steps": dict(sorted(steps.items())),
+        },
     }
     write_json(kept(out, MANIFEST), manifest)
     print(f"spans replaced per type: {manifest['spans_per_type']}")

@@ -1,11 +1,11 @@
 """Extensions that live in another package: backends, document kinds, evaluation tasks,
-personal-data detectors and de-identification methods registered as entry points, found
-beside hrsynth's own (docs/extending.md).
+personal-data detectors, de-identification methods and a job's steps registered as entry
+points, found beside hrsynth's own (docs/extending.md).
 
 A package registers a name in its pyproject.toml, under
 `[project.entry-points."hrsynth.backends"]` (or `hrsynth.kinds`, `hrsynth.tasks`,
-`hrsynth.detectors`, `hrsynth.methods`), pointing at its module (a task: `module:TASK`;
-a detector or a method: `module:Class`). Installed, it is seen by every process that
+`hrsynth.detectors`, `hrsynth.methods`, `hrsynth.steps`), pointing at its module (a task:
+`module:TASK`; a detector, a method or a step: `module:Class`). Installed, it is seen by every process that
 imports hrsynth, the Ray workers included: the one thing a monkeypatched registry cannot
 reach.
 
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from synth import ConfigError, RunFailed
 
-GROUPS = ("backends", "kinds", "tasks", "detectors", "methods")
+GROUPS = ("backends", "kinds", "tasks", "detectors", "methods", "steps")
 
 
 @cache
@@ -112,7 +112,7 @@ def log_folder() -> Path:
 # task's real test set): an exception's message may quote them (`fails for Marguerite
 # Oyelaran`, issue 84), so the console line names its type, the plugin and the call
 # only, and the message stays in the owner-only log.
-READS_DOCUMENTS = ("detectors", "methods", "tasks")
+READS_DOCUMENTS = ("detectors", "methods", "tasks", "steps")
 
 
 def _keep_traceback(label: str, call: str, error: BaseException) -> str:
@@ -173,7 +173,7 @@ def bounded(label: str, call: str, function: Callable, *args, **kwargs):
         return function(*args, **kwargs)
     import threading
 
-    from synth.generation import cancel
+    from synth import cancel
 
     check = cancel.current() if cancel.watched() else None
     outcome: dict = {}

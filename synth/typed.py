@@ -203,3 +203,21 @@ def json_schema(cls) -> dict:
             schema["properties"][f.name]["default"] = f.default_factory()
     schema["title"] = cls.__name__
     return schema
+
+
+def key_values(text: str | None, flag: str, example: str) -> dict[str, str]:
+    """`KEY=VALUE[,KEY=VALUE]` as given to `flag` (--method-option, --step-option), read;
+    a key given twice, or an item that is not KEY=VALUE, is one line naming it."""
+    from synth import ConfigError
+
+    out: dict[str, str] = {}
+    for item in (p.strip() for p in (text or "").split(",")):
+        if not item:
+            continue
+        key, eq, value = (p.strip() for p in item.partition("="))
+        if not eq or not key:
+            raise ConfigError(f"{flag} {item!r} is not KEY=VALUE (e.g. {example})")
+        if key in out:
+            raise ConfigError(f"{flag} {key} given twice; give it once")
+        out[key] = value
+    return out

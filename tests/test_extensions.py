@@ -21,11 +21,12 @@ from tests.outputs import read_output
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTENSIONS = ("echo", "memo", "text_length", "employee_numbers", "initials", "pseudonyms")
+EXTENSIONS += ("short_documents",)
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> dict:
-    """The six packages pip-installed into one folder; the environment that sees them."""
+    """The packages pip-installed into one folder; the environment that sees them."""
     work = tmp_path_factory.mktemp("extensions")
     for name in EXTENSIONS:  # pip builds in the source folder: build from copies
         shutil.copytree(ROOT / "tests" / "extensions" / name, work / "src" / name)
@@ -135,6 +136,29 @@ def test_an_installed_detector_finds_what_it_knows(installed, tmp_path):
         "EMP-99 is not one; [ID] is.",
         "My number is [ID], please fix my payslip.",
     ]
+
+
+def test_an_installed_step_leaves_short_documents_out_and_a_rerun_resumes(installed, tmp_path):
+    """Issue 95: a user's step added to deidentify with no edit to hrsynth; what it left
+    out is counted in the manifest, and a rerun finds the shard whole."""
+    assert "short_documents" in hrsynth(installed, "deidentify", "--help").stdout
+    documents = tmp_path / "docs.jsonl"
+    texts = ["Maria Lopez asked for her payslip of March.", "Hi Maria", "Noted, thanks."]
+    documents.write_text(
+        "".join(json.dumps({"id": str(i), "text": t}) + "\n" for i, t in enumerate(texts))
+    )
+    out = tmp_path / "shared"
+    run = ("deidentify", "--input", str(documents), "--output", str(out), "--method", "tag")
+    run += ("--detectors", "presidio", "--step", "short_documents")
+    run += ("--step-option", "min_words=3")
+    hrsynth(installed, *run)
+    assert [r["id"] for r in rows(out)] == ["0"]
+    manifest = json.loads(beside(out, "_manifest.json").read_text())
+    steps = manifest["this_run"]["steps"]
+    assert steps["short_documents: documents shorter than min_words"] == 2
+    assert steps["write: documents written"] == 1 and manifest["step"] == ["short_documents"]
+    again = hrsynth(installed, *run).stdout
+    assert "1 already written, 0 to do" in again
 
 
 def test_an_installed_method_replaces_what_the_detectors_find(installed, tmp_path):

@@ -67,7 +67,7 @@ def storm(port: int, clients: int, prompts: int, max_tokens: int) -> None:
 
 
 def main(argv=None) -> None:
-    from synth.generation import cancel
+    from synth import cancel
     from synth.generation.llama_engine import LlamaEngine
     from synth.generation.server import Limits, make_server
 

@@ -22,31 +22,31 @@ from jobs.on_ray.session import UserErrorAtStart, connect
 
 
 class Scrubber(UserErrorAtStart):
-    """Ray Data actor: detectors (and the language model) built once; a block of whole
-    shards in, their counts out."""
+    """Ray actor: deidentify's steps (detectors and the language model in them) built
+    once; a block of whole shards in, their counts out."""
 
     def __init__(self, options: dict, output: str, key_output: str | None, threads: int):
         import torch
 
-        from synth.deid.writing import make_tools
+        from synth.deid.writing import job_steps
 
         torch.set_num_threads(threads)
-        self.options, self.output, self.key_output = options, output, key_output
-        self.started(lambda: setattr(self, "tools", make_tools(options)))
+        self.started(lambda: setattr(self, "steps", job_steps(options, output, key_output)))
 
     def __call__(self, block: pa.Table) -> pa.Table:
         from synth.deid.writing import write_deidentified
 
         self.check_started()
-        return write_deidentified(block, self.tools, self.options, self.output, self.key_output)
+        return write_deidentified(block, self.steps)
 
 
 def deidentify(
     blocks, options: dict, output: str, key_output, num_actors: int, shards: int, on_shard
 ) -> None:
     """Every block (one shard each, an iterator read as it goes) through a pool of at
-    most `num_actors` actors, one block in flight per actor; on_shard(shard, rows, spans)
-    as each is written. `shards`: how many blocks will come (no more actors than that)."""
+    most `num_actors` actors, one block in flight per actor; on_shard(shard, rows, spans,
+    counts) as each is written (counts: the steps' counts, a JSON object, on one shard of
+    each block). `shards`: how many blocks will come (no more actors than that)."""
     connect()
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     size = max(1, min(num_actors, shards))
@@ -72,8 +72,9 @@ def deidentify(
         (ref,), _ = ray.wait(list(running), num_returns=1)
         pool.append(running.pop(ref))
         counts = ray.get(ref)
-        for shard, rows, spans in zip(*(counts.column(c).to_pylist() for c in counts.column_names)):
-            on_shard(shard, rows, spans)
+        columns = ("shard", "rows", "spans", "counts")
+        for shard, rows, spans, steps in zip(*(counts.column(c).to_pylist() for c in columns)):
+            on_shard(shard, rows, spans, steps)
 
     try:
         for block in blocks:

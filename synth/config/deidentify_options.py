@@ -17,6 +17,12 @@ def detector_names() -> list[str]:
     return help_names()
 
 
+def installed_step_names() -> list[str]:
+    from synth.steps import help_names
+
+    return help_names()
+
+
 def method_names() -> list[str]:
     from synth.deid.anonymizer.methods import help_names
 
@@ -50,6 +56,15 @@ class DeidentifyOptions:
         "write, beside the key (--key-output), each replaced span's detector, score and "
         "the rules that changed it, and each span a rule kept as written "
         "(docs/deidentify.md); never into the shareable output",
+    )
+    step: str | None = option(
+        None,
+        "comma-separated steps installed packages register (hrsynth.steps), each run "
+        "where its AFTER says, e.g. one that leaves out short documents (docs/extending.md)",
+        names=installed_step_names,
+    )
+    step_option: str | None = option(
+        None, "KEY=VALUE[,KEY=VALUE]: given to each --step's constructor (strings)"
     )
     detectors: str | None = option(
         None,
@@ -115,6 +130,9 @@ class DeidentifyOptions:
         False, "show Ray's own lines and the engine's loading bars on the console as well"
     )
 
+    def step_names(self) -> list[str]:
+        return [name.strip() for name in (self.step or "").split(",") if name.strip()]
+
     def check(self) -> None:
         from synth.deid.analyzer.detectors import check_detectors
         from synth.deid.anonymizer import methods as method_registry
@@ -125,6 +143,10 @@ class DeidentifyOptions:
         needed = method_registry.replaces_spans(self.method)
         check_detectors(names, self.ner_model_path() if "ner" in names else None, needed)
         check_encoding("--encoding", self.encoding)
+        if self.step or self.step_option:
+            from synth.deid.writing import check_job_steps
+
+            check_job_steps(self.step_names(), self.step_option, self.explain, needed)
         from synth.kinds.persona import load_countries
 
         if self.country not in load_countries():

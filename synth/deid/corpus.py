@@ -31,15 +31,23 @@ DEID_SCHEMA = pa.schema(
         ("error", pa.string()),
     ]
 )
+# One replaced value: `start`, `end` where its replacement stands in the shareable text
+# (none for a DOCUMENT_ID row), so the original can be put back exactly.
 KEY_SCHEMA = pa.schema(
     [
         ("id", pa.string()),
         ("type", pa.string()),
         ("original", pa.string()),
         ("replacement", pa.string()),
+        ("start", pa.int32()),
+        ("end", pa.int32()),
     ]
 )
-# One decision of `deidentify --explain` (synth.deid.pipeline.decisions): beside the key,
+# One decision of `deidentify --explain` (synth.deid.pipeline.decisions), the whole of
+# it: where the words stand in the input, who found them (hrsynth's detector; Presidio's
+# recognizer and decision process where Presidio did), the score of the type they ended
+# with (none where a rule retyped them), each rule that changed them, and what they
+# became (method, replacement, where it stands in the shareable text). Beside the key,
 # since `words` are the original's.
 EXPLAIN_SCHEMA = pa.schema(
     [
@@ -53,6 +61,12 @@ EXPLAIN_SCHEMA = pa.schema(
         ("rules", pa.list_(pa.string())),
         ("outcome", pa.string()),
         ("dropped_by", pa.string()),
+        ("recognizer", pa.string()),
+        ("decision_process", pa.string()),
+        ("method", pa.string()),
+        ("replacement", pa.string()),
+        ("shared_start", pa.int32()),
+        ("shared_end", pa.int32()),
     ]
 )
 FORMATS = (".jsonl", ".json", ".csv", ".parquet")

@@ -2,7 +2,8 @@
 
 A span says where it came from: the detector that found it and the score it gave
 (Presidio's recognizer score; None where a detector gives none, as the BIO model's tags
-and a rule's own spans), and `history`, every decision rule that changed its bounds or
+and a rule's own spans, or where a rule retyped it: the score was the old type's),
+Presidio's recognizer and decision where Presidio found it, and `history`, every decision rule that changed its bounds or
 type, in order (synth.deid.analyzer.rules). Neither takes part in comparing or sorting
 spans, so what is decided does not depend on them.
 """
@@ -18,6 +19,10 @@ class Span:
     detector: str  # which detector found it (the first, when several did)
     score: float | None = field(default=None, compare=False)
     history: tuple[str, ...] = field(default=(), compare=False)
+    # Presidio's recognizer and its decision process (`return_decision_process`), where
+    # Presidio found it: what `deidentify --explain` names below the detector.
+    recognizer: str | None = field(default=None, compare=False)
+    decision: str | None = field(default=None, compare=False)
 
     def overlaps(self, other: "Span") -> bool:
         return self.start < other.end and other.start < self.end

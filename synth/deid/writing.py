@@ -1,9 +1,10 @@
-"""One block of whole shards de-identified and written: the shareable shard (DEID_SCHEMA)
-and, only when a key folder is given, the key shard beside it there. The key is written
-first, so a shard that exists always has its key."""
+"""deidentify's steps as one actor runs them (job_steps), and its write step: the
+shareable shard (DEID_SCHEMA) and, only when a key folder is given, the key shard beside
+it there. The key is written first, so a shard that exists always has its key."""
 
+import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pyarrow as pa
 import pyarrow.fs as pafs
@@ -14,10 +15,29 @@ from synth.deid.anonymizer.methods import uses_language_model
 from synth.deid.anonymizer.operators import Replaced
 from synth.deid.corpus import DEID_SCHEMA, EXPLAIN_SCHEMA, KEY_SCHEMA
 from synth.deid.llm import LlmDetector, LlmTask, make_engine
-from synth.deid.pipeline import deidentify
+from synth.deid.pipeline import (
+    READ,
+    Analyze,
+    Anonymize,
+    DisplayOrder,
+    Explain,
+    Rewrite,
+    document_steps,
+)
 from synth.io.layout import EXPLAIN, LOCK, kept, sibling
 from synth.io.shards import shard_path, write_recorded, writer_mark
 from synth.io.storage import filesystem, join, owner_only_folder
+from synth.steps import (
+    Batch,
+    Step,
+    check_order,
+    installed_step,
+    placed,
+    run_steps,
+    user_steps,
+)
+
+JOB = "deidentify"
 
 ID_TYPE = "DOCUMENT_ID"  # the key's row mapping a shareable id to the input's id
 
@@ -35,7 +55,8 @@ def check_key_folder(key_output: str) -> None:
     if stranger:
         raise ConfigError(
             f"--key-output {key_output} holds {stranger}, which is not a de-identification "
-            "key; give an empty folder or one a previous run wrote its key into"
+            "key of this release (earlier keys had no offsets); give an empty folder or "
+            "one a run of this release wrote its key into"
         )
 
 
@@ -125,25 +146,100 @@ def make_tools(options: dict) -> tuple[list, LlmTask | None]:
     return detectors, writer
 
 
-def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_output) -> pa.Table:
-    """`block`: id, original_id, text, label, shard; `tools`: make_tools' detectors and writer.
-    Returns shard, rows, spans per shard written."""
-    ids, texts = block.column("id").to_pylist(), block.column("text").to_pylist()
-    detectors, writer = tools
+def job_steps(options: dict, output: str, key_output: str | None, tools=None) -> list[Step]:
+    """deidentify's steps after read, built once where they run: display order, analyze,
+    anonymize, explain (with --explain), the user's --step's where their AFTER says, and
+    write. `tools`: make_tools' detectors and writer (built here when not given)."""
     from synth.deid.anonymizer.context import method_options
 
-    extra = (method_options(options.get("method_option")), bool(options.get("explain")))
-    args = (detectors, options["method"], options["seed"], options["country"], writer, *extra)
+    detectors, writer = tools or make_tools(options)
+    explain = bool(options.get("explain"))
+    how = (options["method"], options["seed"], options["country"], writer)
+    steps = document_steps(detectors, *how, method_options(options.get("method_option")), explain)
+    steps = placed(steps, user_steps(options.get("step"), options.get("step_option")), JOB)
+    return [*steps, WriteShards(options, output, key_output)]
+
+
+def check_job_steps(names: list[str], options: str | None, explain: bool, spans: bool):
+    """The user's steps made and placed on the driver, before any work: a step that
+    cannot load, refuses its options, follows no step of this job or comes before what
+    it needs is one line (synth.steps)."""
+    from synth import plugins
+
+    if not names:
+        raise ConfigError("--step-option: no --step is named to take it; name one with --step")
+    plugins.check_chosen("steps", {}, installed_step, names)
+    ours = [DisplayOrder, Analyze, Anonymize] if spans else [DisplayOrder, Rewrite]
+    steps = placed(ours + [Explain] * explain, user_steps(names, options), JOB)
+    check_order([*steps, WriteShards], READ, JOB)
+
+
+def write_deidentified(block: pa.Table, steps: list[Step]) -> pa.Table:
+    """`block`: the read step's columns (synth.deid.pipeline.READ) for whole shards;
+    `steps`: job_steps'. Returns per shard written its number, rows and spans, and the
+    block's step counts (a JSON object, on the first shard's row)."""
+    batch = Batch({name: block.column(name).to_pylist() for name in READ})
+    batch = steps[-1].run(documents_through(steps[:-1], batch))
+    counts = [json.dumps(dict(batch.counts), sort_keys=True)] + ["{}"] * (len(batch) - 1)
+    return pa.table({**batch.columns, "counts": counts})
+
+
+def documents_through(steps: list[Step], batch: Batch) -> Batch:
+    """The batch through `steps`; where they fail on it, each document alone: one that
+    fails is written without text (never the original), its error saying what failed."""
     try:
-        done = deidentify(ids, texts, *args)
+        return run_steps(steps, batch)
     except ConfigError:  # a detector's wrong answer (checked_spans): the run stops, one line
         raise
     except Exception:  # noqa: BLE001 (find the document at fault; the others go through)
-        done = [_one(doc_id, text, args) for doc_id, text in zip(ids, texts)]
+        alone = [_one(steps, batch.one(i)) for i in range(len(batch))]
+    columns = {name: [v for one in alone for v in one[name]] for name in (*READ, "result")}
+    counts = sum((one.counts for one in alone), Counter())  # the failed try counts nothing
+    return Batch(columns, counts)
+
+
+class WriteShards(Step):
+    """Each shard's rows written (and its key, and its decisions with --explain, before
+    it, when a key folder is given); what comes out is a batch of the shards written:
+    shard, rows, spans."""
+
+    NAME, NEEDS, GIVES = "write", ("id", "original_id", "label", "shard", "result"), ()
+
+    def __init__(self, options: dict, output: str, key_output: str | None):
+        self.options, self.output, self.key_output = options, output, key_output
+
+    def run(self, batch: Batch) -> Batch:
+        rows, keys, explained = _rows_by_shard(batch, self.options["method"])
+        key_output = self.key_output
+        written = Batch({"shard": [], "rows": [], "spans": []}, batch.counts)
+        if key_output and isinstance(filesystem(key_output)[0], pafs.LocalFileSystem):
+            owner_only_folder(filesystem(key_output)[1])  # its shards lie a folder down
+            owner_only_folder(sibling(filesystem(key_output)[1]))  # digests, --explain
+        for shard in sorted(rows):
+            if key_output and self.options.get("explain"):  # before the key
+                self._write(kept(key_output, EXPLAIN), shard, explained, EXPLAIN_SCHEMA)
+            if key_output:
+                self._write(key_output, shard, keys, KEY_SCHEMA)
+            table = pa.Table.from_pylist(rows[shard], DEID_SCHEMA)
+            mark = writer_mark("deidentify", self.options["run_id"])
+            write_recorded(shard_path(self.output, shard), table.replace_schema_metadata(mark))
+            written["shard"] += [shard]
+            written["rows"] += [len(rows[shard])]
+            written["spans"] += [sum(len(r["spans"]) for r in rows[shard])]
+        written.count(self.NAME, "documents written", sum(written["rows"]))
+        return written
+
+    @staticmethod
+    def _write(folder: str, shard: int, rows: dict, schema: pa.Schema) -> None:
+        table = pa.Table.from_pylist(rows[shard], schema)
+        write_recorded(shard_path(folder, shard), table, owner_only=True)
+
+
+def _rows_by_shard(batch: Batch, method: str) -> tuple[dict, dict, dict]:
+    """The shareable rows, the key's rows and the decisions, per shard."""
     rows, keys, explained = defaultdict(list), defaultdict(list), defaultdict(list)
-    for doc_id, original, label, shard, result in zip(
-        ids, *(block.column(c).to_pylist() for c in ("original_id", "label", "shard")), done
-    ):
+    columns = (batch[c] for c in ("id", "original_id", "label", "shard", "result"))
+    for doc_id, original, label, shard, result in zip(*columns):
         rows[shard].append(
             {
                 "id": doc_id,
@@ -153,7 +249,7 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
                     {"start": s.start, "end": s.end, "type": s.type, "detector": s.detector}
                     for s in result.spans
                 ],
-                "method": options["method"],
+                "method": method,
                 "error": result.error,
             }
         )
@@ -163,42 +259,19 @@ def write_deidentified(block: pa.Table, tools, options: dict, output: str, key_o
             keys[shard].append(
                 {"id": doc_id, "type": ID_TYPE, "original": original, "replacement": doc_id}
             )
-    counts = {"shard": [], "rows": [], "spans": []}
-    if key_output and isinstance(filesystem(key_output)[0], pafs.LocalFileSystem):
-        owner_only_folder(filesystem(key_output)[1])  # its shards lie a folder down
-        owner_only_folder(sibling(filesystem(key_output)[1]))  # digests, --explain
-    for shard in sorted(rows):
-        if key_output and options.get("explain"):  # before the key: a key has its decisions
-            write_recorded(
-                shard_path(kept(key_output, EXPLAIN), shard),
-                pa.Table.from_pylist(explained[shard], EXPLAIN_SCHEMA),
-                owner_only=True,
-            )
-        if key_output:
-            write_recorded(
-                shard_path(key_output, shard),
-                pa.Table.from_pylist(keys[shard], KEY_SCHEMA),
-                owner_only=True,
-            )
-        table = pa.Table.from_pylist(rows[shard], DEID_SCHEMA)
-        write_recorded(
-            shard_path(output, shard),
-            table.replace_schema_metadata(writer_mark("deidentify", options["run_id"])),
-        )
-        counts["shard"].append(shard)
-        counts["rows"].append(len(rows[shard]))
-        counts["spans"].append(sum(len(r["spans"]) for r in rows[shard]))
-    return pa.table(counts)
+    return rows, keys, explained
 
 
-def _one(doc_id: str, text: str, args) -> Replaced:
-    """One document alone; one that fails is written without text (never the original),
-    its error saying what failed: the exception's type, and its message only where the
-    exception says it holds no content (`content_free`): the row is shareable."""
+def _one(steps: list[Step], one: Batch) -> Batch:
+    """One document through the steps alone; one that fails gets a result without text,
+    its error the exception's type, and its message only where the exception says it
+    holds no content (`content_free`): the row is shareable."""
     try:
-        return deidentify([doc_id], [text], *args)[0]
+        return run_steps(steps, one)
     except ConfigError:
         raise
     except Exception as e:  # noqa: BLE001 (one document's failure is its own error)
         message = f": {e}" if getattr(e, "content_free", False) else ""
-        return Replaced(None, [], [], error=f"{type(e).__name__}{message}")
+        one["result"] = [Replaced(None, [], [], error=f"{type(e).__name__}{message}")]
+        one.count("write", "documents failed")
+        return one

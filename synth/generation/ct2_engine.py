@@ -28,8 +28,7 @@ import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
-from synth import ConfigError
-from synth.generation import cancel
+from synth import ConfigError, cancel
 from synth.generation.buckets import group_by_length, share_among
 from synth.generation.engine import EngineBase
 from synth.generation.models import CACHE_DIR, resolve_model, transformers_folder

@@ -20,8 +20,8 @@ import itertools
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, StoppingCriteria, StoppingCriteriaList
 
-from synth import ConfigError
-from synth.generation import cancel, row_cache
+from synth import ConfigError, cancel
+from synth.generation import row_cache
 from synth.generation.decode import Request, decode_stream, sample_rows, stop_triggers
 from synth.generation.engine import EngineBase, OnResult, SlotRequest
 from synth.generation.models import (  # noqa: F401 (where callers found them)

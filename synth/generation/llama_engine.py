@@ -28,8 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-from synth import ConfigError
-from synth.generation import cancel
+from synth import ConfigError, cancel
 from synth.generation.engine import EngineBase, FailedPrompt
 from synth.generation.models import resolve_model
 from synth.generation.params import GenerationParams, refuse_unsupported

@@ -19,7 +19,7 @@ pass `max_request_tokens` (the work bounds measured per backend, `bounds_for`); 
 prompts is bounded (429 with Retry-After when full); a request that waits longer than
 `request_timeout_s` gets 504 and its prompts are dropped if not yet decoding; a client
 that disconnects has its waiting prompts dropped, and a batch decoding stops once all
-its clients have left (synth.generation.cancel: hf and ct2 stop their rows, llama.cpp
+its clients have left (synth.cancel: hf and ct2 stop their rows, llama.cpp
 starts no more of them); a connection that sends nothing for
 `socket_timeout_s` is closed; with `api_key` set, requests need
 `Authorization: Bearer KEY` (401 otherwise).
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from synth import ConfigError
-from synth.generation.cancel import cancel_when
+from synth.cancel import cancel_when
 from synth.generation.engine import checked_continuations
 from synth.generation.params import OPTIONAL, GenerationParams, request_fields
 from synth.generation.protocol import OWNER, STOPPING

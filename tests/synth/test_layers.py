@@ -28,17 +28,32 @@ def module_of(path: Path) -> str:
     return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
 
 
+def known_modules() -> set[str]:
+    return {module_of(p) for p in (ROOT / "synth").rglob("*.py")}
+
+
+def imported(node: ast.AST, known: set[str]) -> list[str] | None:
+    """The modules an import statement names: `from synth import plugins` is
+    `synth.plugins` where that is a module (read as `synth`, it hid an arrow up: issue
+    95), `from synth import ConfigError` is `synth`. None: not an import."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        subs = [f"{node.module}.{a.name}" for a in node.names]
+        named = [s for s in subs if s in known]
+        rest = len(named) < len(subs)
+        return named + ([node.module] if rest or not named else [])
+    return None
+
+
 def imports() -> list[tuple[str, str, str]]:
     """(importing module, imported module, file:line) for every import in synth/."""
-    found = []
+    found, known = [], known_modules()
     for path in sorted((ROOT / "synth").rglob("*.py")):
         module = module_of(path)
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names = [node.module]
-            else:
+            names = imported(node, known)
+            if names is None:
                 continue
             where = f"{path.relative_to(ROOT)}:{node.lineno}"
             found += [(module, name, where) for name in names]
@@ -88,17 +103,12 @@ def test_no_two_parts_of_the_library_import_each_other():
 def module_edges() -> dict[str, set[str]]:
     """{module: the library modules it imports}, file by file: `from package import
     name` counts as importing `package.name` where that is a module."""
-    known = {module_of(p) for p in (ROOT / "synth").rglob("*.py")}
-    edges = defaultdict(set)
+    known, edges = known_modules(), defaultdict(set)
     for path in sorted((ROOT / "synth").rglob("*.py")):
         module = module_of(path)
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                subs = [f"{node.module}.{a.name}" for a in node.names]
-                names = [s for s in subs if s in known] or [node.module]
-            else:
+            names = imported(node, known)
+            if names is None:
                 continue
             edges[module] |= {n for n in names if n in known and n != module}
     return edges
@@ -140,6 +150,13 @@ def test_no_two_files_of_the_library_import_each_other():
     """Inside every package too (synth.deid's analyzer and anonymizer, its rules): a
     circle of files, however indirect, is found here, not only one between parts."""
     assert circles(module_edges()) == []
+
+
+def test_an_import_from_the_package_names_its_module():
+    known = {"synth", "synth.plugins"}
+    read = imported(ast.parse("from synth import plugins, ConfigError").body[0], known)
+    assert read == ["synth.plugins", "synth"]
+    assert imported(ast.parse("from synth import plugins").body[0], known) == ["synth.plugins"]
 
 
 def test_the_circle_check_finds_a_circle():

@@ -174,7 +174,7 @@ def test_a_plugin_call_past_its_deadline_is_one_line_naming_it(monkeypatch, tmp_
     held a run with no bound and no line."""
     import time
 
-    from synth.generation.cancel import cancel_when, current
+    from synth.cancel import cancel_when, current
 
     engine = guarded_engine(monkeypatch, tmp_path)
     monkeypatch.setenv("HRSYNTH_PLUGIN_DEADLINE_S", "0.5")

@@ -74,24 +74,35 @@ class PresidioDetector:
 
         out = []
         for text in texts:
-            found = self.analyzer.analyze(text, language="en", score_threshold=self.min_score)
+            found = self._analyze(text)
             view, changed = name_case_view(text)
             if changed:  # names in capitals: what the view finds over a changed word
                 found += [
                     r
-                    for r in self.analyzer.analyze(
-                        view, language="en", score_threshold=self.min_score
-                    )
+                    for r in self._analyze(view)
                     if any(r.start < end and start < r.end for start, end in changed)
                 ]
-            out.append(
-                [
-                    Span(r.start, r.end, self.type_of[r.entity_type], self.name, round(r.score, 4))
-                    for r in found
-                    if r.entity_type in self.type_of
-                ]
-            )
+            out.append([self._span(r) for r in found if r.entity_type in self.type_of])
         return out
+
+    def _analyze(self, text: str) -> list:
+        # The decision process costs nothing measurable (50 tickets: 0.52 s either way).
+        return self.analyzer.analyze(
+            text, language="en", score_threshold=self.min_score, return_decision_process=True
+        )
+
+    def _span(self, result) -> Span:
+        """Presidio's result as a span that names its recognizer and decision."""
+        explained = result.analysis_explanation
+        decision = explained.textual_explanation if explained else None
+        if explained and explained.score_context_improvement:
+            decision = (
+                f"{decision}; score raised by {explained.score_context_improvement:g} "
+                f"for the context word {explained.supportive_context_word!r}"
+            )
+        recognizer = (result.recognition_metadata or {}).get("recognizer_name")
+        kind, score = self.type_of[result.entity_type], round(result.score, 4)
+        return Span(result.start, result.end, kind, self.name, score, (), recognizer, decision)
 
 
 def hr_recognizer_set() -> list:

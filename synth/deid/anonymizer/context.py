@@ -23,18 +23,7 @@ class OperatorContext:
 
 
 def method_options(text: str | None) -> dict[str, str]:
-    """`--method-option KEY=VALUE[,KEY=VALUE]` read; a key given twice, or an item that
-    is not KEY=VALUE, is one line naming it."""
-    from synth import ConfigError
+    """`--method-option KEY=VALUE[,KEY=VALUE]` read (synth.typed.key_values)."""
+    from synth.typed import key_values
 
-    out: dict[str, str] = {}
-    for item in (p.strip() for p in (text or "").split(",")):
-        if not item:
-            continue
-        key, eq, value = (p.strip() for p in item.partition("="))
-        if not eq or not key:
-            raise ConfigError(f"--method-option {item!r} is not KEY=VALUE (e.g. style=initials)")
-        if key in out:
-            raise ConfigError(f"--method-option {key} given twice; give it once")
-        out[key] = value
-    return out
+    return key_values(text, "--method-option", "style=initials")

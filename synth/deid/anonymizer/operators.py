@@ -70,7 +70,15 @@ def replace_spans(
         out += [before, replacement]
         new_spans.append(Span(start, start + len(replacement), span.type, span.detector))
         as_written = shown.original(span.start, span.end) if shown is not None else original
-        key.append({"type": span.type, "original": as_written, "replacement": replacement})
+        key.append(
+            {
+                "type": span.type,
+                "original": as_written,
+                "replacement": replacement,
+                "start": start,
+                "end": start + len(replacement),
+            }
+        )
         cursor, written = span.end, start + len(replacement)
     out.append(visible(text[cursor:]))
     return Replaced("".join(out), new_spans, key)

@@ -14,7 +14,7 @@ def test_a_rule_that_retypes_or_moves_a_span_is_in_its_history():
     after = [Span(0, 9, "LOCATION", "presidio"), Span(11, 14, "DATE", "presidio")]
     out = traced("places", before, after)
     assert [(s.score, s.history) for s in out] == [
-        (0.85, ("places: PERSON→LOCATION",)),
+        (None, ("places: PERSON→LOCATION",)),  # retyped: 0.85 was PERSON's score
         (0.6, ("places: [10,14)→[11,14)",)),
     ]
     made = traced("dates", before, before + [Span(20, 30, "DATE", "dates")])
@@ -37,7 +37,8 @@ def test_explained_documents_name_detector_score_and_rules(presidio_detectors):
     assert "HR Team" in {d["words"] for d in kept} and "HR Team" in greeting.text
     place = next(d for d in city.decisions if d["words"] == "Rotterdam")
     assert place["type"] == "LOCATION" and place["detector"] == "presidio"
-    assert place["score"] is not None and place["rules"][-1].startswith("places: ")
+    assert place["rules"][-1].startswith("places: ")
+    assert place["score"] is None  # a rule retyped it: no detector scored LOCATION
     replaced = [d for d in city.decisions if d["outcome"] == "replaced"]
     assert len(replaced) == len(city.key)  # one decision per span written
 
@@ -66,3 +67,27 @@ def test_explain_offsets_of_a_right_to_left_run_are_the_inputs(presidio_detector
     assert written[name["start"] : name["end"]] == "nitraM luaP"
     place = by_words["Rotterdam"]
     assert written[place["start"] : place["end"]] == "Rotterdam"
+
+
+def test_one_row_holds_the_whole_decision(presidio_detectors):
+    """Issue 95: who found the span (Presidio's recognizer and decision process), the
+    score of the type it ended with, and what it became (method, replacement, where it
+    stands in the shared text); the key holds the same offsets."""
+    text = "Hi HR, I am Maria Lopez (maria.lopez@example.com); call me on 12 March 2024."
+    (done,) = deidentify(["a"], [text], presidio_detectors, "tag,EMAIL=surrogate", 3, explain=True)
+    rows = {d["words"]: d for d in done.decisions if d["outcome"] == "replaced"}
+    mail = rows["maria.lopez@example.com"]
+    assert mail["recognizer"] == "EmailRecognizer" and mail["score"] == 1.0
+    assert (
+        mail["decision_process"] == "Detected by `EmailRecognizer` using pattern `Email (Medium)`"
+    )
+    assert mail["method"] == "surrogate" and "@" in mail["replacement"]
+    name = rows["Maria Lopez"]
+    assert (name["method"], name["replacement"]) == ("tag", "[PERSON]")
+    assert name["recognizer"] == "SpacyRecognizer"
+    for row in rows.values():
+        shared = done.text[row["shared_start"] : row["shared_end"]]
+        assert shared == row["replacement"]
+    for entry in done.key:
+        assert done.text[entry["start"] : entry["end"]] == entry["replacement"]
+        assert text.count(entry["original"]) == 1

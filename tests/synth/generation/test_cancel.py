@@ -6,7 +6,7 @@ its prompts. Outside a server's call nothing is cancelled."""
 
 from dataclasses import replace
 
-from synth.generation.cancel import cancel_when, current
+from synth.cancel import cancel_when, current
 from synth.generation.engine import FailedPrompt
 from synth.generation.params import params_from
 from tests.synth.generation.engine_prompts import PROMPTS

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 import pytest
 import requests
 
-from synth.generation.cancel import current
+from synth.cancel import current
 from synth.generation.server import CappedServer, Limits, Rejected, make_server
 from tests.scripted import ScriptedChat
 
@@ -534,7 +534,7 @@ def test_a_lone_surrogate_in_a_chat_message_is_a_400(serve):
 
 class CancellableEngine(GatedEngine):
     """Decodes step by step until the gate opens, as hf and ct2 do, stopping its rows
-    once the call is cancelled (synth.generation.cancel)."""
+    once the call is cancelled (synth.cancel)."""
 
     def __init__(self):
         super().__init__()

@@ -120,8 +120,8 @@ def traced(
     rule: str, before: list[Span], after: list[Span], trace: Trace | None = None
 ) -> list[Span]:
     """`after` with each span's provenance: a span the rule left as it was keeps its
-    score and history; one it moved or retyped keeps its detector's score and adds the
-    rule to its history; one it made (a detector name of its own) starts a history.
+    score and history; one it moved keeps its detector's score, one it retyped has none
+    (the score was the old type's), and either adds the rule to its history; one it made (a detector name of its own) starts a history.
     What the rule dropped goes into `trace`."""
     exact = {_key(s): s for s in before}
     out, used = [], set()
@@ -132,18 +132,24 @@ def traced(
             continue
         used.add(id(parent))
         if (parent.start, parent.end, parent.type) == (span.start, span.end, span.type):
-            out.append(replace(span, score=parent.score, history=parent.history))
-        else:
-            change = _change(parent, span)
             out.append(
-                replace(span, score=parent.score, history=(*parent.history, f"{rule}: {change}"))
+                replace(span, score=parent.score, history=parent.history, **_found_by(parent))
             )
+        else:
+            # A retyped span has no detector's score for its new type.
+            score = parent.score if parent.type == span.type else None
+            history = (*parent.history, f"{rule}: {_change(parent, span)}")
+            out.append(replace(span, score=score, history=history, **_found_by(parent)))
     if trace is not None:
         kept = {_key(s) for s in after}
         for span in before:
             if id(span) not in used and _key(span) not in kept:
                 trace.dropped.append((span, rule))
     return out
+
+
+def _found_by(parent: Span) -> dict:
+    return {"recognizer": parent.recognizer, "decision": parent.decision}
 
 
 def _key(span: Span) -> tuple:
