@@ -93,20 +93,14 @@ def _write(
     is read a second time, a shard at a time (synth.deid.corpus.document_batches): the
     driver holds the shards in flight, never the whole input."""
     from jobs.progress import Progress
-    from synth.deid.corpus import DEID_SCHEMA
     from synth.io.layout import MANIFEST, kept, sibling
-    from synth.io.shards import Subset, finished_shards, open_output, shard_path
+    from synth.io.shards import open_output, shard_path
     from synth.io.storage import exists, filesystem, write_json
 
     run_info = open_output(out, {**settings, "documents": scan.documents}, fingerprint)
     size, count = args.shard_size, scan.documents
     sizes = {s: min(size, count - s * size) for s in range(-(-count // size))}
-    ids, planned = scan.ids, Subset if args.step else list  # a step may leave documents out
-
-    def planned_ids(s: int):
-        return planned(ids[s * size : (s + 1) * size]) if s in sizes else None
-
-    done = finished_shards(out, planned_ids, run_info["run_id"], DEID_SCHEMA)
+    done = _finished(out, scan.ids, sizes, size, run_info["run_id"], bool(args.step))
     if keys:  # a shard counts as done only with its key (written before it)
         fs, path = filesystem(keys)
         done = {shard for shard in done if exists(fs, shard_path(path, shard))}
@@ -169,6 +163,20 @@ def _write(
     )
     check_failures(manifest["rows_with_error"], scan.documents, args.max_error_share)
     return manifest
+
+
+def _finished(out: str, ids: list, sizes: dict, size: int, run_id: str, steps: bool) -> set:
+    """The shards of this run already written whole (`steps`: a user's step may have
+    left documents out of them, so each holds its planned ids or some of them)."""
+    from synth.deid.corpus import DEID_SCHEMA
+    from synth.io.shards import Subset, finished_shards
+
+    planned = Subset if steps else list
+
+    def planned_ids(s: int):
+        return planned(ids[s * size : (s + 1) * size]) if s in sizes else None
+
+    return finished_shards(out, planned_ids, run_id, DEID_SCHEMA)
 
 
 def blocks_to_do(args, done: set[int]):

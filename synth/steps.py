@@ -5,7 +5,10 @@ A step takes a batch of documents and returns one. It declares what it needs (`N
 columns a step before it gives, or the input's) and what it gives (`GIVES`), and counts
 what it did (`Batch.count`); the counts reach the run's manifest. `deidentify` is read →
 display order → analyze → anonymize → explain → write (synth.deid.pipeline,
-synth.deid.writing); `--explain` is a step that is there or not. A user's step is a class
+synth.deid.writing); `--explain` is a step that is there or not. `generate` is plan →
+render → audit → write (synth.shard_writer), the audit reading the text with the
+analyze step. One Ray actor runs either list over a block of shards
+(jobs/on_ray/steps_actor.py). A user's step is a class
 an installed package registers under `hrsynth.steps` (docs/extending.md): `AFTER` names
 the step it follows, and `--step NAME` puts it there, its `--step-option`s given to its
 constructor. It may add columns, change texts or leave documents out (`Batch.keep`);
@@ -20,11 +23,18 @@ from synth import ConfigError
 
 @dataclass
 class Batch:
-    """Documents on their way through the steps: columns of one value per document, and
-    the counts of what the steps did (`step: what` -> how many)."""
+    """Documents on their way through the steps: columns of one value per document, the
+    counts of what the steps did (`step: what` -> how many), and what they learned of
+    each shard (`shards`: number -> what its footer says: a plan's counts, an audit's)."""
 
     columns: dict[str, list]
     counts: Counter = field(default_factory=Counter)
+    shards: dict = field(default_factory=dict)
+
+    @classmethod
+    def of_table(cls, table) -> "Batch":
+        """A batch of an Arrow table's columns (a block a job's read made)."""
+        return cls({name: table.column(name).to_pylist() for name in table.column_names})
 
     def __len__(self) -> int:
         return len(next(iter(self.columns.values()), []))
@@ -48,10 +58,14 @@ class Batch:
         if left:
             self.count(step, why, left)
         kept = {name: [v for v, w in zip(vs, wanted) if w] for name, vs in self.columns.items()}
-        return Batch(kept, self.counts)
+        return Batch(kept, self.counts, self.shards)
 
     def count(self, step: str, what: str, n: int = 1) -> None:
         self.counts[f"{step}: {what}"] += n
+
+    def about(self, shard: int, **found) -> None:
+        """Add `found` to what the batch knows of `shard` (its footer)."""
+        self.shards[shard] = {**self.shards.get(shard, {}), **found}
 
     def one(self, index: int) -> "Batch":
         """The document at `index` alone, with counts of its own."""

@@ -1,6 +1,7 @@
-"""The Ray edge of de-identification: a pool of actors (detectors loaded once per actor)
-takes one shard at a time, de-identifies it and writes it, and its key when asked,
-itself; the driver gets back only counts.
+"""The Ray edge of de-identification: a pool of actors (jobs/on_ray/steps_actor.py, each
+with deidentify's steps and their detectors built once) takes one shard at a time,
+de-identifies it and writes it, and its key when asked, itself; the driver gets back
+only counts.
 
 The driver reads the input a shard at a time and hands a shard to an actor only when
 one is free: what it holds, and what waits in Ray's object store, is one shard per actor
@@ -10,34 +11,15 @@ Ray restarts an actor whose process or node died and retries its shard (a writte
 is whole: writes are atomic)."""
 
 import os
-
-import pyarrow as pa
+from functools import partial
 
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 import ray
 
-from jobs.on_ray.session import UserErrorAtStart, connect
-
-
-class Scrubber(UserErrorAtStart):
-    """Ray actor: deidentify's steps (detectors and the language model in them) built
-    once; a block of whole shards in, their counts out."""
-
-    def __init__(self, options: dict, output: str, key_output: str | None, threads: int):
-        import torch
-
-        from synth.deid.writing import job_steps
-
-        torch.set_num_threads(threads)
-        self.started(lambda: setattr(self, "steps", job_steps(options, output, key_output)))
-
-    def __call__(self, block: pa.Table) -> pa.Table:
-        from synth.deid.writing import write_deidentified
-
-        self.check_started()
-        return write_deidentified(block, self.steps)
+from jobs.on_ray.session import connect
+from jobs.on_ray.steps_actor import StepsActor
 
 
 def deidentify(
@@ -47,6 +29,8 @@ def deidentify(
     most `num_actors` actors, one block in flight per actor; on_shard(shard, rows, spans,
     counts) as each is written (counts: the steps' counts, a JSON object, on one shard of
     each block). `shards`: how many blocks will come (no more actors than that)."""
+    from synth.deid.writing import RETURNS, job_steps
+
     connect()
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     size = max(1, min(num_actors, shards))
@@ -61,11 +45,12 @@ def deidentify(
             or (device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
         )
     )
-    actor = ray.remote(Scrubber).options(
+    actor = ray.remote(StepsActor).options(
         num_cpus=1, num_gpus=1 if gpus else 0, max_restarts=-1, max_task_retries=3
     )
     threads = max(1, cpus // size)
-    pool = [actor.remote(options, output, key_output, threads) for _ in range(size)]
+    make_steps = partial(job_steps, options, output, key_output)
+    pool = [actor.remote(make_steps, threads, RETURNS) for _ in range(size)]
     running = {}  # the call's reference -> the actor working on it
 
     def collect_one() -> None:

@@ -1,9 +1,10 @@
 """The one module that wires generation to Ray Data.
 
-The driver hands out shard numbers, never documents: an actor pool (model loaded once per
-actor, one GPU per actor when the cluster has GPUs) plans the shards it is given
-(synth.kinds.Planner, deterministic from the seed), fills their slots and writes each shard
-itself; the driver gets back only each shard's counts. So the driver's memory does not
+The driver hands out shard numbers, never documents: an actor pool
+(jobs/on_ray/steps_actor.py, generate's steps and their model built once per actor, one
+GPU per actor when the cluster has GPUs) plans the shards it is given (synth.kinds.Planner,
+deterministic from the seed), fills their slots and writes each shard itself; the driver
+gets back only each shard's counts. So the driver's memory does not
 grow with the number of documents.
 
 Progress within a batch comes from a Tally actor that every filler adds to after each
@@ -23,13 +24,14 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 import ray
 
-from jobs.on_ray.session import UserErrorAtStart, connect, data_context
+from jobs.on_ray.session import connect, data_context
+from jobs.on_ray.steps_actor import StepsActor
 from synth.deid.audit import AuditSettings
 from synth.generation.backends import Backend
 from synth.generation.engine import EngineBase, StreamingEngine, checked_continuations
 from synth.generation.params import GenerationParams
 from synth.kinds import Planner, shard_rows
-from synth.shard_writer import ShardWriter
+from synth.shard_writer import RETURNS, Render, ShardWriter
 
 
 @ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)
@@ -93,13 +95,11 @@ def tallied(engine, tally) -> TalliedEngine:
     return (TalliedStreamingEngine if streams else TalliedEngine)(engine, tally)
 
 
-class SlotFiller(UserErrorAtStart):
-    """Ray Data actor: a thin adapter over synth.shard_writer.ShardWriter, which plans a
-    batch of shards, renders them, audits and writes each shard; only their counts come
-    back.
-
-    `make_engine` builds the engine in the actor (where the GPU is): the configured one by
-    default, anything with synth.generation.engine.Engine's methods in tests."""
+class GenerateSteps:
+    """generate's steps (synth.shard_writer: plan → render → audit → write), made in the
+    actor (jobs/on_ray/steps_actor.py): the engine built there (where the GPU is) and
+    tallied. `make_engine`: the configured one by default, anything with
+    synth.generation.engine.Engine's methods in tests."""
 
     def __init__(
         self,
@@ -108,43 +108,21 @@ class SlotFiller(UserErrorAtStart):
         params: GenerationParams,
         style: str,
         seed: int,
-        threads: int,
         output: str,
         batch_size: int,
         audit: AuditSettings,
         tally=None,
     ):
-        import torch
+        self.planner, self.make_engine, self.tally = planner, make_engine, tally
+        self.rendering, self.audit, self.output = (params, style, seed, batch_size), audit, output
 
-        torch.set_num_threads(threads)
+    def __call__(self) -> list:
+        tally = self.tally
         if tally is not None and ray.get_runtime_context().was_current_actor_reconstructed:
             tally.restarted.remote()
         on_documents = None if tally is None else lambda n: tally.add.remote(n, 0)
-        self.planner = planner
-
-        def build():
-            engine = tallied(make_engine(), tally)
-            self.writer = ShardWriter(
-                engine, params, style, seed, output, batch_size, audit, on_documents
-            )
-
-        self.started(build)
-
-    def __call__(self, batch: dict) -> pa.Table:
-        self.check_started()
-        written = self.writer.write_planned(self.planner, [int(s) for s in batch["shard"]])
-        return pa.table(
-            {
-                "shard": [s for s, _ in written],
-                "rows": [summary["rows"] for _, summary in written],
-                "generated_tokens": [summary["tokens_generated"] for _, summary in written],
-                # failed rows: an error other than a flagged free-form ticket
-                "failed": [
-                    summary["rows_with_error"] - summary["rows_flagged_no_variables"]
-                    for _, summary in written
-                ],
-            }
-        )
+        render = Render(tallied(self.make_engine(), tally), *self.rendering, on_documents)
+        return ShardWriter(render, self.audit, self.output).steps(self.planner)
 
 
 def generate(
@@ -175,23 +153,21 @@ def generate(
     actors = cfg.scale.num_actors
     # Whole shards per call, as many as fit in a render batch (2 of 64 under 128).
     shards_per_call = max(1, batch_size // cfg.run.shard_size)
+    make_steps = GenerateSteps(
+        planner,
+        make_engine or Backend(spec).factory(),
+        cfg.generation_params(),
+        # tickets carry their own style; this one is for CVs
+        cfg.generator.prompt_style if isinstance(cfg.generator.prompt_style, str) else "plain",
+        cfg.run.seed,
+        output,
+        batch_size,
+        cfg.audit_settings(),  # parsed once, here
+        tally,
+    )
     ds = ray.data.from_arrow(pa.table({"shard": shards})).map_batches(
-        SlotFiller,
-        fn_constructor_kwargs={
-            "planner": planner,
-            "make_engine": make_engine or Backend(spec).factory(),
-            "params": cfg.generation_params(),
-            # tickets carry their own style; this one is for CVs
-            "style": cfg.generator.prompt_style
-            if isinstance(cfg.generator.prompt_style, str)
-            else "plain",
-            "seed": cfg.run.seed,
-            "threads": threads,
-            "output": output,
-            "batch_size": batch_size,
-            "tally": tally,
-            "audit": cfg.audit_settings(),  # parsed once, here
-        },
+        StepsActor,
+        fn_constructor_kwargs={"make_steps": make_steps, "threads": threads, "returns": RETURNS},
         batch_size=shards_per_call,
         batch_format="numpy",
         compute=ray.data.ActorPoolStrategy(
@@ -216,7 +192,7 @@ def generate(
         for counts in ds.iter_batches(batch_format="pyarrow", batch_size=None, prefetch_batches=0):
             reading.now()  # the block's documents are in the tally before its shard lines
             for shard, rows, tokens, failed in zip(
-                *(counts.column(c).to_pylist() for c in counts.column_names)
+                *(counts.column(c).to_pylist() for c in RETURNS)
             ):
                 expected = shard_rows(cfg.run.num_docs, cfg.run.shard_size, shard)
                 if shard >= len(left) or not left[shard] or rows != expected:

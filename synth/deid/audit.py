@@ -89,13 +89,13 @@ def unplanted(text: str, found: list[Span], ranges: list[tuple[int, int]], types
     ]
 
 
-def audit_rows(rows: list[dict], detector, settings: AuditSettings) -> tuple[list[dict], dict]:
+def audit_rows(rows: list[dict], found, settings: AuditSettings) -> tuple[list[dict], dict]:
     """The rows after the policy, and the counts: rows with findings, findings per type,
-    the ids of the rows (at most 20)."""
+    the ids of the rows (at most 20). `found`: the spans the analyzer found in each row's
+    text (synth.shard_writer.Audit)."""
     counts = {"rows_with_findings": 0, "findings_per_type": {}, "row_ids": []}
     if settings.policy == "off" or not rows:
         return rows, counts
-    found = detector.detect([r["text"] for r in rows])
     out = []
     for row, spans in zip(rows, found):
         ranges = planted(row["text"], row["entities"], row.get("persona"))

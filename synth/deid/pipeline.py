@@ -10,45 +10,17 @@ became, and every span a rule dropped. They name the original words, so they go 
 the key, never into the shareable output (synth.deid.writing). The write step is
 synth.deid.writing's; a user's steps go between these (synth.steps.placed)."""
 
-from synth.deid.analyzer.analyze import detect
+from synth.deid.analyzer.analyze import Analyze, DisplayOrder, detect
 from synth.deid.analyzer.rules import Trace
 from synth.deid.anonymizer.methods import method_plan
 from synth.deid.anonymizer.operators import Replaced, anonymized, replace_spans
 from synth.deid.llm import clean_reply, reply_error
 from synth.deid.spans import Span
-from synth.deid.visible import Shown, display_order, visible
+from synth.deid.visible import Shown, visible
 from synth.steps import Batch, Step, run_steps
 
 # What the read step (the Ray edge's block, synth.deid.writing) gives the first step.
 READ = ("id", "original_id", "text", "label", "shard")
-
-
-class DisplayOrder(Step):
-    """Each text as a person reads it (a right-to-left override's run turned round)."""
-
-    NAME, NEEDS, GIVES = "display order", ("text",), ("shown",)
-
-    def run(self, batch: Batch) -> Batch:
-        batch["shown"] = [display_order(text) for text in batch["text"]]
-        return batch
-
-
-class Analyze(Step):
-    """Every detector over the batch, their spans decided by the rules; with `explain`,
-    what the rules dropped (`traces`)."""
-
-    NAME, NEEDS, GIVES = "analyze", ("shown",), ("found", "traces")
-
-    def __init__(self, detectors: list, explain: bool = False):
-        self.detectors, self.explain = detectors, explain
-
-    def run(self, batch: Batch) -> Batch:
-        texts = [s.text for s in batch["shown"]]
-        traces = [Trace() for _ in texts] if self.explain else None
-        batch["found"] = detect(texts, self.detectors, traces)
-        batch["traces"] = traces or [None] * len(texts)
-        batch.count(self.NAME, "spans found", sum(map(len, batch["found"])))
-        return batch
 
 
 class Anonymize(Step):

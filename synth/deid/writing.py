@@ -2,7 +2,6 @@
 shareable shard (DEID_SCHEMA) and, only when a key folder is given, the key shard beside
 it there. The key is written first, so a shard that exists always has its key."""
 
-import json
 import re
 from collections import Counter, defaultdict
 
@@ -10,20 +9,13 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from synth import ConfigError
+from synth.deid.analyzer.analyze import Analyze, DisplayOrder
 from synth.deid.analyzer.detectors import make_detectors
 from synth.deid.anonymizer.methods import uses_language_model
 from synth.deid.anonymizer.operators import Replaced
 from synth.deid.corpus import DEID_SCHEMA, EXPLAIN_SCHEMA, KEY_SCHEMA
 from synth.deid.llm import LlmDetector, LlmTask, make_engine
-from synth.deid.pipeline import (
-    READ,
-    Analyze,
-    Anonymize,
-    DisplayOrder,
-    Explain,
-    Rewrite,
-    document_steps,
-)
+from synth.deid.pipeline import READ, Anonymize, Explain, Rewrite, document_steps
 from synth.io.layout import EXPLAIN, LOCK, kept, sibling
 from synth.io.shards import shard_path, write_recorded, writer_mark
 from synth.io.storage import filesystem, join, owner_only_folder
@@ -148,8 +140,9 @@ def make_tools(options: dict) -> tuple[list, LlmTask | None]:
 
 def job_steps(options: dict, output: str, key_output: str | None, tools=None) -> list[Step]:
     """deidentify's steps after read, built once where they run: display order, analyze,
-    anonymize, explain (with --explain), the user's --step's where their AFTER says, and
-    write. `tools`: make_tools' detectors and writer (built here when not given)."""
+    anonymize, explain (with --explain) and the user's --step's where their AFTER says,
+    each document alone where they fail on a batch (DocumentsAlone); then write.
+    `tools`: make_tools' detectors and writer (built here when not given)."""
     from synth.deid.anonymizer.context import method_options
 
     detectors, writer = tools or make_tools(options)
@@ -157,7 +150,11 @@ def job_steps(options: dict, output: str, key_output: str | None, tools=None) ->
     how = (options["method"], options["seed"], options["country"], writer)
     steps = document_steps(detectors, *how, method_options(options.get("method_option")), explain)
     steps = placed(steps, user_steps(options.get("step"), options.get("step_option")), JOB)
-    return [*steps, WriteShards(options, output, key_output)]
+    return [DocumentsAlone(steps), WriteShards(options, output, key_output)]
+
+
+# What the Ray edge sends back of the write step's batch (jobs/on_ray/steps_actor.py).
+RETURNS = ("shard", "rows", "spans")
 
 
 def check_job_steps(names: list[str], options: str | None, explain: bool, spans: bool):
@@ -174,28 +171,29 @@ def check_job_steps(names: list[str], options: str | None, explain: bool, spans:
     check_order([*steps, WriteShards], READ, JOB)
 
 
-def write_deidentified(block: pa.Table, steps: list[Step]) -> pa.Table:
-    """`block`: the read step's columns (synth.deid.pipeline.READ) for whole shards;
-    `steps`: job_steps'. Returns per shard written its number, rows and spans, and the
-    block's step counts (a JSON object, on the first shard's row)."""
-    batch = Batch({name: block.column(name).to_pylist() for name in READ})
-    batch = steps[-1].run(documents_through(steps[:-1], batch))
-    counts = [json.dumps(dict(batch.counts), sort_keys=True)] + ["{}"] * (len(batch) - 1)
-    return pa.table({**batch.columns, "counts": counts})
+class DocumentsAlone(Step):
+    """`steps` over the batch; where they fail on it, over each document alone: one
+    that fails is written without text (never the original), its error saying what
+    failed. Every shard of the batch is known to the write step, even one whose
+    documents a step left out."""
 
+    NAME, NEEDS, GIVES = "documents", READ, ("result",)
 
-def documents_through(steps: list[Step], batch: Batch) -> Batch:
-    """The batch through `steps`; where they fail on it, each document alone: one that
-    fails is written without text (never the original), its error saying what failed."""
-    try:
-        return run_steps(steps, batch)
-    except ConfigError:  # a detector's wrong answer (checked_spans): the run stops, one line
-        raise
-    except Exception:  # noqa: BLE001 (find the document at fault; the others go through)
-        alone = [_one(steps, batch.one(i)) for i in range(len(batch))]
-    columns = {name: [v for one in alone for v in one[name]] for name in (*READ, "result")}
-    counts = sum((one.counts for one in alone), Counter())  # the failed try counts nothing
-    return Batch(columns, counts)
+    def __init__(self, steps: list[Step]):
+        self.steps = steps
+
+    def run(self, batch: Batch) -> Batch:
+        for shard in batch["shard"]:
+            batch.about(shard)
+        try:
+            return run_steps(self.steps, batch)
+        except ConfigError:  # a detector's wrong answer (checked_spans): the run stops
+            raise
+        except Exception:  # noqa: BLE001 (find the document at fault; the others go through)
+            alone = [_one(self.steps, batch.one(i)) for i in range(len(batch))]
+        columns = {name: [v for one in alone for v in one[name]] for name in (*READ, "result")}
+        counts = sum((one.counts for one in alone), Counter())  # the failed try counts nothing
+        return Batch(columns, counts, batch.shards)
 
 
 class WriteShards(Step):
@@ -215,7 +213,7 @@ class WriteShards(Step):
         if key_output and isinstance(filesystem(key_output)[0], pafs.LocalFileSystem):
             owner_only_folder(filesystem(key_output)[1])  # its shards lie a folder down
             owner_only_folder(sibling(filesystem(key_output)[1]))  # digests, --explain
-        for shard in sorted(rows):
+        for shard in sorted(set(rows) | set(batch.shards)):  # a shard a step emptied too
             if key_output and self.options.get("explain"):  # before the key
                 self._write(kept(key_output, EXPLAIN), shard, explained, EXPLAIN_SCHEMA)
             if key_output:

@@ -164,7 +164,7 @@ class CT2Engine(EngineBase):
         self.device, self.device_index, self.compute_type = pick_device_type(device, dtype)
         self.folder = converted_model(model_ref, self.compute_type)
         self.tokenizer = AutoTokenizer.from_pretrained(transformers_folder(model_ref))
-        if threads is None:  # the actor's share, as SlotFiller set it for torch
+        if threads is None:  # the actor's share, as StepsActor set it for torch
             import torch
 
             threads = torch.get_num_threads()

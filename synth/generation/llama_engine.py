@@ -231,7 +231,7 @@ class LlamaEngine(EngineBase):
         check_params(GenerationParams(), dtype)
         self.model_ref = model_ref
         self.path = gguf_path(model_ref)
-        if threads is None:  # the actor's share, as SlotFiller set it for torch
+        if threads is None:  # the actor's share, as StepsActor set it for torch
             import torch
 
             threads = torch.get_num_threads()

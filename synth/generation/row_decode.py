@@ -335,12 +335,18 @@ def decode_rows(
             for r, ids in slots.read(n, finished, rule.first_check, triggers):
                 pending.append((r, host.submit(on_done, slots.requests[r], ids)))
     if stats is not None:
-        counted = {
-            "steps": runner.steps,
-            "reads": reads,
-            "graphs": runner.captured,
-            "capture_seconds": runner.capture_seconds,
-            "prefilled_tokens": slots.prefilled,
-        }
-        for name, value in counted.items():
-            stats[name] = stats.get(name, 0) + value
+        _add_stats(stats, runner, reads, slots.prefilled)
+
+
+def _add_stats(stats: dict, runner: StepRunner, reads: int, prefilled: int) -> None:
+    """A call's steps, reads, graphs captured, capture seconds and prompt tokens added
+    to `stats`."""
+    counted = {
+        "steps": runner.steps,
+        "reads": reads,
+        "graphs": runner.captured,
+        "capture_seconds": runner.capture_seconds,
+        "prefilled_tokens": prefilled,
+    }
+    for name, value in counted.items():
+        stats[name] = stats.get(name, 0) + value

@@ -13,6 +13,8 @@ FOUNDATIONS = (
     "synth.contract",
     "synth.typed",
     "synth.plugins",
+    "synth.steps",
+    "synth.cancel",
     "synth.io",
     "synth.dp",
     "synth.generation",
@@ -181,3 +183,30 @@ def test_deid_rooms_point_down():
         and not (a == "synth.deid.anonymizer" and b == "synth.deid.lexicon")
     )
     assert crossing == []
+
+
+LONGEST_FUNCTION = 80  # lines, decorators aside (issue 95)
+
+
+def long_functions(roots=("synth", "jobs", "eval")) -> list[str]:
+    found = []
+    for root in roots:
+        for path in sorted((ROOT / root).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines = node.end_lineno - node.lineno + 1
+                    if lines > LONGEST_FUNCTION:
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} {lines}")
+    return found
+
+
+def test_no_library_function_is_longer_than_80_lines():
+    assert long_functions() == []
+
+
+def test_the_length_check_finds_a_long_function(tmp_path, monkeypatch):
+    (tmp_path / "long").mkdir()
+    body = "\n".join(f"    x{i} = {i}" for i in range(LONGEST_FUNCTION))
+    (tmp_path / "long" / "m.py").write_text(f"def f():\n{body}\n")
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    assert long_functions(("long",)) == ["long/m.py:1 f 81"]

@@ -6,9 +6,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from synth import ConfigError, plugins
-from synth.deid.pipeline import READ, Analyze, Anonymize, DisplayOrder, Explain
-from synth.deid.writing import WriteShards, check_job_steps, job_steps, write_deidentified
-from synth.steps import Batch, check_order, placed
+from synth.deid.analyzer.analyze import Analyze, DisplayOrder
+from synth.deid.pipeline import READ, Anonymize, Explain
+from synth.deid.writing import WriteShards, check_job_steps, job_steps
+from synth.steps import Batch, check_order, placed, run_steps
 
 
 class Longer:
@@ -89,11 +90,12 @@ def test_a_users_step_leaves_documents_out_and_counts_them(registered, tmp_path)
     options = {"method": "tag", "seed": 0, "country": "US", "run_id": "r"}
     options |= {"step": ["longer"], "step_option": "min_words=3"}
     steps = job_steps(options, str(tmp_path), None, ([Names()], None))
-    assert names(steps) == ["longer", "display order", "analyze", "anonymize", "write"]
-    counts = write_deidentified(block, steps).to_pylist()
-    assert [(c["shard"], c["rows"]) for c in counts] == [(0, 2)]
-    assert '"longer: short documents": 1' in counts[0]["counts"]
-    assert '"write: documents written": 2' in counts[0]["counts"]
+    assert names(steps) == ["documents", "write"]
+    assert names(steps[0].steps) == ["longer", "display order", "analyze", "anonymize"]
+    written = run_steps(steps, Batch.of_table(block))
+    assert (written["shard"], written["rows"]) == ([0], [2])
+    assert written.counts["longer: short documents"] == 1
+    assert written.counts["write: documents written"] == 2
     rows = pq.read_table(tmp_path).sort_by("id").to_pylist()
     assert [r["text"] for r in rows] == [
         "[PERSON] asked for leave on 3 May.",

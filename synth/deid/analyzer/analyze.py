@@ -16,6 +16,8 @@ from synth.deid.analyzer.rules import RULES as DECISION_RULES
 from synth.deid.analyzer.rules import Trace, decided, finished, traced, unmerged
 from synth.deid.lexicon.names import first_names, name_word
 from synth.deid.spans import Span, checked_spans, joined_clauses, resolve
+from synth.deid.visible import display_order
+from synth.steps import Batch, Step, run_steps
 
 
 def detect(
@@ -100,4 +102,45 @@ def name_parts_alone(text: str, spans: list[Span]) -> list[Span]:
         Span(m.start(), m.end(), "PERSON", "name parts")
         for part in parts
         for m in re.finditer(rf"(?<![\w-]){re.escape(part)}(?![\w-])", text)
+    ]
+
+
+# --- the analyzer as steps (synth.steps): deidentify's, and generate's audit ------------
+
+
+class DisplayOrder(Step):
+    """Each text as a person reads it (a right-to-left override's run turned round)."""
+
+    NAME, NEEDS, GIVES = "display order", ("text",), ("shown",)
+
+    def run(self, batch: Batch) -> Batch:
+        batch["shown"] = [display_order(text) for text in batch["text"]]
+        return batch
+
+
+class Analyze(Step):
+    """Every detector over the batch, their spans decided by the rules; with `explain`,
+    what the rules dropped (`traces`)."""
+
+    NAME, NEEDS, GIVES = "analyze", ("shown",), ("found", "traces")
+
+    def __init__(self, detectors: list, explain: bool = False):
+        self.detectors, self.explain = detectors, explain
+
+    def run(self, batch: Batch) -> Batch:
+        texts = [s.text for s in batch["shown"]]
+        traces = [Trace() for _ in texts] if self.explain else None
+        batch["found"] = detect(texts, self.detectors, traces)
+        batch["traces"] = traces or [None] * len(texts)
+        batch.count(self.NAME, "spans found", sum(map(len, batch["found"])))
+        return batch
+
+
+def found_in(texts: list[str], analyze: Analyze) -> list[list[Span]]:
+    """What the analyze step finds in each text, in the text's own offsets (generate's
+    audit reads its rows so: synth.shard_writer.Audit)."""
+    read = run_steps([DisplayOrder(), analyze], Batch({"text": list(texts)}))
+    return [
+        [replace(s, start=a, end=b) for s in spans for a, b in [shown.to_original(s.start, s.end)]]
+        for shown, spans in zip(read["shown"], read["found"])
     ]

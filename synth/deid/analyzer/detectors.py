@@ -17,7 +17,8 @@ Detectors are built where they run (once per actor) by `make_detectors`.
 
 import os
 import re
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from synth import DATA_DIR, ConfigError, plugins
@@ -33,7 +34,15 @@ from synth.nlp import SPACY_MODEL
 # fetches it from the internet unless told otherwise: use the snapshot it ships.
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
-DETECTORS = ("presidio", "presidio-basic", "ner", "llm")
+# hrsynth's own detectors, registered as a package registers its own: a name and the
+# `module:function` that makes it (given the run's DetectorSettings), loaded only when a
+# run names it.
+DETECTORS = {
+    "presidio": "synth.deid.analyzer.detectors:presidio",
+    "presidio-basic": "synth.deid.analyzer.detectors:presidio_basic",
+    "ner": "synth.deid.analyzer.detectors:bio_model",
+    "llm": "synth.deid.analyzer.detectors:language_model",
+}
 RECOGNIZERS_FILE = DATA_DIR / "deid" / "recognizers.yaml"
 MIN_SCORE = 0.4  # below it Presidio reports 7-digit numbers as US driving licences
 # (size, overlap) in characters of the windows long documents are read in
@@ -269,8 +278,9 @@ def without_clauses(tags: list[str], held: frozenset[str] = frozenset()) -> list
 
 
 def registered() -> dict[str, str | None]:
-    """{detector: None (hrsynth's own) or the `module:Class` an installed package names}."""
-    return plugins.registry("detectors", dict.fromkeys(DETECTORS))
+    """{detector: its `module:function` (hrsynth's own, DETECTORS) or the `module:Class`
+    an installed package names}."""
+    return plugins.registry("detectors", DETECTORS)
 
 
 def names() -> list[str]:
@@ -279,7 +289,7 @@ def names() -> list[str]:
 
 def help_names() -> list[str]:
     """Every --detectors name for --help, a broken installed one marked (never fails)."""
-    return plugins.help_names("detectors", dict.fromkeys(DETECTORS), installed_detector)
+    return plugins.help_names("detectors", DETECTORS, installed_detector)
 
 
 def installed_detector(name: str) -> type:
@@ -304,7 +314,7 @@ def installed_detector(name: str) -> type:
 def check_detectors(names: list[str], ner_model: str | None, needed: bool = True) -> None:
     """`needed`: the method replaces spans, so some detector must be named."""
     known = registered()
-    plugins.check_chosen("detectors", dict.fromkeys(DETECTORS), installed_detector, names)
+    plugins.check_chosen("detectors", DETECTORS, installed_detector, names)
     unknown = [n for n in names if n not in known]
     if unknown or (not names and needed):
         raise ConfigError(
@@ -439,24 +449,52 @@ def try_installed(names: list[str]) -> None:
         detect([TRIAL_TEXT], made)
 
 
+@dataclass(frozen=True)
+class DetectorSettings:
+    """What hrsynth's own detectors are made with: the BIO model's folder, the llm
+    detector's maker (a zero-argument callable: it needs the engine), and where the BIO
+    model's clause types count (synth.deid.analyzer.kinds)."""
+
+    ner_model: str | None = None
+    llm: Callable | None = None
+    clause_gate: str = "kind"
+
+
+def presidio(settings: DetectorSettings):
+    from synth.deid.analyzer.windows import Windowed
+
+    return Windowed(PresidioDetector(hr_recognizers=True), *PRESIDIO_WINDOW)
+
+
+def presidio_basic(settings: DetectorSettings):
+    from synth.deid.analyzer.windows import Windowed
+
+    return Windowed(PresidioDetector(hr_recognizers=False), *PRESIDIO_WINDOW)
+
+
+def bio_model(settings: DetectorSettings):
+    from synth.deid.analyzer.windows import Windowed
+
+    return Windowed(NerDetector(settings.ner_model, settings.clause_gate), *NER_WINDOW)
+
+
+def language_model(settings: DetectorSettings):
+    return settings.llm()
+
+
 def make_detectors(
     names: list[str], ner_model: str | None = None, llm=None, clause_gate: str = "kind"
 ) -> list:
-    """`llm`: a zero-argument callable that makes the llm detector (it needs the engine);
-    `clause_gate`: where the BIO model's clause types count (synth.deid.analyzer.kinds)."""
-    from synth.deid.analyzer.windows import Windowed
-
+    """Each named detector made where it runs: hrsynth's own from DETECTORS (loaded when
+    named, given DetectorSettings), an installed one's class with no arguments, through
+    the plugin seam."""
     check_detectors(names, ner_model, needed=False)
+    settings = DetectorSettings(ner_model, llm, clause_gate)
     installed = plugins.installed("detectors")
     made = []
     for name in names:
         if name in installed:
             made.append(installed_detector(name)())
-        elif name == "ner":
-            made.append(Windowed(NerDetector(ner_model, clause_gate), *NER_WINDOW))
-        elif name == "llm":
-            made.append(llm())
         else:
-            detector = PresidioDetector(hr_recognizers=name == "presidio")
-            made.append(Windowed(detector, *PRESIDIO_WINDOW))
+            made.append(plugins.load("detectors", name, DETECTORS[name])(settings))
     return made

@@ -5,6 +5,7 @@ import pytest
 
 from synth import ConfigError
 from synth.config.generate import load_config
+from synth.deid.analyzer.analyze import Analyze, found_in
 from synth.deid.audit import DROPPED, AuditSettings, audit_rows, merge_counts, planted
 
 PERSONA = {
@@ -53,14 +54,18 @@ LEAKY = [
 
 @pytest.fixture
 def presidio(presidio_detectors):
-    (detector,) = presidio_detectors
-    return detector
+    """The analyze step generate's audit reads its rows with (synth.shard_writer.Audit)."""
+    return Analyze(presidio_detectors)
 
 
 def test_every_planted_leak_is_found_and_the_control_is_clean(presidio):
-    _, clean = audit_rows(CONTROL, presidio, AuditSettings("flag"))
+    _, clean = audit_rows(
+        CONTROL, found_in([r["text"] for r in CONTROL], presidio), AuditSettings("flag")
+    )
     assert clean == {"rows_with_findings": 0, "findings_per_type": {}, "row_ids": []}
-    rows, counts = audit_rows(LEAKY, presidio, AuditSettings("flag"))
+    rows, counts = audit_rows(
+        LEAKY, found_in([r["text"] for r in LEAKY], presidio), AuditSettings("flag")
+    )
     assert counts["rows_with_findings"] == 5 and counts["row_ids"] == [
         "r13",
         "r14",
@@ -73,7 +78,11 @@ def test_every_planted_leak_is_found_and_the_control_is_clean(presidio):
 
 
 def test_redact_tags_the_leak_and_keeps_entity_offsets_exact(presidio):
-    rows, _ = audit_rows(LEAKY[:1] + LEAKY[4:], presidio, AuditSettings("redact"))
+    rows, _ = audit_rows(
+        LEAKY[:1] + LEAKY[4:],
+        found_in([r["text"] for r in LEAKY[:1] + LEAKY[4:]], presidio),
+        AuditSettings("redact"),
+    )
     assert rows[0]["text"] == "Hi HR, I will be in Lyon next week. Write to [EMAIL]. Paul"
     assert rows[1]["text"] == "I spoke with [PERSON] yesterday about the Lyon trip. Paul Martin"
     for r in rows:
@@ -83,7 +92,11 @@ def test_redact_tags_the_leak_and_keeps_entity_offsets_exact(presidio):
 
 
 def test_drop_empties_the_text_and_says_why(presidio):
-    rows, counts = audit_rows(LEAKY[:2] + CONTROL[:1], presidio, AuditSettings("drop"))
+    rows, counts = audit_rows(
+        LEAKY[:2] + CONTROL[:1],
+        found_in([r["text"] for r in LEAKY[:2] + CONTROL[:1]], presidio),
+        AuditSettings("drop"),
+    )
     assert [r["text"] for r in rows[:2]] == ["", ""] and rows[2] == CONTROL[0]
     assert rows[0]["error"] == f"{DROPPED} (EMAIL)" and rows[0]["entities"] == []
     assert merge_counts([counts, counts])["findings_per_type"] == {"EMAIL": 2, "PHONE": 2}

@@ -11,7 +11,8 @@ from synth.deid.anonymizer import methods
 from synth.deid.anonymizer.operators import anonymized
 from synth.deid.anonymizer.private_strings import SeenPrivate, folded
 from synth.deid.spans import Span
-from synth.deid.writing import job_steps, write_deidentified
+from synth.deid.writing import job_steps
+from synth.steps import Batch, run_steps
 
 ZWSP = "\u200b"
 
@@ -141,7 +142,7 @@ def test_the_job_writes_the_refused_document_without_text_and_the_others(install
         }
     )
     options = {"method": "remembers", "seed": 0, "country": "US", "run_id": "r"}
-    write_deidentified(block, job_steps(options, str(tmp_path), None, ([Names()], None)))
+    run_steps(job_steps(options, str(tmp_path), None, ([Names()], None)), Batch.of_table(block))
     rows = pq.read_table(tmp_path).sort_by("id").to_pylist()
     assert [r["text"] for r in rows] == [None, None, "Nothing personal here."]
     for row in rows[:2]:  # each was given the other's name

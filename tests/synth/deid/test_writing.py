@@ -1,7 +1,8 @@
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from synth.deid.writing import job_steps, write_deidentified
+from synth.deid.writing import job_steps
+from synth.steps import Batch, run_steps
 
 
 class FailsOnSecrets:
@@ -25,7 +26,9 @@ def test_a_failed_document_is_written_without_text_and_its_error_quotes_nothing(
         }
     )
     options = {"method": "tag", "seed": 0, "country": "US", "run_id": "r"}
-    write_deidentified(block, job_steps(options, str(tmp_path), None, ([FailsOnSecrets()], None)))
+    run_steps(
+        job_steps(options, str(tmp_path), None, ([FailsOnSecrets()], None)), Batch.of_table(block)
+    )
     rows = pq.read_table(tmp_path).sort_by("id").to_pylist()
     assert rows[0]["text"] == "a plain question" and rows[0]["error"] is None
     assert rows[1]["text"] is None and rows[1]["error"] == "ValueError"

@@ -256,7 +256,7 @@ def test_documents_finished_twice_by_an_out_of_memory_retry_are_counted_once(tmp
     """Progress counts a document when its last slot is written (issue 94, item 8); a
     batch retried in halves finishes some documents again, and the count stays its size."""
     from synth.deid.audit import AuditSettings
-    from synth.shard_writer import ShardWriter
+    from synth.shard_writer import Render, ShardWriter
 
     class FullAfterItsFirstCall(ScriptedGenerator):
         def continue_prompts(self, prompts, params, seed):
@@ -267,16 +267,9 @@ def test_documents_finished_twice_by_an_out_of_memory_retry_are_counted_once(tmp
     planned = docs(5)  # slots 3, 3, 1, 3, 1: two finish at the first call, then it fails
     assert [len(d.pieces) - 1 for d in planned] == [3, 3, 1, 3, 1]
     counted = []
-    writer = ShardWriter(
-        FullAfterItsFirstCall([" Fine."] * 100),
-        params_from(),
-        "plain",
-        0,
-        str(tmp_path),
-        5,
-        AuditSettings(policy="off"),
-        counted.append,
-    )
+    engine = FullAfterItsFirstCall([" Fine."] * 100)
+    render = Render(engine, params_from(), "plain", 0, 5, counted.append)
+    writer = ShardWriter(render, AuditSettings(policy="off"), str(tmp_path))
     written = writer.write(planned)
     assert [summary["rows"] for _, summary in written] == [5]
     assert sum(counted) == 5 and counted[0] == 2  # the first call's two, counted once
