@@ -42,6 +42,8 @@ CONTROL = [
     row(2, "Hello, my manager approved the trip to Lyon. Best regards, Paul"),
     # salutations spaCy reads as names, an ellipsis run into a word (synth/data/deid/audit.yaml)
     row(3, "Dear Sir or Madam, the Lyon trip is on..so please book it. Cheers, Paul"),
+    # colleagues hrsynth's own clauses name (synth/data/clauses/grammar/aside.yaml)
+    row(4, "The Lyon hotel is booked. Thanks to Giulia in facilities; Mr Novak agreed. Paul"),
 ]
 LEAKY = [
     row(13, f"Hi HR, I will be in Lyon next week. Write to {LEAKS['EMAIL']}. Paul"),
