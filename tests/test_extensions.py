@@ -138,6 +138,7 @@ def test_an_installed_detector_finds_what_it_knows(installed, tmp_path):
     ]
 
 
+@pytest.mark.slow  # two deidentify runs through the command line: 25 s on the Xeon
 def test_an_installed_step_leaves_short_documents_out_and_a_rerun_resumes(installed, tmp_path):
     """Issue 95: a user's step added to deidentify with no edit to hrsynth; what it left
     out is counted in the manifest, and a rerun finds the shard whole."""
