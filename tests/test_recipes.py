@@ -32,7 +32,7 @@ def in_copy(copy: Path, *argv: str) -> subprocess.CompletedProcess:
 
 
 def test_a_subcategory_added_as_data_keeps_the_tests_green(tmp_path):
-    """Recipe 6: one YAML file in synth/data/taxonomy/; the taxonomy's checks, planning,
+    """Recipe 7: one YAML file in synth/data/taxonomy/; the taxonomy's checks, planning,
     the scripted goldens and the roles by context stay green, and its tickets are written."""
     copy = tree_copy(tmp_path)
     taxonomy = copy / "synth" / "data" / "taxonomy"
@@ -72,7 +72,7 @@ TYPICAL_P = """
 
 
 def test_a_sampling_parameter_reaches_a_client_with_no_edit_to_the_server(tmp_path):
-    """Recipe 7: the field in synth/generation/params.py (with its request mark and its
+    """Recipe 8: the field in synth/generation/params.py (with its request mark and its
     off value in OPTIONAL), the backends that honour it in their SAMPLING; the server,
     untouched, takes it from a request and refuses it where its backend lacks it, and a
     backend that lacks it refuses it in one line."""
