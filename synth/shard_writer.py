@@ -176,8 +176,8 @@ class Write(Step):
 
 
 class ShardWriter:
-    """generate's steps made once (an actor's, a notebook's), run over shard numbers
-    (`write_planned`) or over planned documents (`write`)."""
+    """generate's steps made once (an actor's, a notebook's): `steps(planner)` for shard
+    numbers (the Ray actor runs them), `write` over planned documents."""
 
     def __init__(self, render: Render, audit: AuditSettings, output: str):
         self.output = output
@@ -186,12 +186,6 @@ class ShardWriter:
     def steps(self, planner) -> list[Step]:
         """plan → render → audit → write."""
         return [Plan(planner, self.output), *self.after]
-
-    def write_planned(self, planner, shards: list[int]) -> list[tuple[int, dict]]:
-        """Shards planned here (synth.kinds.Planner), each one's DP rows written before
-        it, its planning counts kept in its footer; (shard, its summary) in shard order."""
-        written = run_steps(self.steps(planner), Batch({"shard": list(shards)}))
-        return list(zip(written["shard"], written["summary"]))
 
     def write(
         self, docs: list[PlannedDocument], footers: dict[int, dict] | None = None

@@ -48,9 +48,6 @@ class Batch:
             raise ValueError(f"column {name!r}: {len(values)} values for {len(self)} documents")
         self.columns[name] = values
 
-    def __contains__(self, name: str) -> bool:
-        return name in self.columns
-
     def keep(self, wanted: list[bool], step: str, why: str = "documents left out") -> "Batch":
         """The documents `wanted` marks, in order; the others counted under `step`."""
         wanted = list(wanted)
