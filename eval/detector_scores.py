@@ -7,7 +7,10 @@ from synth.deid.analyzer.hygiene import STEPS, detector_tags
 from synth.deid.analyzer.kinds import load_kinds
 
 
-def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dict:
+def bio_scores(
+    model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...], precision: str = "float32"
+) -> dict:
+    """`precision`: the encoder's (synth.precision)."""
     from transformers import AutoModelForTokenClassification
 
     from synth import encoder
@@ -20,7 +23,7 @@ def bio_scores(model_dir: str, docs: list[TestDoc] | tuple[TestDoc, ...]) -> dic
     gold = [encoder.word_tags(tokenizer, d.text, d.entities) for d in docs]
     texts = [d.text for d in docs]
     raw = encoder.predict_word_tags(
-        model, tokenizer, texts, tags, allowed=_allowed(model, tags, texts)
+        model, tokenizer, texts, tags, allowed=_allowed(model, tags, texts), precision=precision
     )
     classifier = load_kinds(model_dir)
     kinds = classifier.sure_kinds(texts) if classifier else None

@@ -65,6 +65,8 @@ def _run(args) -> dict:
     settings = {name: getattr(args, name) for name in OUTPUT_OPTIONS}
     settings["detectors"] = args.detector_names()
     settings["ner_model"] = args.ner_model_path() if "ner" in settings["detectors"] else None
+    if settings["ner_model"]:  # its encoder's precision changes what it finds
+        settings["encoder_precision"] = args.encoder_precision
     for name in ("method_option", "explain", "step_option"):  # only when given: a run
         if getattr(args, name):  # without them keeps the settings, run id and manifest
             settings[name] = getattr(args, name)

@@ -247,12 +247,19 @@ def resume_scores(texts: list[str], by_presidio: list, by_ner: list, kinds) -> d
     }
 
 
-def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None, ablations=True) -> dict:
+def measure(
+    model: str,
+    sets: dict,
+    step_sets=STEP_SETS,
+    fluency=None,
+    ablations=True,
+    precision: str = "float32",
+) -> dict:
     from synth.deid.analyzer.detectors import make_detectors
     from synth.deid.analyzer.normalise import normalise
 
     presidio = make_detectors(["presidio"])[0]
-    ner = make_detectors(["ner"], model)[0]
+    ner = make_detectors(["ner"], model, precision=precision)[0]
     out = {}
     for name, s in sets.items():
         texts = [d.text for d in s["docs"]]
@@ -266,7 +273,7 @@ def measure(model: str, sets: dict, step_sets=STEP_SETS, fluency=None, ablations
             print(f"{name}: done", flush=True)
             continue
         if s.get("bio", True):
-            scores = bio_scores(model, s["docs"])
+            scores = bio_scores(model, s["docs"], precision)
             entry["bio"] = {k: scores[k] for k in BIO_KEYS}
         by_presidio = presidio.detect(read)
         ner.detector.steps = STEPS
@@ -489,6 +496,11 @@ def main(argv=None) -> dict:
     )
     p.add_argument("--only", help="measure these sets alone (comma-separated; a trial run)")
     p.add_argument(
+        "--precision",
+        default="float32",
+        help="the detector's encoder (synth.precision): float32, bfloat16, auto",
+    )
+    p.add_argument(
         "--previous", help="outputs of benchmarks/deid/previous_release.py to score the same way"
     )
     p.add_argument(
@@ -522,7 +534,12 @@ def main(argv=None) -> dict:
     started = time.time()
     fluency = None if args.no_fluency else Fluency()
     measured = measure(
-        args.model, sets, STEP_SETS if args.steps else {}, fluency, not args.no_ablations
+        args.model,
+        sets,
+        STEP_SETS if args.steps else {},
+        fluency,
+        not args.no_ablations,
+        args.precision,
     )
     card = Path(args.model, "detector.json")
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"steps": {}}
@@ -541,6 +558,7 @@ def main(argv=None) -> dict:
             "synthetic": "generated, held out (flatters the detector)",
         },
         "sets": measured,
+        "encoder_precision": args.precision,
         "wall_s": round(time.time() - started, 1),
     }
     if args.previous:  # the previous release's outputs, scored as this release's are

@@ -33,7 +33,7 @@ def deidentify(
 
     connect()
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
-    size = max(1, min(num_actors, shards))
+    size = max(1, min(num_actors or cpus, shards))  # None: one per CPU
     # An in-process language model gets a GPU per actor where the cluster has them (or
     # --device cuda asks for one, which makes an autoscaler start GPU workers).
     device, model = options.get("device", "auto"), options.get("model") or ""

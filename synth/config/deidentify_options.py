@@ -120,7 +120,16 @@ class DeidentifyOptions:
     country: str = option("US", "surrogates' locale and date order (US, GB, DE, IT, ES, FR, NL)")
     seed: int = option(0, "surrogates' seed (with each document's id)")
     shard_size: Positive = option(256, "documents per Parquet shard")
-    num_actors: Positive = option(1, "de-identification actors")
+    num_actors: Positive | None = option(
+        None,
+        "de-identification actors (default: one per CPU of the cluster, at most one per "
+        "shard: Presidio and spaCy use one core each)",
+    )
+    encoder_precision: str = option(
+        "auto",
+        "the BIO detector's encoder: auto (bfloat16 on a GPU or a CPU with native bf16, "
+        "else float32), float32 (the reference; replays byte for byte), bfloat16",
+    )
     max_error_share: Fraction = option(
         0.0,
         "the share of documents that may fail (written without text) before the run exits "

@@ -133,7 +133,8 @@ def make_tools(options: dict) -> tuple[list, LlmTask | None]:
     )
     make_llm = lambda: LlmDetector(engine, *llm_args)
     gate = options.get("clause_types", "kind")
-    detectors = make_detectors(names, options["ner_model"], make_llm, gate)
+    precision = options.get("encoder_precision", "auto")
+    detectors = make_detectors(names, options["ner_model"], make_llm, gate, precision)
     writer = LlmTask(engine, method, *llm_args) if uses_language_model(method) else None
     return detectors, writer
 

@@ -92,9 +92,9 @@ def _declared(name: str) -> frozenset:
 def cpu_kind() -> str:
     """`cpu-bf16` where torch has native bf16 matmuls (AVX-512 BF16 / AMX), else
     `cpu-avx2`; the key of AUTO for a CPU."""
-    import torch
+    from synth.precision import native_bf16
 
-    return "cpu-bf16" if torch.ops.mkldnn._is_mkldnn_bf16_supported() else "cpu-avx2"
+    return "cpu-bf16" if native_bf16() else "cpu-avx2"
 
 
 def cpu_name() -> str:

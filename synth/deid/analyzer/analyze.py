@@ -128,11 +128,18 @@ class Analyze(Step):
         self.detectors, self.explain = detectors, explain
 
     def run(self, batch: Batch) -> Batch:
+        from synth.deid.parsing import forget
+
+        forget()  # the last batch's parses: this one is read afresh
         texts = [s.text for s in batch["shown"]]
         traces = [Trace() for _ in texts] if self.explain else None
         batch["found"] = detect(texts, self.detectors, traces)
         batch["traces"] = traces or [None] * len(texts)
         batch.count(self.NAME, "spans found", sum(map(len, batch["found"])))
+        for detector in self.detectors:  # what the manifest says its encoder ran at
+            if getattr(detector, "precision", None):
+                what = f"documents read by {detector.name} at {detector.precision}"
+                batch.count(self.NAME, what, len(texts))
         return batch
 
 

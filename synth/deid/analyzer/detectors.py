@@ -58,18 +58,12 @@ class PresidioDetector:
         import logging
 
         from presidio_analyzer import AnalyzerEngine
-        from presidio_analyzer.nlp_engine import NlpEngineProvider
 
         # It warns on every call that spaCy's MONEY, PERCENT, … keep their own names (we
         # map them in types.yaml).
         logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
 
-        nlp = NlpEngineProvider(
-            nlp_configuration={
-                "nlp_engine_name": "spacy",
-                "models": [{"lang_code": "en", "model_name": SPACY_MODEL}],
-            }
-        ).create_engine()
+        nlp = shared_parse_engine()
         self.analyzer = AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
         if hr_recognizers:
             for recognizer in hr_recognizer_set():
@@ -82,17 +76,22 @@ class PresidioDetector:
         from synth.deid.analyzer.capitals import name_case_view
 
         out = []
-        for text in texts:
-            found = self._analyze(text)
-            view, changed = name_case_view(text)
-            if changed:  # names in capitals: what the view finds over a changed word
-                found += [
-                    r
-                    for r in self._analyze(view)
-                    if any(r.start < end and start < r.end for start, end in changed)
-                ]
-            out.append([self._span(r) for r in found if r.entity_type in self.type_of])
+        for first in range(0, len(texts), PARSED_TOGETHER):
+            chunk = texts[first : first + PARSED_TOGETHER]
+            views = [name_case_view(text) for text in chunk]
+            self.analyzer.nlp_engine.prepare(chunk + [v for v, changed in views if changed])
+            out += [self._found(text, *view) for text, view in zip(chunk, views)]
         return out
+
+    def _found(self, text: str, view: str, changed: list) -> list[Span]:
+        found = self._analyze(text)
+        if changed:  # names in capitals: what the view finds over a changed word
+            found += [
+                r
+                for r in self._analyze(view)
+                if any(r.start < end and start < r.end for start, end in changed)
+            ]
+        return [self._span(r) for r in found if r.entity_type in self.type_of]
 
     def _analyze(self, text: str) -> list:
         # The decision process costs nothing measurable (50 tickets: 0.52 s either way).
@@ -112,6 +111,43 @@ class PresidioDetector:
         recognizer = (result.recognition_metadata or {}).get("recognizer_name")
         kind, score = self.type_of[result.entity_type], round(result.score, 4)
         return Span(result.start, result.end, kind, self.name, score, (), recognizer, decision)
+
+
+# A text up to this long is parsed through the shared cache (synth.deid.parsing): the
+# clause rules read the BIO model's windows (NER_WINDOW), so a document of one window is
+# parsed once for Presidio and the rules. A longer one (a CV) is parsed apart: the rules
+# never ask for it whole, and its parse would only fill the cache.
+SHARED_PARSE_CHARS = NER_WINDOW[0]
+PARSED_TOGETHER = 32  # texts Presidio's parses are made for at once (spaCy's pipe)
+
+
+def shared_parse_engine():
+    """Presidio's spaCy engine on hrsynth's own pipeline (synth.nlp.load_nlp, the same
+    package Presidio would load a second copy of) and parse cache."""
+    from presidio_analyzer.nlp_engine import SpacyNlpEngine
+
+    from synth.deid.parsing import parse_all, parsed
+    from synth.nlp import load_nlp
+
+    class SharedParse(SpacyNlpEngine):
+        def load(self) -> None:
+            self.nlp = {"en": load_nlp()}
+            self.long: dict = {}  # the chunk's texts over SHARED_PARSE_CHARS, parsed
+
+        def prepare(self, texts: list[str]) -> None:
+            """The texts Presidio will be asked next, parsed together."""
+            parse_all([t for t in texts if len(t) <= SHARED_PARSE_CHARS])
+            longer = list(dict.fromkeys(t for t in texts if len(t) > SHARED_PARSE_CHARS))
+            self.long = dict(zip(longer, load_nlp().pipe(longer, batch_size=8)))
+
+        def process_text(self, text: str, language: str):
+            doc = parsed(text) if len(text) <= SHARED_PARSE_CHARS else self.long.get(text)
+            doc = doc if doc is not None else load_nlp()(text)
+            return self._doc_to_nlp_artifact(doc, language)
+
+    engine = SharedParse(models=[{"lang_code": "en", "model_name": SPACY_MODEL}])
+    engine.load()
+    return engine
 
 
 def hr_recognizer_set() -> list:
@@ -162,10 +198,11 @@ class NerDetector:
 
     name = "ner"
 
-    def __init__(self, model_dir: str, clause_gate: str = "kind"):
+    def __init__(self, model_dir: str, clause_gate: str = "kind", precision: str = "float32"):
         from transformers import AutoModelForTokenClassification
 
         from synth.encoder import load_tokenizer
+        from synth.precision import encoder_device, resolve_precision
 
         folder = Path(model_dir)
         if not (folder / "config.json").is_file():
@@ -173,7 +210,9 @@ class NerDetector:
                 f"--ner-model {model_dir}: no fine-tuned model there; run `hrsynth detector "
                 "build` or pass a built detector's folder"
             )
-        self.model = AutoModelForTokenClassification.from_pretrained(folder)
+        device = encoder_device()  # a GPU where the actor was given one
+        self.model = AutoModelForTokenClassification.from_pretrained(folder).to(device)
+        self.precision = resolve_precision(precision, device)
         tags = [self.model.config.id2label[i] for i in range(self.model.config.num_labels)]
         if not all(re.fullmatch(r"O|[BI]-.+", t) for t in tags):
             raise ConfigError(
@@ -193,6 +232,8 @@ class NerDetector:
         from synth.deid.analyzer.sentences import load_sentences
 
         self.sentences = load_sentences(folder)
+        if self.sentences is not None:
+            self.sentences.precision = self.precision
         self.sentence_bar = MIN_PROBABILITY
         self.steps = STEPS  # its output steps (synth.deid.analyzer.hygiene); fewer to measure one
         self.clause_gate = clause_gate  # synth.deid.analyzer.kinds.CLAUSE_GATES
@@ -224,7 +265,13 @@ class NerDetector:
         sure: list = []
         allowed = self.allowed(documents)
         predicted = predict_word_tags(
-            self.model, self.tokenizer, texts, self.tags, scores=sure, allowed=allowed
+            self.model,
+            self.tokenizer,
+            texts,
+            self.tags,
+            scores=sure,
+            allowed=allowed,
+            precision=self.precision,
         )
         likely = self.kinds.likelihoods(documents) if self.kinds else [None] * len(texts)
         kinds = [sure_kind(p) if p else None for p in likely]  # one classification a batch
@@ -453,11 +500,13 @@ def try_installed(names: list[str]) -> None:
 class DetectorSettings:
     """What hrsynth's own detectors are made with: the BIO model's folder, the llm
     detector's maker (a zero-argument callable: it needs the engine), and where the BIO
-    model's clause types count (synth.deid.analyzer.kinds)."""
+    model's clause types count (synth.deid.analyzer.kinds), and the precision its
+    encoder runs at (synth.precision)."""
 
     ner_model: str | None = None
     llm: Callable | None = None
     clause_gate: str = "kind"
+    precision: str = "float32"
 
 
 def presidio(settings: DetectorSettings):
@@ -475,7 +524,8 @@ def presidio_basic(settings: DetectorSettings):
 def bio_model(settings: DetectorSettings):
     from synth.deid.analyzer.windows import Windowed
 
-    return Windowed(NerDetector(settings.ner_model, settings.clause_gate), *NER_WINDOW)
+    made = NerDetector(settings.ner_model, settings.clause_gate, settings.precision)
+    return Windowed(made, *NER_WINDOW)
 
 
 def language_model(settings: DetectorSettings):
@@ -483,13 +533,19 @@ def language_model(settings: DetectorSettings):
 
 
 def make_detectors(
-    names: list[str], ner_model: str | None = None, llm=None, clause_gate: str = "kind"
+    names: list[str],
+    ner_model: str | None = None,
+    llm=None,
+    clause_gate: str = "kind",
+    precision: str = "float32",
 ) -> list:
     """Each named detector made where it runs: hrsynth's own from DETECTORS (loaded when
     named, given DetectorSettings), an installed one's class with no arguments, through
-    the plugin seam."""
+    the plugin seam. `precision`: the BIO model's and sentence decision's encoder
+    (synth.precision); float32 here, what every measurement of the detector used; the
+    job's `auto` picks per CPU."""
     check_detectors(names, ner_model, needed=False)
-    settings = DetectorSettings(ner_model, llm, clause_gate)
+    settings = DetectorSettings(ner_model, llm, clause_gate, precision)
     installed = plugins.installed("detectors")
     made = []
     for name in names:

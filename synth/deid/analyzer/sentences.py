@@ -135,6 +135,7 @@ class SentenceClassifier:
     classes: list[str]
     weights: np.ndarray
     bias: np.ndarray
+    precision: str = "float32"  # the encoder's (synth.precision): the detector's own
 
     @classmethod
     def from_dict(cls, doc: dict) -> "SentenceClassifier":
@@ -150,7 +151,7 @@ class SentenceClassifier:
 
         if not texts:
             return np.zeros((0, len(self.classes)))
-        scores = sentence_embeddings(texts) @ self.weights.T + self.bias
+        scores = sentence_embeddings(texts, precision=self.precision) @ self.weights.T + self.bias
         scores -= scores.max(axis=1, keepdims=True)
         e = np.exp(scores)
         return e / e.sum(axis=1, keepdims=True)

@@ -60,6 +60,7 @@ class Windowed:
     def __init__(self, detector, size: int, overlap: int):
         self.detector, self.size, self.overlap = detector, size, overlap
         self.name = detector.name
+        self.precision = getattr(detector, "precision", None)  # an encoder's (synth.precision)
 
     def detect(self, texts: list[str]) -> list[list[Span]]:
         pieces, owners = [], []
