@@ -51,14 +51,17 @@ def reference_sets() -> dict[str, list[tuple[str, str]]]:
     return sets
 
 
-def detector_sets() -> dict[str, list]:
+def detector_sets(precision: str = "float32") -> dict[str, list]:
+    """`precision`: the built detector's encoder (synth.precision)."""
     from synth.deid.analyzer.detectors import make_detectors
     from synth.deid.registry import default_detector
 
     out = {"presidio": make_detectors(["presidio"])}
     built = default_detector()
     if built:
-        out["presidio+ner"] = make_detectors(["presidio", "ner"], built["path"])
+        out["presidio+ner"] = make_detectors(
+            ["presidio", "ner"], built["path"], precision=precision
+        )
     return out
 
 
@@ -124,14 +127,28 @@ def replay_records(sets, presidio) -> list[dict]:
     return out
 
 
+def documents_differing(before: Path, after: Path) -> str:
+    """How many documents of a file differ, and in what (text, spans, key)."""
+    if not (before.exists() and after.exists()):
+        return "only in one"
+    old = [json.loads(line) for line in before.read_text().splitlines()]
+    new = [json.loads(line) for line in after.read_text().splitlines()]
+    parts = {k: sum(a[k] != b[k] for a, b in zip(old, new)) for k in ("text", "spans", "key")}
+    differing = sum(a != b for a, b in zip(old, new))
+    return f"{differing} of {len(new)} documents differ ({parts})"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", required=True, type=Path)
     parser.add_argument("--compare", type=Path, help="an earlier --output to compare with")
     parser.add_argument("--replay", type=Path, help="also write the replay file here")
+    parser.add_argument(
+        "--precision", default="float32", help="the built detector's encoder: float32, bfloat16"
+    )
     args = parser.parse_args(argv)
     args.output.mkdir(parents=True, exist_ok=True)
-    sets, detectors = reference_sets(), detector_sets()
+    sets, detectors = reference_sets(), detector_sets(args.precision)
     digests = {}
     for name, docs in sets.items():
         ids, texts = [i for i, _ in docs], [t for _, t in docs]
@@ -153,6 +170,8 @@ def main(argv=None) -> int:
         print(
             f"{len(digests) - len(differ)} of {len(digests)} files byte-identical; differ: {differ}"
         )
+        for file in differ:
+            print(f"  {file}: {documents_differing(args.compare / file, args.output / file)}")
         return 1 if differ else 0
     return 0
 

@@ -30,6 +30,7 @@ Prints a table and writes benchmarks/results/NAME. Measure with nothing else run
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -216,30 +217,43 @@ def profile_shares(name: str) -> dict | None:
         return shares(raw.read_text())
 
 
-# Where a sample's stack says it is: the first of these found, read from the top.
+# Where a sample's stack says it is: (function, file) of a frame as py-spy names them
+# (Class.method, the file's short path); a sample counts for the first part whose frame
+# its stack holds (in this order: the encoder parts before what calls them).
 PARTS = {
-    "BIO model (encoder)": "predict_word_tags (synth/encoder.py",
-    "sentence decision (encoder)": "sentence_embeddings (synth/encoder.py",
-    "sentence decision (clauses)": "described_spans (",
-    "Presidio: spaCy parse": "prepare (synth/deid/analyzer/detectors.py",
-    "Presidio: recognizers": "_analyze (synth/deid/analyzer/detectors.py",
-    "BIO output steps (hygiene, kinds)": "detect (synth/deid/analyzer/detectors.py",
-    "decision rules": "merged (synth/deid/analyzer/analyze.py",
-    "anonymize": "anonymized (synth/deid/anonymizer/operators.py",
+    "BIO model (encoder)": ("predict_word_tags", "encoder.py"),
+    "sentence decision (encoder)": ("sentence_embeddings", "encoder.py"),
+    "sentence decision (clauses)": ("described_spans", "described.py"),
+    "Presidio: spaCy parse": ("SharedParse.prepare", "detectors.py"),
+    "Presidio: recognizers": ("PresidioDetector._analyze", "detectors.py"),
+    "BIO output steps (hygiene, kinds)": ("NerDetector.detect", "detectors.py"),
+    "decision rules, name parts": ("merged", "analyze.py"),
+    "anonymize": ("Anonymize.run", "pipeline.py"),
 }
+FRAME = re.compile(r"([^;\s(]+) \(([^:;)]+\.py)")
 
 
 def shares(raw: str) -> dict:
-    """Per part (PARTS, the first a stack holds, innermost named first), its share of
-    the samples inside the document steps."""
+    """Per part (PARTS), its share of the samples inside the document steps."""
     counts = dict.fromkeys([*PARTS, "other"], 0)
     total = 0
     for line in raw.splitlines():
         stack, _, n = line.rpartition(" ")
-        if "run_steps (synth/steps.py" not in stack:
+        frames = {m.groups() for m in FRAME.finditer(stack)}
+        if ("run_steps", "synth/steps.py") not in frames:
             continue
         total += int(n)
-        part = next((p for p, where in PARTS.items() if where in stack), "other")
+        part = next(
+            (
+                p
+                for p, (function, where) in PARTS.items()
+                if any(
+                    (f == function or f.endswith("." + function)) and path.endswith(where)
+                    for f, path in frames
+                )
+            ),
+            "other",
+        )
         counts[part] += int(n)
     return {p: round(n / total, 3) for p, n in counts.items()} | {"samples": total}
 

@@ -34,17 +34,17 @@ def deidentify(
     connect()
     cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
     size = max(1, min(num_actors or cpus, shards))  # None: one per CPU
-    # An in-process language model gets a GPU per actor where the cluster has them (or
-    # --device cuda asks for one, which makes an autoscaler start GPU workers).
+    # An in-process language model and the BIO detector's encoder get a GPU per actor
+    # where the cluster has them (or --device cuda asks for one, which makes an
+    # autoscaler start GPU workers); by default no more actors than GPUs then.
     device, model = options.get("device", "auto"), options.get("model") or ""
-    gpus = (
-        options.get("uses_llm")
-        and not model.startswith("openai:")
-        and (
-            device.startswith("cuda")
-            or (device == "auto" and ray.cluster_resources().get("GPU", 0) > 0)
-        )
+    cluster_gpus = int(ray.cluster_resources().get("GPU", 0))
+    gpus = (device.startswith("cuda") or (device == "auto" and cluster_gpus > 0)) and (
+        (options.get("uses_llm") and not model.startswith("openai:"))
+        or "ner" in options.get("detectors", [])
     )
+    if gpus and num_actors is None and cluster_gpus:
+        size = min(size, cluster_gpus)
     actor = ray.remote(StepsActor).options(
         num_cpus=1, num_gpus=1 if gpus else 0, max_restarts=-1, max_task_retries=3
     )

@@ -94,7 +94,11 @@ class DeidentifyOptions:
     temperature: Temperature = option(0.5, "the language model's sampling temperature (0: greedy)")
     max_new_tokens: Positive = option(512, "the most tokens the language model writes per document")
     batch_size: Positive = option(16, "documents per language-model call")
-    device: str = option("auto", "where an in-process language model runs: auto, cpu, cuda")
+    device: str = option(
+        "auto",
+        "where an in-process language model and the BIO detector's encoder run: auto (a "
+        "GPU where the cluster has one), cpu, cuda",
+    )
     base_url: str = option(
         "http://127.0.0.1:8000/v1", "the OpenAI-compatible endpoint for --model openai:NAME"
     )

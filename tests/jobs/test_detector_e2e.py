@@ -129,3 +129,9 @@ def test_a_built_detector_is_registered_and_used_by_default(tmp_path, dp_model):
     manifest = json.loads(beside(out, "_manifest.json").read_text())
     assert manifest["detectors"] == ["presidio", "ner"]
     assert manifest["ner_model"] == str(registry / card["version"])
+    # the encoder ran at what auto picks on this CPU, and the manifest says so
+    from synth.precision import resolve_precision
+
+    assert manifest["encoder_precision"] == "auto"
+    read_at = f"analyze: documents read by ner at {resolve_precision('auto')}"
+    assert manifest["this_run"]["steps"][read_at] == 1

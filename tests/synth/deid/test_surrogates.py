@@ -32,6 +32,22 @@ def test_documents_are_independent_and_reproducible():
     )
 
 
+def test_two_documents_drawn_in_turn_get_what_each_gets_alone():
+    """The locale's Faker is shared by every document of a process; each draws from its
+    own random state, so the order documents are worked in changes nothing."""
+    originals = [("EMAIL", "a@b.com"), ("PERSON", "Paul Martin"), ("URL", "http://x.org")]
+    alone = {}
+    for doc in ("doc-1", "doc-2"):
+        surrogates = Surrogates(0, doc)
+        alone[doc] = [surrogates.replace(type_, original) for type_, original in originals]
+    one, two = Surrogates(0, "doc-1"), Surrogates(0, "doc-2")
+    in_turn = {"doc-1": [], "doc-2": []}
+    for type_, original in originals:
+        in_turn["doc-1"].append(one.replace(type_, original))
+        in_turn["doc-2"].append(two.replace(type_, original))
+    assert in_turn == alone
+
+
 def test_dates_keep_their_interval_and_their_form():
     s = Surrogates(3, "doc-7", country="GB")  # day first
     start, end = s.replace("DATE", "03/06/2027"), s.replace("DATE", "17/06/2027")
