@@ -1,12 +1,13 @@
 """The precision the encoder (synth.encoder) runs at, chosen per CPU kind as the
 generator's engine is (synth.generation.backends.AUTO).
 
-Measured on the built detector's BIO model over 223 human-written tickets, one thread,
-Intel Xeon with AMX (benchmarks/results/deid_speed.json): bf16 under autocast is 3.3x
-float32, and every word's tag agrees with float32's in 218 of the 223 tickets; int8
-dynamic quantisation is 2.2x but agrees in 54 of 223 (probabilities move by up to 0.73),
-so int8 is not offered. Where the CPU has no native bf16 (AVX2 only: bf16 is emulated
-there, far slower) `auto` stays float32; on a GPU it is bf16.
+Measured on the built detector's BIO model over the 223 human-written tickets, one
+thread (benchmarks/results/encoder_precision.json, Intel Xeon with AMX): bf16 under
+autocast is 2.6x float32, and every word's tag agrees with float32's in 218 of the 223
+tickets; int8 dynamic quantisation is 1.9x (1.7x forced to AVX2) but agrees in 52 of 223
+(probabilities move by up to 0.75), so int8 is not offered. Where the CPU has no native
+bf16 (AVX2 only: bf16 is emulated there, far slower) `auto` stays float32; on a GPU it
+is bf16.
 
 torch is imported inside the functions: the driver's options name a precision without
 loading it.
