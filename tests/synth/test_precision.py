@@ -87,3 +87,14 @@ def test_bf16_embeddings_stay_near_float32_on_the_packaged_encoder():
     assert b.dtype == np.float32 and b.shape == a.shape
     cosine = (a * b).sum(axis=1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
     assert cosine.min() > 0.99, cosine
+
+
+def test_on_a_gpu_the_forward_pass_is_autocast_there(monkeypatch):
+    """The GPU actor's path, checked on CPU (this torch has no CUDA to autocast on): the
+    device is the GPU, auto is bf16 there and the autocast asked for is the GPU's."""
+    asked = []
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch, "autocast", lambda device, dtype: asked.append((device, dtype)))
+    device = precision.encoder_device()
+    precision.at_precision(precision.resolve_precision("auto", device), device)
+    assert (device, asked) == ("cuda", [("cuda", torch.bfloat16)])
